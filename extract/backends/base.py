@@ -1,0 +1,75 @@
+"""The small interface every backend implements, and how backends are found.
+
+A backend turns one :class:`Job` into one validated Pydantic object.  It owns its own
+transport (HTTP client, in-process model) and its own transient-fault retries; the core
+owns caching, grounding, records and output.  Backends are registered as entry points
+in the group ``extract.backends`` (``name = "module:Class"``), so a plugin package can add
+one without touching this code.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from ..config import RunConfig
+from ..errors import UsageError
+
+
+@dataclass(frozen=True)
+class Job:
+    """One abstract to extract: the rendered prompt plus what validation needs."""
+
+    id: str
+    text: str                       # the source abstract, exactly as read
+    messages: tuple[dict, ...]      # chat messages rendered from prompts/
+    response_model: type[BaseModel]
+    context: dict = field(default_factory=dict, compare=False)  # instructor validation context
+
+
+@dataclass
+class Answer:
+    """What a backend returns: the validated object and what it cost."""
+
+    obj: BaseModel
+    attempts: int = 1               # model calls, re-asks included
+    usage: dict = field(default_factory=dict)   # prompt_tokens, completion_tokens, total_tokens
+    model: str | None = None        # the model that answered, as the endpoint names it
+
+
+class Backend(abc.ABC):
+    """Subclass this and register it under ``extract.backends``."""
+
+    name: ClassVar[str]
+    #: how many jobs may be in flight at once (an in-process model says 1)
+    max_concurrency: ClassVar[int | None] = None
+
+    def __init__(self, config: RunConfig):
+        self.config = config
+
+    @abc.abstractmethod
+    def fingerprint(self) -> dict[str, Any]:
+        """Everything about this backend that shapes an answer (model, endpoint,
+        decoding parameters, weights digest...).  Goes into cache keys: never secrets."""
+
+    @abc.abstractmethod
+    async def extract(self, job: Job) -> Answer:
+        """Return a validated object for ``job`` or raise a ``RecordError`` (this record
+        failed), ``FatalBackendError`` (every record would fail) or ``BudgetExhausted``."""
+
+    async def aclose(self) -> None:  # pragma: no cover - default is nothing to close
+        return None
+
+
+def load_backend(config: RunConfig) -> Backend:
+    """Instantiate the backend named by ``config.backend`` from its entry point."""
+    found = {ep.name: ep for ep in entry_points(group="extract.backends")}
+    if config.backend not in found:
+        known = ", ".join(sorted(found)) or "none installed"
+        raise UsageError(f"unknown backend {config.backend!r} (available: {known})")
+    cls = found[config.backend].load()
+    return cls(config)

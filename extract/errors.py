@@ -1,0 +1,84 @@
+"""Every exception extract raises on purpose, in one place.
+
+    ExtractError                  base class; ``exit_code`` is what the CLI exits with
+    ├── UsageError                bad options or configuration (exit 2)
+    ├── InputError                an input path that cannot be read at all (exit 2)
+    ├── OutputLockedError         another process is writing the same output (exit 5)
+    ├── BackendError              the model could not be reached or used (exit 3)
+    │   ├── TransientBackendError 429, 5xx, timeouts, dropped connections: retried
+    │   └── FatalBackendError     401/403/404, a model that cannot load: stops the run
+    ├── RecordError               one record failed; it goes to the errors file
+    │   ├── SchemaFailure         the answer stayed invalid after every re-ask
+    │   └── RequestRejected       the endpoint refused this one request (400, 413, 422)
+    └── BudgetExhausted           --max-tokens-total was reached (exit 4, resumable)
+
+A record-level failure never stops a batch; only ``FatalBackendError`` and the
+usage/input/lock errors do.  Messages never contain an API key.
+"""
+
+from __future__ import annotations
+
+
+class ExtractError(Exception):
+    """Base class of every error extract raises deliberately."""
+
+    exit_code = 1
+
+
+class UsageError(ExtractError):
+    exit_code = 2
+
+
+class InputError(ExtractError):
+    exit_code = 2
+
+
+class OutputLockedError(ExtractError):
+    exit_code = 5
+
+
+class BackendError(ExtractError):
+    exit_code = 3
+
+
+class TransientBackendError(BackendError):
+    """A fault worth retrying; ``retry_after`` is the server's hint in seconds."""
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class FatalBackendError(BackendError):
+    """A fault that would hit every record the same way: the run stops."""
+
+
+class RecordError(ExtractError):
+    """One record failed for good; ``attempts`` counts the model calls spent on it."""
+
+    def __init__(self, message: str, attempts: int = 0, usage: dict | None = None):
+        super().__init__(message)
+        self.attempts = attempts
+        self.usage = usage or {}
+
+
+class SchemaFailure(RecordError):
+    pass
+
+
+class RequestRejected(RecordError):
+    pass
+
+
+class BudgetExhausted(ExtractError):
+    exit_code = 4
+
+
+# Exit statuses of `extract run`, documented in the README.
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+EXIT_USAGE = 2
+EXIT_BACKEND = 3
+EXIT_BUDGET = 4
+EXIT_LOCKED = 5
+EXIT_INTERRUPTED = 130

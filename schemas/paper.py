@@ -1,0 +1,133 @@
+"""The default schema: what a research abstract claims, grounded in its text."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
+
+from extract.grounding import Aligner, unwrap
+
+Contribution = Literal["method", "benchmark", "dataset", "analysis", "theory", "system"]
+MAX_ITEMS = 16
+
+
+class NumberMention(BaseModel):
+    """A number written with digits in the abstract."""
+
+    text: str = Field(description="the exact substring carrying the number with its unit or sign, "
+                                  "e.g. '11.25%', '$\\sim650\\times$', '85,229', '80B'")
+    value: float = Field(description="the plain number: 85229 for '85,229', 11.25 for '11.25%', "
+                                     "80000000000 for '80B'")
+    unit: str | None = Field(default=None, description="'%', '×', 'k', 'B', 'ms', ... or null")
+    kind: Literal["result", "setting"] = Field(
+        description="result = a claimed outcome (accuracy, gain, speedup, error); "
+                    "setting = scale or configuration (dataset size, parameters, dimension)")
+    about: str = Field(default="", description="what the number quantifies, a few words")
+
+
+class PaperExtraction(BaseModel):
+    """Task, contribution, named methods and datasets, and claimed numbers of one abstract.
+    Every name and number text must be copied verbatim from the abstract."""
+
+    task: str = Field(description="the research problem the paper addresses, a short noun phrase (3-12 words)")
+    contribution: Contribution = Field(
+        description="method = new model/algorithm; benchmark = new evaluation suite; dataset = new "
+                    "corpus; analysis = empirical study; theory = proofs/bounds; system = software tool")
+    method_names: list[str] = Field(
+        default_factory=list,
+        description="names of methods, models or artifacts the paper itself introduces, verbatim; "
+                    "long form and acronym as separate entries; [] if none")
+    datasets: list[str] = Field(
+        default_factory=list,
+        description="named datasets, benchmarks, corpora or environments mentioned, verbatim; "
+                    "no generic descriptions and no model names")
+    numbers: list[NumberMention] = Field(
+        default_factory=list,
+        description="every number written with digits that states a quantity; not digits inside "
+                    "names such as GPT-4, Llama3-8B or NeurIPS 2026")
+
+    @field_validator("task")
+    @classmethod
+    def _short_task(cls, v: str) -> str:
+        v = " ".join(v.split())
+        if len(v.split()) > 20:
+            raise ValueError("task must be a short noun phrase of at most 12 words, not a copy of the abstract")
+        return v
+
+    @field_validator("method_names", "datasets")
+    @classmethod
+    def _dedupe(cls, v: list[str]) -> list[str]:
+        seen, out = set(), []
+        for s in v:
+            s = unwrap(s)
+            if s and s.lower() not in seen:
+                seen.add(s.lower())
+                out.append(s)
+        return out[:MAX_ITEMS]
+
+    @field_validator("numbers")
+    @classmethod
+    def _dedupe_numbers(cls, v: list[NumberMention]) -> list[NumberMention]:
+        seen, out = set(), []
+        for n in v:
+            key = (n.text.strip(), n.value)
+            if key not in seen:
+                seen.add(key)
+                out.append(n)
+        return out[: MAX_ITEMS * 2]
+
+    @model_validator(mode="after")
+    def _grounded(self, info: ValidationInfo) -> "PaperExtraction":
+        """With the source in the validation context, reject strings it does not contain,
+        so instructor re-asks; on the last attempt (context['lenient']) let them through
+        to be dropped and counted by :meth:`export`."""
+        ctx = info.context or {}
+        source = ctx.get("source")
+        if source is None or ctx.get("lenient") or ctx.get("attempt", 0) >= ctx.get("last_attempt", 10**9):
+            return self
+        _, missing = self.export(source)
+        if missing:
+            listed = "; ".join(repr(m) for m in missing[:8])
+            raise ValueError(
+                f"these strings do not occur in the abstract: {listed}. "
+                "Copy names and number texts exactly as written in the abstract, or leave them out.")
+        return self
+
+    def export(self, source: str) -> tuple[dict, list[str]]:
+        """The record's ``extraction``: every span aligned to ``source``; strings that are
+        not in it are left out and returned as the second item."""
+        aligner, dropped = Aligner(source), []
+
+        def spans(names: list[str]) -> list[dict]:
+            out, taken = [], set()
+            for name in names:
+                span = aligner.align(name, unwrap_name=True, taken=frozenset(taken))
+                if span is None:
+                    dropped.append(name)
+                elif (span.start, span.end) not in taken:
+                    taken.add((span.start, span.end))
+                    out.append(span.as_dict())
+            return out
+
+        numbers, taken = [], set()
+        for n in self.numbers:
+            span = aligner.align(n.text, taken=frozenset(taken))
+            if span is None:
+                dropped.append(n.text)
+                continue
+            if (span.start, span.end) in taken:
+                continue
+            taken.add((span.start, span.end))
+            numbers.append({"text": span.text, "value": n.value, "unit": n.unit, "kind": n.kind,
+                            "about": n.about, "start": span.start, "end": span.end,
+                            "status": span.status})
+        numbers.sort(key=lambda d: d["start"])
+        extraction = {
+            "task": self.task,
+            "contribution": self.contribution,
+            "method_names": spans(self.method_names),
+            "datasets": spans(self.datasets),
+            "numbers": numbers,
+        }
+        return extraction, dropped

@@ -1,0 +1,76 @@
+"""Small text helpers shared by the candidate finders (offset-preserving, no I/O)."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+# Inline math: $...$ (not $$), \( ... \).  Bounded length, no blank line inside.
+_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$\n]{1,300}?)(?<!\\)\$|\\\((.{1,300}?)\\\)")
+_URL = re.compile(r"https?://[^\s)\]>]+|\]\([^)\s]*\)|\bwww\.[^\s)]+")
+# Citation-like brackets: [12], [3, 4], [12-15], \cite{...}
+_CITE = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]|\\cite[tp]?\{[^}]*\}")
+_SENT_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\[(\"'`$*\\]|\d)|\n\s*\n")
+
+
+def math_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every inline-math segment, delimiters included."""
+    return [(m.start(), m.end()) for m in _MATH.finditer(text)]
+
+
+def excluded_spans(text: str) -> list[tuple[int, int]]:
+    """URLs, markdown link targets and citation brackets: digits there are never quantities."""
+    spans = [(m.start(), m.end()) for m in _URL.finditer(text)]
+    spans += [(m.start(), m.end()) for m in _CITE.finditer(text)]
+    return sorted(spans)
+
+
+class SpanIndex:
+    """Point-in-interval lookups over a sorted list of non-overlapping spans."""
+
+    def __init__(self, spans: list[tuple[int, int]]):
+        self.spans = sorted(spans)
+        self._starts = [s for s, _ in self.spans]
+
+    def find(self, pos: int) -> tuple[int, int] | None:
+        i = bisect_right(self._starts, pos) - 1
+        if i >= 0:
+            s, e = self.spans[i]
+            if s <= pos < e:
+                return s, e
+        return None
+
+
+def sentence_bounds(text: str) -> list[tuple[int, int]]:
+    """Rough sentence spans (start, end) covering the text."""
+    bounds, start = [], 0
+    for m in _SENT_END.finditer(text):
+        bounds.append((start, m.start()))
+        start = m.end()
+    bounds.append((start, len(text)))
+    return bounds
+
+
+def sentence_at(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
+    starts = [s for s, _ in bounds]
+    i = max(bisect_right(starts, pos) - 1, 0)
+    return bounds[i]
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
+
+
+def words_before(text: str, pos: int, n: int, stop: str = ".;:!?") -> list[str]:
+    """Up to n lower-cased words before pos, within the clause (stops at stop chars)."""
+    i = pos
+    while i > 0 and text[i - 1] not in stop and pos - i < 200:
+        i -= 1
+    return [w.lower() for w in _WORD.findall(text[i:pos])][-n:]
+
+
+def words_after(text: str, pos: int, n: int, stop: str = ".;:!?") -> list[str]:
+    j = pos
+    while j < len(text) and text[j] not in stop and j - pos < 200:
+        j += 1
+    # a period inside a number/abbrev (e.g. "e.g.") ends the window too; good enough
+    return [w.lower() for w in _WORD.findall(text[pos:j])][:n]

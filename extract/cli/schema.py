@@ -1,0 +1,24 @@
+"""``extract schema``: print the JSON Schema records are held to."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..config import RunConfig
+from ..errors import ExtractError
+from ..prompting import load_schema
+from .common import fail
+
+
+@click.command()
+@click.option("--schema", "ref", default=RunConfig.schema, show_default=True,
+              help="Pydantic model as module:Class.")
+def schema(ref: str) -> None:
+    """Print the JSON Schema of the extraction model."""
+    try:
+        cls = load_schema(ref)
+    except ExtractError as e:
+        fail(str(e), e.exit_code)
+    click.echo(json.dumps(cls.model_json_schema(), indent=2))

@@ -1,0 +1,223 @@
+"""Merge dataset and method names across papers when they are the same thing written differently.
+
+Two names are merged when
+
+* their :func:`name_key` is equal: NFKC, markdown/LaTeX wrappers and commands removed
+  (``**X**``, ```X```, ``\\texttt{X}``), case folded, every run of punctuation, hyphens,
+  underscores and spaces dropped, a leading "the" and a trailing generic word ("dataset",
+  "benchmark", "corpus", "suite") removed: ``**MIMIC-IV**``, ``mimic iv`` and
+  ``the MIMIC-IV dataset`` share the key ``mimiciv``;
+* or one is the acronym of the other *as given in one abstract*: "Hyper-Spherical
+  Quantization (HSQ)" in the text (found with the Schwartz-Hearst algorithm), or both forms
+  extracted from the same paper with the acronym's letters matching the long form.  The pair
+  is merged across all papers when that acronym has a single long form in the whole
+  collection; an acronym defined differently by two papers (SAM = "Segment Anything Model" /
+  "Sharpness-Aware Minimization") is merged only inside each defining paper.
+
+The display name of a group is its most frequent surface form (ties: the shorter, then
+alphabetical), with wrappers removed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from typing import Iterable
+
+from .grounding import unwrap
+
+_LATEX_CMD = re.compile(r"\\[A-Za-z]+\*?")
+_WORD = re.compile(r"[^\W_]+")
+_GENERIC_TAIL = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "corpora", "suite"}
+
+
+def _words(name: str) -> list[str]:
+    s = unicodedata.normalize("NFKC", name)
+    s = _LATEX_CMD.sub(" ", unwrap(s))
+    return _WORD.findall(s.casefold())
+
+
+def name_key(name: str) -> str:
+    """Canonical key of a name: equal keys mean "the same name written differently"."""
+    words = _words(name)
+    if len(words) > 1 and words[0] == "the":
+        words = words[1:]
+    if len(words) > 1 and words[-1] in _GENERIC_TAIL:
+        words = words[:-1]
+    key = "".join(words)
+    return key or " ".join(name.casefold().split())
+
+
+def clean(name: str) -> str:
+    """A surface form for display: wrappers removed, spaces collapsed."""
+    return " ".join(unwrap(name).split())
+
+
+# ----------------------------------------------------------------- acronyms
+
+_SHORT = re.compile(r"\(\s*([^\s()\[\],;:]{2,15})\s*\)")
+_CLAUSE_END = re.compile(r"[.;:!?()\[\]]|,\s")
+
+
+def _short_letters(short: str) -> str:
+    s = unwrap(short)
+    if len(s) > 2 and s.endswith("s") and s[-2].isupper():  # KANs -> KAN
+        s = s[:-1]
+    return s
+
+
+def looks_like_acronym(s: str) -> bool:
+    s = _short_letters(s)
+    if not (2 <= len(s) <= 15) or " " in s or not s[0].isalnum():
+        return False
+    upper = sum(ch.isupper() for ch in s)
+    return upper >= 2 and sum(ch.isalpha() for ch in s) >= 2
+
+
+def best_long_form(short: str, candidate: str) -> str | None:
+    """Schwartz & Hearst (2003): the shortest tail of ``candidate`` whose characters spell
+    ``short`` in order, with the first letter at a word start; ``None`` if there is none."""
+    short = _short_letters(short)
+    s, l = len(short) - 1, len(candidate) - 1
+    while s >= 0:
+        c = short[s].lower()
+        if not c.isalnum():
+            s -= 1
+            continue
+        while l >= 0 and (candidate[l].lower() != c or (s == 0 and l > 0 and candidate[l - 1].isalnum())):
+            l -= 1
+        if l < 0:
+            return None
+        l -= 1
+        s -= 1
+    start = max(candidate.rfind(" ", 0, l + 1), candidate.rfind("\n", 0, l + 1)) + 1
+    long = candidate[start:].strip()
+    return long or None
+
+
+def find_abbreviations(text: str) -> list[tuple[str, str]]:
+    """(long form, acronym) pairs defined in ``text`` as "Long Form (LF)"."""
+    pairs = []
+    for m in _SHORT.finditer(text):
+        short = m.group(1)
+        if not looks_like_acronym(short):
+            continue
+        before = text[: m.start()]
+        cut = max((c.end() for c in _CLAUSE_END.finditer(before, max(0, len(before) - 300))), default=0)
+        words = before[cut:].split()
+        n = len(_short_letters(short))
+        words = words[-min(n + 5, 2 * n):]
+        if not words:
+            continue
+        long = best_long_form(short, " ".join(words))
+        if long is None or len(long.split()) < 2 and "-" not in long:
+            continue
+        long = clean(long)
+        if name_key(long) != name_key(short):
+            pairs.append((long, clean(short)))
+    return pairs
+
+
+def is_acronym_of(short: str, long: str) -> bool:
+    """``short`` looks like an acronym and its letters are spelled by ``long``'s words."""
+    if not looks_like_acronym(short) or len(_words(long)) < 2 and "-" not in long:
+        return False
+    long = clean(long)
+    return best_long_form(short, long) == long
+
+
+# ----------------------------------------------------------------- merging
+
+class NameIndex:
+    """Union of name variants across papers; feed it with :meth:`add`, then ask :meth:`group`."""
+
+    def __init__(self) -> None:
+        self._parent: dict[str, str] = {}
+        self._surface: dict[str, Counter] = defaultdict(Counter)
+        self._defs: dict[str, set[str]] = defaultdict(set)  # acronym key -> long-form keys
+        self._local: dict[tuple[str, str], str] = {}  # (paper, acronym key) -> long key
+        self._done = False
+
+    def add(self, paper_id: str, names: Iterable[str], text: str = "") -> None:
+        """Register the names one paper uses, and acronym pairs its text defines."""
+        self._done = False
+        names = [n for n in names if isinstance(n, str) and n.strip()]
+        keys = {}
+        for n in names:
+            k = name_key(n)
+            keys[k] = n
+            self._find(k)
+        for k, n in keys.items():
+            self._surface[k][clean(n)] += 1
+        pairs = [(lf, sf) for lf, sf in find_abbreviations(text)
+                 if name_key(lf) in keys or name_key(sf) in keys]
+        for a in names:
+            for b in names:
+                if a is not b and is_acronym_of(a, b):
+                    pairs.append((b, a))
+        for lf, sf in pairs:
+            lk, sk = name_key(lf), name_key(sf)
+            if lk == sk:
+                continue
+            self._find(lk)
+            self._find(sk)
+            self._defs[sk].add(lk)
+            self._local[(paper_id, sk)] = lk
+
+    def _find(self, k: str) -> str:
+        p = self._parent.setdefault(k, k)
+        while p != self._parent[p]:
+            self._parent[p] = self._parent[self._parent[p]]
+            p = self._parent[p]
+        return p
+
+    def _union(self, a: str, b: str) -> None:
+        ra, rb = self._find(a), self._find(b)
+        if ra != rb:
+            self._parent[max(ra, rb)] = min(ra, rb)
+
+    def _finish(self) -> None:
+        if self._done:
+            return
+        for sk, longs in self._defs.items():
+            roots = {self._find(lk) for lk in longs}
+            if len(roots) == 1:
+                self._union(sk, next(iter(longs)))
+        self._done = True
+
+    def group(self, name: str, paper_id: str | None = None) -> str:
+        """The group id of ``name`` as used in ``paper_id`` (stable within one index)."""
+        self._finish()
+        k = name_key(name)
+        if paper_id is not None and (paper_id, k) in self._local:
+            k = self._local[(paper_id, k)]
+        return self._find(k)
+
+    def display(self, group: str) -> str:
+        """The most frequent surface form of a group."""
+        self._finish()
+        counts: Counter = Counter()
+        for k in self._parent:
+            if self._find(k) == group:
+                counts.update(self._surface.get(k, {}))
+        if not counts:
+            return group
+        return sorted(counts.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0][0]
+
+    def displays(self) -> dict[str, str]:
+        """Every group id with its display name (one pass; use for many lookups)."""
+        self._finish()
+        counts: dict[str, Counter] = defaultdict(Counter)
+        for k in self._parent:
+            counts[self._find(k)].update(self._surface.get(k, {}))
+        return {g: (sorted(c.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0][0] if c else g)
+                for g, c in counts.items()}
+
+    def groups(self) -> dict[str, set[str]]:
+        """Group id -> every surface form seen in it."""
+        self._finish()
+        out: dict[str, set[str]] = defaultdict(set)
+        for k in self._parent:
+            out[self._find(k)].update(self._surface.get(k, {}))
+        return dict(out)

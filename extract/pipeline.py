@@ -1,0 +1,196 @@
+"""The run: inputs -> cache or backend -> grounded records -> sink, N requests in flight.
+
+Records are emitted in input order through a bounded window, so output is deterministic
+and memory stays flat however long the input is.  A failing record goes to the errors
+file; only a :class:`FatalBackendError` (every record would fail) or the token budget
+stops the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from ._version import __version__
+from .backends.base import Backend, Job, load_backend
+from .cache import AnswerCache, cache_key
+from .config import RunConfig
+from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
+                     FatalBackendError, RecordError, TransientBackendError)
+from .inputs import Item, Problem
+from .output import RecordSink
+from .prompting import load_prompt, load_schema, schema_json, sha256
+from .record import build_record, error_entry
+
+
+@dataclass
+class Summary:
+    ok: int = 0
+    cached: int = 0
+    failed: int = 0
+    skipped: int = 0          # already in the output file (resume)
+    problems: int = 0         # input problems (bad lines, duplicates, empty abstracts)
+    dropped: int = 0          # ungrounded strings removed from records
+    tokens: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0,
+                                                  "total_tokens": 0})
+    seconds: float = 0.0
+    stopped: str | None = None   # why the run stopped early, if it did
+    exit_code: int = EXIT_OK
+
+    def line(self) -> str:
+        t = self.tokens
+        parts = [f"{self.ok} ok ({self.cached} cached)", f"{self.failed} failed"]
+        if self.problems:
+            parts.append(f"{self.problems} input problems")
+        if self.skipped:
+            parts.append(f"{self.skipped} already done")
+        if self.dropped:
+            parts.append(f"{self.dropped} ungrounded strings dropped")
+        parts.append(f"{t['total_tokens']:,} tokens ({t['prompt_tokens']:,} prompt, "
+                     f"{t['completion_tokens']:,} completion)")
+        parts.append(f"{self.seconds:.1f} s")
+        return "extract: " + ", ".join(parts)
+
+
+class Extractor:
+    """Extraction of single abstracts with caching; :meth:`run` drives a whole batch."""
+
+    def __init__(self, config: RunConfig, backend: Backend | None = None):
+        self.config = config
+        self.backend = backend or load_backend(config)
+        self.schema = load_schema(config.schema)
+        self.prompt = load_prompt(config.prompt)
+        self.schema_sha = sha256(schema_json(self.schema))
+        self.cache = AnswerCache(config.cache_dir, config.use_cache)
+        self._fingerprint = self.backend.fingerprint()
+
+    def key(self, text: str) -> str:
+        return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
+                         prompt_sha=self.prompt.sha, schema_sha=self.schema_sha,
+                         reasks=self.config.reasks, text=text)
+
+    async def extract(self, item: Item) -> tuple[dict, bool, dict]:
+        """(record, cached, tokens spent now) for one item, or raise."""
+        if len(item.text) > self.config.max_chars:
+            raise RecordError(f"abstract is {len(item.text):,} characters, over --max-chars "
+                              f"{self.config.max_chars:,}; not sent")
+        key = self.key(item.text)
+        hit = self.cache.get(key)
+        spent = {}
+        if hit is not None:
+            obj = self.schema.model_validate(hit["answer"])
+            meta, cached = hit, True
+        else:
+            job = Job(item.id, item.text, self.prompt.render(item.text), self.schema,
+                      {"source": item.text})
+            answer = await self.backend.extract(job)
+            obj = answer.obj
+            meta = {"answer": obj.model_dump(mode="json"), "model": answer.model,
+                    "attempts": answer.attempts, "usage": answer.usage,
+                    "extracted_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+            self.cache.set(key, meta)
+            cached, spent = False, answer.usage
+        provenance = {
+            "backend": self.backend.name, "model": meta.get("model") or self.config.model,
+            "prompt_sha": self.prompt.sha, "schema_sha": self.schema_sha,
+            "tool_version": __version__, "cached": cached, "attempts": meta["attempts"],
+            "usage": meta["usage"], "extracted_at": meta["extracted_at"],
+        }
+        return build_record(item, obj, provenance), cached, spent
+
+    async def run(self, entries: Iterable[Item | Problem], sink: RecordSink,
+                  progress=None) -> Summary:
+        cfg, summary, started = self.config, Summary(), time.monotonic()
+        width = max(1, min(cfg.concurrency, self.backend.max_concurrency or cfg.concurrency))
+        gate = asyncio.Semaphore(width)
+        window = max(64, 8 * width)
+        pending: deque = deque()
+        fatal: list[BaseException] = []
+
+        async def guarded(item: Item):
+            async with gate:
+                if fatal or summary.stopped:
+                    return None
+                try:
+                    return await self.extract(item)
+                except FatalBackendError as e:
+                    fatal.append(e)
+                    raise
+
+        def settle(entry, task) -> None:
+            if isinstance(entry, Problem):
+                summary.problems += 1
+                sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
+            else:
+                sink.attempted(entry.id)
+                exc = task.exception() if not task.cancelled() else None
+                if task.cancelled() or (exc is None and task.result() is None):
+                    pass  # not run: the run is stopping; a rerun picks it up
+                elif exc is not None:
+                    if isinstance(exc, FatalBackendError):
+                        return
+                    summary.failed += 1
+                    reason = str(exc) or type(exc).__name__
+                    if isinstance(exc, TransientBackendError):
+                        reason = f"gave up after {cfg.retries + 1} tries: {reason}"
+                    sink.error(error_entry(entry.id, entry.source, reason,
+                                           getattr(exc, "attempts", 0) or 0))
+                else:
+                    record, cached, spent = task.result()
+                    sink.record(record)
+                    summary.ok += 1
+                    summary.cached += cached
+                    summary.dropped += len(record.get("dropped") or ())
+                    for k in summary.tokens:
+                        summary.tokens[k] += int(spent.get(k, 0) or 0)
+                    if cfg.max_tokens_total and summary.tokens["total_tokens"] >= cfg.max_tokens_total:
+                        summary.stopped = (f"token budget of {cfg.max_tokens_total:,} spent; "
+                                           "rerun with the same -o to continue")
+            if progress is not None:
+                progress.update(1)
+
+        async def drain(until: int) -> None:
+            while len(pending) > until:
+                entry, task = pending.popleft()
+                if task is not None:
+                    await asyncio.wait([task])
+                settle(entry, task)
+
+        try:
+            taken = 0
+            for entry in entries:
+                if fatal or summary.stopped:
+                    break
+                if isinstance(entry, Item):
+                    if entry.id in sink.done:
+                        summary.skipped += 1
+                        continue
+                    if cfg.limit is not None and taken >= cfg.limit:
+                        break
+                    taken += 1
+                    pending.append((entry, asyncio.ensure_future(guarded(entry))))
+                else:
+                    pending.append((entry, None))
+                while pending and (len(pending) >= window or pending[0][1] is None
+                                   or pending[0][1].done()):
+                    await drain(len(pending) - 1)
+            await drain(0)
+        finally:
+            for _, task in pending:
+                if task is not None:
+                    task.cancel()
+            await self.backend.aclose()
+            self.cache.close()
+        summary.seconds = time.monotonic() - started
+        if fatal:
+            summary.stopped = str(fatal[0])
+            summary.exit_code = EXIT_BACKEND
+        elif summary.stopped:
+            summary.exit_code = EXIT_BUDGET
+        elif summary.failed or summary.problems:
+            summary.exit_code = EXIT_SOME_FAILED
+        return summary

@@ -1,0 +1,261 @@
+"""Read a records JSONL file (the output of ``extract run``) and the errors file next to it.
+
+Reading is forgiving: a line that is not JSON, not an object, or has no ``id``/``text`` is
+skipped and reported on stderr (through ``warn``); a record whose ``extraction`` is not of the
+default schema (a user's custom schema) is kept with empty fields and ``schema_ok=False``, and
+counted in one summary line.  Spans are never trusted: each keeps its offsets, and
+:attr:`Span.grounded` says whether ``text[start:end] == span.text``.
+
+    records.jsonl          -> :class:`RecordSet.papers`
+    records.errors.jsonl   -> :class:`RecordSet.failures` (RECORDS minus .jsonl plus .errors.jsonl)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .errors import InputError
+
+Warn = Callable[[str], None]
+
+
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+@dataclass
+class Span:
+    """A string of the extraction with its offsets in the source (offsets may be missing/wrong)."""
+
+    text: str
+    start: int | None
+    end: int | None
+    status: str = ""
+    grounded: bool = False  # text[start:end] == self.text
+
+    def as_dict(self) -> dict:
+        return {"text": self.text, "start": self.start, "end": self.end, "status": self.status}
+
+
+@dataclass
+class Number(Span):
+    value: float | None = None
+    unit: str | None = None
+    kind: str = ""  # result | setting | "" (unknown)
+    about: str = ""
+
+    def as_dict(self) -> dict:
+        d = super().as_dict()
+        d.update(value=self.value, unit=self.unit, kind=self.kind, about=self.about)
+        return d
+
+
+@dataclass
+class Paper:
+    """One record of the records file, read into plain typed fields."""
+
+    id: str
+    text: str
+    source: str = ""
+    title: str | None = None
+    status: str = "ok"
+    task: str = ""
+    contribution: str = ""
+    methods: list[Span] = field(default_factory=list)
+    datasets: list[Span] = field(default_factory=list)
+    numbers: list[Number] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    schema_ok: bool = True  # False: the extraction is not of the default schema
+    line: int = 0  # line number in the records file
+
+    def spans(self) -> Iterable[tuple[str, Span]]:
+        """Every span with its field name: ``method``, ``dataset`` or ``number``."""
+        for s in self.methods:
+            yield "method", s
+        for s in self.datasets:
+            yield "dataset", s
+        for n in self.numbers:
+            yield "number", n
+
+
+@dataclass
+class Failure:
+    """One line of the errors file: a paper whose extraction failed."""
+
+    id: str
+    source: str = ""
+    reason: str = ""
+    attempts: int | None = None
+    text: str | None = None
+    line: int = 0
+
+
+@dataclass
+class RecordSet:
+    path: Path
+    papers: list[Paper] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    errors_path: Path | None = None
+    skipped_lines: int = 0
+    foreign_schema: int = 0  # records kept with schema_ok=False
+
+
+def errors_path_for(path: Path) -> Path:
+    """``out.jsonl`` -> ``out.errors.jsonl`` (any other name gets ``.errors.jsonl`` appended)."""
+    name = path.name
+    stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else name
+    return path.with_name(stem + ".errors.jsonl")
+
+
+def _int(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _str(v) -> str:
+    return v if isinstance(v, str) else ""
+
+
+def _float(v) -> float | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    return None
+
+
+def _grounded(text: str, s: str, start: int | None, end: int | None) -> bool:
+    return bool(s) and start is not None and end is not None and 0 <= start <= end <= len(text) \
+        and text[start:end] == s
+
+
+def _span(obj, text: str) -> Span | None:
+    if isinstance(obj, str):  # a bare string: no offsets
+        return Span(obj, None, None, "", False) if obj else None
+    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+        return None
+    s, start, end = obj["text"], _int(obj.get("start")), _int(obj.get("end"))
+    return Span(s, start, end, _str(obj.get("status")), _grounded(text, s, start, end))
+
+
+def _number(obj, text: str) -> Number | None:
+    base = _span(obj, text)
+    if base is None or not isinstance(obj, dict):
+        return None
+    kind = _str(obj.get("kind"))
+    return Number(base.text, base.start, base.end, base.status, base.grounded,
+                  value=_float(obj.get("value")), unit=obj.get("unit") if isinstance(obj.get("unit"), str) else None,
+                  kind=kind if kind in ("result", "setting") else "", about=_str(obj.get("about")))
+
+
+_DEFAULT_KEYS = {"task", "contribution", "method_names", "datasets", "numbers"}
+
+
+def paper_from_record(obj: dict, line: int = 0) -> Paper:
+    """Read one parsed record; never raises on odd shapes (``schema_ok`` tells)."""
+    text = _str(obj.get("text"))
+    ext = obj.get("extraction")
+    paper = Paper(id=str(obj.get("id")), text=text, source=_str(obj.get("source")),
+                  title=obj.get("title") if isinstance(obj.get("title"), str) else None,
+                  status=_str(obj.get("status")) or "ok", line=line)
+    dropped = obj.get("dropped")
+    if isinstance(dropped, list):
+        paper.dropped = [d if isinstance(d, str) else json.dumps(d) for d in dropped]
+    if not isinstance(ext, dict) or not _DEFAULT_KEYS <= set(ext):
+        paper.schema_ok = False
+        if not isinstance(ext, dict):
+            return paper
+    ok = paper.schema_ok
+    paper.task = " ".join(_str(ext.get("task")).split())
+    paper.contribution = _str(ext.get("contribution"))
+    for key, dest, make in (("method_names", paper.methods, _span), ("datasets", paper.datasets, _span),
+                            ("numbers", paper.numbers, _number)):
+        items = ext.get(key)
+        if items is None:
+            continue
+        if not isinstance(items, list):
+            ok = False
+            continue
+        for item in items:
+            got = make(item, text)
+            if got is None:
+                ok = False
+            else:
+                dest.append(got)
+    paper.schema_ok = ok
+    return paper
+
+
+def _read_jsonl(path: Path, warn: Warn, what: str) -> Iterable[tuple[int, dict]]:
+    try:
+        fh = path.open(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise InputError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    with fh:
+        try:
+            for n, raw in enumerate(fh, 1):
+                if not raw.strip():
+                    continue
+                try:
+                    obj = json.loads(raw)
+                except json.JSONDecodeError as e:
+                    warn(f"{path}:{n}: not JSON ({e.msg}), skipped")
+                    continue
+                if not isinstance(obj, dict):
+                    warn(f"{path}:{n}: not a JSON object, skipped")
+                    continue
+                yield n, obj
+        except OSError as e:
+            raise InputError(f"cannot read {what} {path}: {e.strerror or e}") from None
+
+
+def load_records(path: str | Path, *, errors_path: str | Path | None = None, warn: Warn = _stderr) -> RecordSet:
+    """Read ``path`` and, if it exists, the errors file next to it.
+
+    Raises :class:`InputError` (exit 2) when ``path`` is missing or unreadable.  A failure whose
+    id also has a record (it succeeded on a later resume) is not reported as failed.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"cannot read records {path}: is a directory")
+    rs = RecordSet(path=path)
+    by_id: dict[str, int] = {}
+    for n, obj in _read_jsonl(path, warn, "records"):
+        if not isinstance(obj.get("id"), (str, int)) or not isinstance(obj.get("text"), str):
+            warn(f"{path}:{n}: not a record (needs 'id' and 'text'), skipped")
+            rs.skipped_lines += 1
+            continue
+        paper = paper_from_record(obj, n)
+        if not paper.schema_ok:
+            rs.foreign_schema += 1
+        if paper.id in by_id:
+            warn(f"{path}:{n}: duplicate id {paper.id!r}; the later record is used")
+            rs.papers[by_id[paper.id]] = paper
+            continue
+        by_id[paper.id] = len(rs.papers)
+        rs.papers.append(paper)
+    if rs.foreign_schema:
+        warn(f"{path}: {rs.foreign_schema} record(s) do not follow the default schema; "
+             "fields that could not be read are left empty")
+    epath = Path(errors_path) if errors_path is not None else errors_path_for(path)
+    if epath.is_file():
+        rs.errors_path = epath
+        seen: set[str] = set()
+        for n, obj in _read_jsonl(epath, warn, "errors file"):
+            if not isinstance(obj.get("id"), (str, int)):
+                warn(f"{epath}:{n}: no 'id', skipped")
+                continue
+            fid = str(obj["id"])
+            if fid in by_id or fid in seen:
+                continue
+            seen.add(fid)
+            rs.failures.append(Failure(
+                id=fid, source=_str(obj.get("source")), reason=_str(obj.get("reason")) or "unknown",
+                attempts=_int(obj.get("attempts")),
+                text=obj.get("text") if isinstance(obj.get("text"), str) else None, line=n))
+    elif errors_path is not None:
+        raise InputError(f"cannot read errors file {epath}: not found")
+    return rs

@@ -114,9 +114,20 @@ def find_abbreviations(text: str) -> list[tuple[str, str]]:
         if long is None or len(long.split()) < 2 and "-" not in long:
             continue
         long = clean(long)
-        if name_key(long) != name_key(short):
+        if name_key(long) != name_key(short) and plausible_pair(short, long):
             pairs.append((long, clean(short)))
     return pairs
+
+
+def _alnum(s: str) -> int:
+    return sum(ch.isalnum() for ch in s)
+
+
+def plausible_pair(short: str, long: str) -> bool:
+    """An acronym is at most half as long as its long form and not a piece of it
+    (so CIFAR-10/CIFAR-100 and ImageNet-1k/ImageNet-21k are not pairs)."""
+    ks, kl = name_key(short), name_key(long)
+    return 2 * _alnum(_short_letters(short)) <= _alnum(long) and ks not in kl
 
 
 def is_acronym_of(short: str, long: str) -> bool:
@@ -124,7 +135,7 @@ def is_acronym_of(short: str, long: str) -> bool:
     if not looks_like_acronym(short) or len(_words(long)) < 2 and "-" not in long:
         return False
     long = clean(long)
-    return best_long_form(short, long) == long
+    return best_long_form(short, long) == long and plausible_pair(short, long)
 
 
 # ----------------------------------------------------------------- merging

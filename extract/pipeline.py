@@ -110,16 +110,23 @@ class Extractor:
         window = max(64, 8 * width)
         pending: deque = deque()
         fatal: list[BaseException] = []
+        used = [0]                # tokens spent so far, for --max-tokens-total
 
         async def guarded(item: Item):
             async with gate:
                 if fatal or summary.stopped:
                     return None
                 try:
-                    return await self.extract(item)
+                    result = await self.extract(item)
                 except FatalBackendError as e:
                     fatal.append(e)
                     raise
+                # Budget is counted here, before the gate opens for the next request.
+                used[0] += int(result[2].get("total_tokens", 0) or 0)
+                if cfg.max_tokens_total and used[0] >= cfg.max_tokens_total and not summary.stopped:
+                    summary.stopped = (f"token budget of {cfg.max_tokens_total:,} spent; "
+                                       "rerun with the same -o to continue")
+                return result
 
         def settle(entry, task) -> None:
             if isinstance(entry, Problem):
@@ -147,9 +154,6 @@ class Extractor:
                     summary.dropped += len(record.get("dropped") or ())
                     for k in summary.tokens:
                         summary.tokens[k] += int(spent.get(k, 0) or 0)
-                    if cfg.max_tokens_total and summary.tokens["total_tokens"] >= cfg.max_tokens_total:
-                        summary.stopped = (f"token budget of {cfg.max_tokens_total:,} spent; "
-                                           "rerun with the same -o to continue")
             if progress is not None:
                 progress.update(1)
 

@@ -137,20 +137,30 @@ def index_names(papers: Iterable[Paper]) -> tuple[NameIndex, NameIndex]:
     return ds, ms
 
 
-def _groups(paper: Paper, spans: list[Span], index: NameIndex) -> list[tuple[str, list[Span]]]:
-    out: dict[str, list[Span]] = {}
+def _groups(paper: Paper, spans: list[Span], index: NameIndex) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The paper's name groups in first-listed order, each with every place in the text where
+    one of its surface forms occurs (not only the offsets the extraction gave)."""
+    out: dict[str, list[tuple[int, int]]] = {}
     for s in spans:
-        out.setdefault(index.group(s.text, paper.id), []).append(s)
+        places = out.setdefault(index.group(s.text, paper.id), [])
+        if s.grounded:
+            places.append((s.start, s.end))
+        if s.text.strip():
+            for m in re.finditer(re.escape(s.text), paper.text):
+                a, b = m.span()
+                if (a == 0 or not paper.text[a - 1].isalnum() or not s.text[0].isalnum()) and \
+                        (b == len(paper.text) or not paper.text[b].isalnum() or not s.text[-1].isalnum()):
+                    places.append((a, b))
     return list(out.items())
 
 
-def _nearest(groups: list[tuple[str, list[Span]]], lo: int, hi: int, n: Number) -> str | None:
+def _nearest(groups: list[tuple[str, list[tuple[int, int]]]], lo: int, hi: int, n: Number) -> str | None:
     best, best_d = None, None
-    for g, spans in groups:
-        for s in spans:
-            if not s.grounded or s.start < lo or s.end > hi:
+    for g, places in groups:
+        for a, b in places:
+            if a < lo or b > hi:
                 continue
-            d = n.start - s.end if s.end <= n.start else (s.start - n.end if s.start >= n.end else 0)
+            d = n.start - b if b <= n.start else (a - n.end if a >= n.end else 0)
             if best_d is None or d < best_d:
                 best, best_d = g, d
     return best
@@ -253,8 +263,12 @@ def _cell(v) -> str:
     return " ".join(str(v if v is not None else "").split())
 
 
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+
+
 def _md_escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("|", "\\|")
+    """Pipes would split the cell, and ``<tag`` would render as HTML; the rest stays as written."""
+    return _TAG_START.sub("&lt;", s.replace("|", "\\|"))
 
 
 def _md_table(headers: list[tuple[str, bool]], body: list[list[str]]) -> str:

@@ -132,7 +132,10 @@ class FakeOpenAI:
                 for k, v in (headers or {}).items():
                     self.send_header(k, str(v))
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (its timeout): nothing to answer
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
@@ -148,7 +151,7 @@ class FakeOpenAI:
                     return self._send(400, {"error": {"message": "invalid JSON body"}})
                 with server.lock:
                     server.requests.append({"path": self.path, "body": body})
-                    server.headers.append(dict(self.headers))
+                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 if not self.path.endswith("/chat/completions"):
                     return self._send(404, {"error": {"message": f"no route {self.path}"}})
                 action = server._next_action(body)

@@ -58,19 +58,27 @@ def sentence_at(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
+_CMD = re.compile(r"\\[A-Za-z]+")
+_CLAUSE_END = re.compile(r"[.!?](?:\s|$)|[;:]|\n")
 
 
-def words_before(text: str, pos: int, n: int, stop: str = ".;:!?") -> list[str]:
-    """Up to n lower-cased words before pos, within the clause (stops at stop chars)."""
-    i = pos
-    while i > 0 and text[i - 1] not in stop and pos - i < 200:
-        i -= 1
-    return [w.lower() for w in _WORD.findall(text[i:pos])][-n:]
+def _clean(seg: str) -> str:
+    return _CMD.sub(" ", seg)
 
 
-def words_after(text: str, pos: int, n: int, stop: str = ".;:!?") -> list[str]:
-    j = pos
-    while j < len(text) and text[j] not in stop and j - pos < 200:
-        j += 1
-    # a period inside a number/abbrev (e.g. "e.g.") ends the window too; good enough
-    return [w.lower() for w in _WORD.findall(text[pos:j])][:n]
+def words_before(text: str, pos: int, n: int) -> list[str]:
+    """Up to n lower-cased words before pos within its clause (LaTeX commands dropped)."""
+    lo = max(0, pos - 200)
+    seg = text[lo:pos]
+    ends = list(_CLAUSE_END.finditer(seg))
+    if ends:
+        seg = seg[ends[-1].end():]
+    return [w.lower() for w in _WORD.findall(_clean(seg))][-n:]
+
+
+def words_after(text: str, pos: int, n: int) -> list[str]:
+    seg = text[pos:pos + 200]
+    m = _CLAUSE_END.search(seg)
+    if m:
+        seg = seg[:m.start()]
+    return [w.lower() for w in _WORD.findall(_clean(seg))][:n]

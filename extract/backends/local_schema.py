@@ -1,0 +1,262 @@
+"""Grounded-by-construction constraints for the embedded backend.
+
+A tiny local model cannot be trusted to copy spans: it pastes the abstract into ``task``,
+loops on one name and invents numbers.  So the deterministic candidate layer
+(:mod:`extract.candidates`) finds every name and number that *could* be exported, and the
+model is only asked to *choose* among them through a per-abstract JSON schema whose fields
+admit nothing else (enums of candidate texts, bounded arrays, two labels, a bounded task
+phrase).  :func:`build_plan` makes that schema and the text listing the choices;
+:func:`map_answer` turns the model's choices back into the default schema's fields, taking
+texts, values and units from the candidates, never from the model; :func:`resolve_roles`
+removes duplicates and contradictions.
+
+Nothing here needs llama.cpp except :func:`grammar_from_schema`, which imports it lazily.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+#: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
+CONSTRAINT_VERSION = "choices-1"
+
+CONTRIBUTIONS = ("method", "benchmark", "dataset", "analysis", "theory", "system")
+KINDS = ("result", "setting")
+MAX_METHODS = 8
+MAX_DATASETS = 10
+TASK_MAX_CHARS = 90
+# A noun phrase of 1-12 words without sentence punctuation: the grammar enforces it.
+TASK_PATTERN = r"^[A-Za-z0-9][^\".;:\n]{0,88}$"
+
+#: Fixed instructions appended to the job's system prompt (kept first: prefix-cached).
+CHOICE_INSTRUCTIONS = """\
+Rules found the candidate names and numbers listed after the abstract; you only choose among them.
+Answer with one JSON object:
+- "task": the research problem, a short noun phrase of 3-12 words (not a sentence from the abstract).
+- "contribution": method, benchmark, dataset, analysis, theory or system.
+- "methods": the candidate names of methods, models or artifacts this paper itself introduces.
+- "datasets": the candidate names of datasets, benchmarks, corpora or environments the abstract names.
+- "kinds": for each listed number, "result" (a claimed outcome) or "setting" (scale or configuration).
+Leave a list empty rather than guess."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How rule hints and model choices are combined (measured by bench/embedded.py)."""
+
+    keep_score: float = 0.8        # names at or above this rule score are kept without asking
+    drop_score: float = 0.2        # names below it are never offered
+    task_from_hint: bool = True    # use the rules' task phrase when there is one
+    contribution: str = "model"    # "model" | "hint" (fall back to the model when no hint)
+    kinds_from_hint: bool = True   # number kinds from rules where they have a hint
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Plan:
+    """What one abstract's model call is asked, and what rules already decided."""
+
+    schema: dict                                  # JSON schema the grammar is built from
+    choices_text: str                             # appended to the user message
+    offered: list[Any] = field(default_factory=list)        # NameCandidates the model picks among
+    kept_methods: list[Any] = field(default_factory=list)   # decided by rules
+    kept_datasets: list[Any] = field(default_factory=list)
+    numbers: list[Any] = field(default_factory=list)        # every NumberCandidate, in order
+    asked_kinds: dict[str, int] = field(default_factory=dict)  # JSON key -> index in numbers
+    task: str | None = None                       # decided by rules, else None (model writes it)
+    contribution: str | None = None               # decided by rules, else None
+
+
+def _enum_texts(names: Sequence[Any]) -> list[str]:
+    out, seen = [], set()
+    for n in names:
+        if n.text not in seen:
+            seen.add(n.text)
+            out.append(n.text)
+    return out
+
+
+def _number_key(text: str, used: set[str]) -> str:
+    """A short JSON key for a number: its digits and unit without markup, made unique."""
+    base = re.sub(r"[^0-9A-Za-z.,%+\-×]", "", text) or "n"
+    key, i = base, 2
+    while key in used:
+        key, i = f"{base}#{i}", i + 1
+    used.add(key)
+    return key
+
+
+def _oneline(s: str, limit: int = 60) -> str:
+    s = " ".join(str(s).split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def build_plan(cands: Any, policy: Policy = Policy()) -> Plan:
+    """The per-abstract choice schema for candidates ``cands`` (an ``extract.candidates.Candidates``)."""
+    plan = Plan(schema={}, choices_text="", numbers=list(cands.numbers))
+    for n in cands.names:
+        if n.score < policy.drop_score:
+            continue
+        if n.score >= policy.keep_score and n.role_hint in ("method", "dataset"):
+            (plan.kept_methods if n.role_hint == "method" else plan.kept_datasets).append(n)
+        elif n.role_hint == "model" and n.score >= policy.keep_score:
+            continue        # a confidently external model name: neither introduced nor a dataset
+        else:
+            plan.offered.append(n)
+
+    props: dict[str, dict] = {}
+    if policy.task_from_hint and cands.task_hint:
+        plan.task = " ".join(cands.task_hint.split())
+    else:
+        props["task"] = {"type": "string", "pattern": TASK_PATTERN}
+    if policy.contribution == "hint" and cands.contribution_hint in CONTRIBUTIONS:
+        plan.contribution = cands.contribution_hint
+    else:
+        props["contribution"] = {"enum": list(CONTRIBUTIONS)}
+
+    method_enum = _enum_texts(plan.offered)
+    dataset_enum = _enum_texts([n for n in plan.offered if n.role_hint != "model"])
+    if method_enum:
+        props["methods"] = {"type": "array", "items": {"enum": method_enum},
+                            "maxItems": min(len(method_enum), MAX_METHODS)}
+    if dataset_enum:
+        props["datasets"] = {"type": "array", "items": {"enum": dataset_enum},
+                             "maxItems": min(len(dataset_enum), MAX_DATASETS)}
+
+    used: set[str] = set()
+    kind_props: dict[str, dict] = {}
+    lines = []
+    for i, num in enumerate(plan.numbers):
+        if policy.kinds_from_hint and num.kind_hint in KINDS:
+            continue
+        key = _number_key(num.text, used)
+        plan.asked_kinds[key] = i
+        kind_props[key] = {"enum": list(KINDS)}
+        about = f" ({_oneline(num.about_hint)})" if num.about_hint else ""
+        lines.append(f"{json.dumps(key, ensure_ascii=False)}{about}")
+    if kind_props:
+        props["kinds"] = {"type": "object", "properties": kind_props,
+                          "required": list(kind_props), "additionalProperties": False}
+
+    plan.schema = {"type": "object", "properties": props, "required": list(props),
+                   "additionalProperties": False}
+    parts = []
+    if method_enum or dataset_enum:
+        parts.append("Candidate names: " + "; ".join(method_enum))
+    if plan.kept_methods or plan.kept_datasets:
+        parts.append("Already decided: methods " + ", ".join(_enum_texts(plan.kept_methods) or ["-"])
+                     + "; datasets " + ", ".join(_enum_texts(plan.kept_datasets) or ["-"]))
+    if lines:
+        parts.append("Numbers to label: " + "; ".join(lines))
+    plan.choices_text = "\n".join(parts)
+    return plan
+
+
+def _by_text(names: Sequence[Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for n in names:
+        out.setdefault(n.text, n)
+    return out
+
+
+def resolve_roles(methods: list[Any], datasets: list[Any], contribution: str) -> tuple[list[Any], list[Any]]:
+    """Remove duplicates and contradictions between the two name lists.
+
+    A span is both a method and a dataset only when the paper introduces a benchmark or
+    dataset (the guideline lists introduced benchmarks in both); otherwise it stays on the
+    side its rule hint names (method when there is none).  A model name is never a dataset.
+    """
+    def dedupe(xs: list[Any]) -> list[Any]:
+        seen, out = set(), []
+        for x in xs:
+            k = x.text.lower()
+            if k not in seen:
+                seen.add(k)
+                out.append(x)
+        return out
+
+    methods, datasets = dedupe(methods), dedupe([d for d in datasets if d.role_hint != "model"])
+    both = {m.text.lower() for m in methods} & {d.text.lower() for d in datasets}
+    if both and contribution not in ("benchmark", "dataset"):
+        methods = [m for m in methods if m.text.lower() not in both or m.role_hint != "dataset"]
+        datasets = [d for d in datasets if d.text.lower() not in both or d.role_hint == "dataset"]
+    return methods[:MAX_METHODS * 2], datasets[:MAX_DATASETS * 2]
+
+
+def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
+    """The default schema's fields from the model's choices plus the rules' decisions.
+
+    Every text, value and unit comes from a candidate; the model only contributes the
+    selection, the labels and (when rules have none) the task phrase."""
+    offered = _by_text(plan.offered)
+    picked_m = [offered[t] for t in answer.get("methods", []) if t in offered]
+    picked_d = [offered[t] for t in answer.get("datasets", []) if t in offered]
+    contribution = plan.contribution or answer.get("contribution")
+    if contribution not in CONTRIBUTIONS:
+        contribution = "method"
+    methods, datasets = resolve_roles(plan.kept_methods + picked_m, plan.kept_datasets + picked_d,
+                                      contribution)
+    kinds = answer.get("kinds") or {}
+    numbers = []
+    asked = {i: k for k, i in plan.asked_kinds.items()}
+    for i, num in enumerate(plan.numbers):
+        kind = kinds.get(asked[i]) if i in asked else num.kind_hint
+        if kind not in KINDS:
+            kind = num.kind_hint if num.kind_hint in KINDS else "result"
+        numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit,
+                        "kind": kind, "about": _oneline(num.about_hint or "", 80)})
+    task = " ".join((plan.task or str(answer.get("task", ""))).split()[:12])
+    return {"task": task or "unspecified", "contribution": contribution,
+            "method_names": [m.text for m in methods], "datasets": [d.text for d in datasets],
+            "numbers": numbers}
+
+
+# --- grammar conversion -------------------------------------------------------------------
+
+# Keywords llama.cpp's converter ignores silently; a schema relying on them is only checked
+# by the Pydantic validation afterwards, which is acceptable, so they are reported, not fatal.
+_IGNORED_KEYWORDS = {"uniqueItems", "not", "if", "then", "else", "patternProperties",
+                     "dependentRequired", "dependentSchemas", "contains", "multipleOf"}
+
+
+class GrammarError(ValueError):
+    """A JSON schema llama.cpp's converter cannot turn into a grammar."""
+
+
+def ignored_keywords(schema: Any) -> set[str]:
+    """Constraint keywords in ``schema`` the grammar will not enforce."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            found.update(k for k in node if k in _IGNORED_KEYWORDS)
+            for k, v in node.items():
+                if k not in ("enum", "const", "default", "examples", "description", "title"):
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(schema)
+    return found
+
+
+def grammar_from_schema(schema: dict) -> str:
+    """GBNF text for ``schema``, or :class:`GrammarError` — never the silent fallback to
+    free JSON that ``response_format`` does when conversion fails."""
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    try:
+        gbnf = json_schema_to_gbnf(json.dumps(schema))
+    except Exception as e:  # the converter raises ValueError, AssertionError, KeyError...
+        raise GrammarError(f"cannot build a grammar from the JSON schema: {type(e).__name__}: {e}") from None
+    if "root ::=" not in gbnf:
+        raise GrammarError("cannot build a grammar from the JSON schema: no root rule")
+    if re.search(r"^root ::= object\s*$", gbnf, re.M) and schema.get("properties"):
+        raise GrammarError("the JSON schema's properties were not converted (grammar is free JSON)")
+    return gbnf

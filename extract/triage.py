@@ -1,0 +1,296 @@
+"""Reviewer triage: which papers' claims to question first.
+
+Each paper gets flags, each with the evidence (spans of the abstract, or the failure reason)
+that triggered it, and a score: the sum of the weights of its flags.  Papers are listed by
+score, highest first, then by id.
+
+=========================  ======  ===============================================================
+flag                       weight  fires when
+=========================  ======  ===============================================================
+``failed``                 5       the paper is in the errors file next to the records
+                                   (RECORDS minus ``.jsonl`` plus ``.errors.jsonl``): no extraction
+``number_not_in_source``   4       a number's text is not at its offsets (``text[start:end] != text``)
+                                   or does not occur in the abstract at all
+``partial``                3       the record's ``dropped`` list is not empty: the model named
+                                   strings that are not in the abstract and they were removed
+``no_comparison``          3       the paper claims results (numbers of kind ``result``) but the
+                                   abstract names no baseline or comparison ("than", "outperforms",
+                                   "compared with", "baseline", "over <Name>", "prior methods", ...)
+``name_not_in_source``     2       a method or dataset name is not at its offsets / not in the text
+``unsupported_superlative``2       a sentence says "state-of-the-art", "significantly",
+                                   "substantially", "outperforms", "by a large margin", ... and has
+                                   no number in it
+``settings_only``          2       the paper has numbers but all are settings (sizes, dimensions,
+                                   counts): no claimed result is quantified
+``no_numbers``             1       no number at all (not raised for ``theory`` papers)
+``no_dataset``             1       no dataset named (not raised for ``theory`` papers); the evidence
+                                   is the sentence that mentions experiments/evaluation, if any
+``other_schema``           0       the record is not of the default schema: only shown, not scored
+=========================  ======  ===============================================================
+
+The cue lists are English-only and lexical: they point a reviewer at a sentence, they do not
+judge it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Sequence
+
+from .records import Failure, Paper, RecordSet, Span
+from .table import sentence_at, sentence_bounds
+
+FORMATS = ("text", "json", "csv")
+
+
+@dataclass(frozen=True)
+class FlagType:
+    code: str
+    weight: int
+    label: str
+    description: str
+
+
+FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
+    FlagType("failed", 5, "extraction failed", "in the errors file: nothing was extracted"),
+    FlagType("number_not_in_source", 4, "number not in source",
+             "a number's text is not at its offsets or not in the abstract"),
+    FlagType("partial", 3, "partial extraction", "strings the model named were not in the abstract and were dropped"),
+    FlagType("no_comparison", 3, "no baseline named", "results are claimed but no baseline or comparison is named"),
+    FlagType("name_not_in_source", 2, "name not in source", "a method/dataset name is not at its offsets or not in the abstract"),
+    FlagType("unsupported_superlative", 2, "superlative without number",
+             "'state-of-the-art', 'significantly', ... in a sentence with no number"),
+    FlagType("settings_only", 2, "numbers are all settings", "every number is a setting; no result is quantified"),
+    FlagType("no_numbers", 1, "no numbers", "no number at all"),
+    FlagType("no_dataset", 1, "no dataset named", "no dataset, benchmark or corpus is named"),
+    FlagType("other_schema", 0, "not the default schema", "the record's extraction is not of the default schema"),
+]}
+
+
+@dataclass
+class Evidence:
+    text: str
+    start: int | None = None
+    end: int | None = None
+    context: str = ""  # the sentence, with the span marked «like this»
+    note: str = ""
+
+
+@dataclass
+class Flag:
+    code: str
+    weight: int
+    label: str
+    evidence: list[Evidence] = field(default_factory=list)
+
+
+@dataclass
+class Triage:
+    id: str
+    source: str
+    task: str
+    contribution: str
+    score: int
+    flags: list[Flag]
+    failed: bool = False
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+# ----------------------------------------------------------------- cues
+
+_COMPARISON = re.compile(
+    r"(?i:\b(?:than|outperform\w*|surpass\w*|beat(?:s|ing)?|exceed(?:s|ing)?|compared\s+(?:to|with|against)"
+    r"|comparisons?\s+(?:to|with|against)|relative\s+to|versus|vs\.?|baselines?|prior\s+(?:work|methods?|art|approaches|models?|best)"
+    r"|previous(?:ly)?\s+(?:best|methods?|work|approaches|models?|state)|existing\s+(?:methods?|approaches|baselines|models?|tools?)"
+    r"|competing|competitors?|(?:state[- ]of[- ]the[- ]art|sota)\s+(?:methods?|approaches|baselines|models?|systems?))\b)"
+    r"|\b(?i:over|against)\s+(?:the\s+)?(?:[A-Z][\w.+-]*|(?i:strong|standard|vanilla|conventional|classical|existing|prior|previous|competing|\w+-based|state[- ]of[- ]the[- ]art)\b)"
+)
+_SUPERLATIVE = re.compile(
+    r"(?i)\b(?:state[- ]of[- ]the[- ]art|sota|significantly|significant\s+(?:improvements?|gains?|boosts?|reductions?|speed-?ups?|increases?|margins?)"
+    r"|substantially|substantial\s+(?:improvements?|gains?|boosts?|reductions?|speed-?ups?)|dramatically|drastically|remarkabl[ey]"
+    r"|unprecedented|superior|outperform(?:s|ed|ing)?|by\s+a\s+(?:large|wide|significant|clear)\s+margin|orders?\s+of\s+magnitude"
+    r"|new\s+records?|best[- ]in[- ]class)\b")
+_DIGIT_QUANTITY = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:\\?%|×|\\times|x\b|-?fold\b|points?\b|pp\b)")
+_EVALUATION = re.compile(r"(?i)\b(?:experiments?|evaluat\w+|benchmarks?|datasets?|empirical(?:ly)?|we\s+(?:test|validate)\w*)\b")
+
+
+def _context(text: str, bounds: list[int], start: int, end: int, width: int = 220) -> str:
+    lo, hi = sentence_at(text, bounds, start)
+    hi = max(hi, end)
+    s = text[lo:start] + "«" + text[start:end] + "»" + text[end:hi]
+    s = " ".join(s.split())
+    if len(s) > width:
+        mark = s.index("«")
+        a = max(0, mark - width // 2)
+        s = ("…" if a else "") + s[a:a + width].strip() + "…"
+    return s
+
+
+def _span_problem(text: str, s: Span) -> str | None:
+    if s.grounded:
+        return None
+    if not s.text or s.text not in text:
+        return "not in the text"
+    if s.start is None or s.end is None:
+        return f"no offsets (occurs at {text.index(s.text)})"
+    shown = text[s.start:s.end] if 0 <= s.start <= s.end <= len(text) else ""
+    return f"offsets {s.start}-{s.end} read {shown!r}; it occurs at {text.index(s.text)}"
+
+
+# ----------------------------------------------------------------- flags
+
+def paper_flags(p: Paper) -> list[Flag]:
+    """Every flag one paper raises, with its evidence."""
+    text, bounds = p.text, sentence_bounds(p.text)
+    found: dict[str, list[Evidence]] = {}
+
+    def add(code: str, ev: Evidence) -> None:
+        found.setdefault(code, []).append(ev)
+
+    def ev_span(s: Span, note: str = "") -> Evidence:
+        if s.grounded:
+            return Evidence(s.text, s.start, s.end, _context(text, bounds, s.start, s.end), note)
+        return Evidence(s.text, s.start, s.end, "", note)
+
+    if not p.schema_ok:
+        add("other_schema", Evidence("", note="extraction fields missing or of another shape"))
+    if p.dropped:
+        for d in p.dropped:
+            add("partial", Evidence(d, note="dropped: not in the abstract"))
+    for n in p.numbers:
+        why = _span_problem(text, n)
+        if why:
+            add("number_not_in_source", Evidence(n.text, n.start, n.end, "", why))
+    for _, s in [*(("method", m) for m in p.methods), *(("dataset", d) for d in p.datasets)]:
+        why = _span_problem(text, s)
+        if why:
+            add("name_not_in_source", Evidence(s.text, s.start, s.end, "", why))
+    if not p.schema_ok:
+        return _finish(found)
+
+    results = [n for n in p.numbers if n.kind == "result"]
+    if results and not _COMPARISON.search(text):
+        for n in results:
+            add("no_comparison", ev_span(n, "result with no baseline named anywhere in the abstract"))
+    number_sentences = {sentence_at(text, bounds, n.start)[0] for n in p.numbers if n.grounded}
+    for m in _SUPERLATIVE.finditer(text):
+        lo, hi = sentence_at(text, bounds, m.start())
+        if lo in number_sentences or _DIGIT_QUANTITY.search(text, lo, hi):
+            continue
+        add("unsupported_superlative", Evidence(m.group(0), m.start(), m.end(),
+                                                _context(text, bounds, m.start(), m.end())))
+    if p.numbers and not results and all(n.kind == "setting" for n in p.numbers):
+        for n in p.numbers:
+            add("settings_only", ev_span(n, f"setting: {n.about}" if n.about else "setting"))
+    if p.contribution != "theory":
+        if not p.numbers:
+            add("no_numbers", Evidence("", note="the extraction has no numbers"))
+        if not p.datasets:
+            m = _EVALUATION.search(text)
+            add("no_dataset", Evidence(m.group(0), m.start(), m.end(), _context(text, bounds, m.start(), m.end()),
+                                       "evaluation mentioned, no dataset named") if m
+                else Evidence("", note="no dataset and no evaluation mentioned"))
+    return _finish(found)
+
+
+def _finish(found: dict[str, list[Evidence]]) -> list[Flag]:
+    flags = [Flag(c, FLAG_TYPES[c].weight, FLAG_TYPES[c].label, ev) for c, ev in found.items()]
+    flags.sort(key=lambda f: (-f.weight, f.code))
+    return flags
+
+
+def failure_flags(f: Failure) -> list[Flag]:
+    note = f.reason + (f" (after {f.attempts} attempt{'s' if f.attempts != 1 else ''})" if f.attempts else "")
+    return [Flag("failed", FLAG_TYPES["failed"].weight, FLAG_TYPES["failed"].label, [Evidence("", note=note)])]
+
+
+def triage(rs: RecordSet) -> list[Triage]:
+    """Every paper of the records and errors files, highest score first."""
+    out = []
+    for p in rs.papers:
+        flags = paper_flags(p)
+        out.append(Triage(p.id, p.source, p.task, p.contribution, sum(f.weight for f in flags), flags))
+    for f in rs.failures:
+        flags = failure_flags(f)
+        out.append(Triage(f.id, f.source, "", "", sum(fl.weight for fl in flags), flags, failed=True))
+    order = {t.id: i for i, t in enumerate(out)}
+    out.sort(key=lambda t: (-t.score, order[t.id]))
+    return out
+
+
+# ----------------------------------------------------------------- output
+
+def _one_line(ev: Evidence) -> str:
+    if ev.context:
+        s = ev.context
+        return f"{s}" + (f"  [{ev.note}]" if ev.note and not ev.note.startswith("result with") else "")
+    if ev.text:
+        return f"{ev.text!r}: {ev.note}" if ev.note else repr(ev.text)
+    return ev.note
+
+
+def to_text(items: Sequence[Triage], max_evidence: int = 3) -> str:
+    n_failed = sum(t.failed for t in items)
+    flagged = sum(t.score > 0 for t in items)
+    counts: dict[str, int] = {}
+    for t in items:
+        for f in t.flags:
+            counts[f.code] = counts.get(f.code, 0) + 1
+    lines = [f"{len(items)} paper{'s' if len(items) != 1 else ''}, {flagged} flagged, {n_failed} failed."]
+    if counts:
+        lines.append("flags: " + ", ".join(f"{FLAG_TYPES[c].label} {k}" for c, k in
+                                            sorted(counts.items(), key=lambda kv: (-FLAG_TYPES[kv[0]].weight, kv[0]))))
+    width = max((len(str(t.score)) for t in items), default=1)
+    for t in items:
+        head = " · ".join(x for x in (t.source, t.contribution, t.task) if x)
+        lines.append("")
+        lines.append(f"{t.score:>{width}}  {t.id}" + (f"  ({head})" if head else ""))
+        if not t.flags:
+            lines.append(" " * (width + 2) + "no flags")
+        for f in t.flags:
+            lines.append(" " * (width + 2) + f"- {f.label} (+{f.weight})" + (":" if f.evidence else ""))
+            shown = [e for e in f.evidence if _one_line(e)][:max_evidence]
+            for e in shown:
+                lines.append(" " * (width + 6) + _one_line(e))
+            if len(f.evidence) > len(shown) and shown:
+                lines.append(" " * (width + 6) + f"(+{len(f.evidence) - len(shown)} more)")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(items: Sequence[Triage]) -> str:
+    return json.dumps([t.as_dict() for t in items], ensure_ascii=False, indent=1) + "\n"
+
+
+def to_csv(items: Sequence[Triage]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["id", "source", "score", "flag", "weight", "evidence", "start", "end", "context", "note"])
+    for t in items:
+        if not t.flags:
+            w.writerow([t.id, t.source, t.score, "", "", "", "", "", "", ""])
+        for f in t.flags:
+            for e in f.evidence or [Evidence("")]:
+                w.writerow([t.id, t.source, t.score, f.code, f.weight, e.text,
+                            "" if e.start is None else e.start, "" if e.end is None else e.end, e.context, e.note])
+    return buf.getvalue()
+
+
+def render(rs: RecordSet, fmt: str = "text") -> str:
+    items = triage(rs)
+    return {"text": to_text, "json": to_json, "csv": to_csv}[fmt](items)
+
+
+def weights_markdown() -> str:
+    """The flags table for the README."""
+    rows = [("Flag", "Weight", "Meaning")] + [(f"`{f.code}`", str(f.weight), f.description) for f in FLAG_TYPES.values()]
+    w = [max(len(r[i]) for r in rows) for i in range(3)]
+    out = ["| " + " | ".join(c.ljust(w[i]) for i, c in enumerate(rows[0])) + " |",
+           "| " + " | ".join("-" * w[i] if i != 1 else "-" * (w[i] - 1) + ":" for i in range(3)) + " |"]
+    out += ["| " + " | ".join(c.rjust(w[i]) if i == 1 else c.ljust(w[i]) for i, c in enumerate(r)) + " |" for r in rows[1:]]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,46 @@
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fakeserver import FakeOpenAI  # noqa: E402
+
+from extract.cli import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT / "seeds"
+SECRET = "sk-test-SECRET-4f9a2c"
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAI() as s:
+        yield s
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch):
+    """Run ``extract`` in-process against a fake endpoint; returns (result, records)."""
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+
+    def invoke(*args, server=None, cache_dir=None, out=None, extra_env=None):
+        argv = list(args)
+        if server is not None:
+            argv += ["--base-url", server.base_url, "--model", "test-model"]
+        if args and args[0] == "run":
+            argv += ["--cache-dir", str(cache_dir or tmp_path / "cache")]
+            if out is not None:
+                argv += ["-o", str(out)]
+        result = CliRunner().invoke(main, argv, env=extra_env, catch_exceptions=False)
+        return result
+
+    return invoke
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]

@@ -73,34 +73,43 @@ class Extractor:
                          prompt_sha=self.prompt.sha, schema_sha=self.schema_sha,
                          reasks=self.config.reasks, text=text)
 
-    async def extract(self, item: Item) -> tuple[dict, bool, dict]:
-        """(record, cached, tokens spent now) for one item, or raise."""
+    def _check(self, item: Item) -> None:
         if len(item.text) > self.config.max_chars:
             raise RecordError(f"abstract is {len(item.text):,} characters, over --max-chars "
                               f"{self.config.max_chars:,}; not sent")
-        key = self.key(item.text)
-        hit = self.cache.get(key)
-        spent = {}
-        if hit is not None:
-            obj = self.schema.model_validate(hit["answer"])
-            meta, cached = hit, True
-        else:
-            job = Job(item.id, item.text, self.prompt.render(item.text), self.schema,
-                      {"source": item.text})
-            answer = await self.backend.extract(job)
-            obj = answer.obj
-            meta = {"answer": obj.model_dump(mode="json"), "model": answer.model,
-                    "attempts": answer.attempts, "usage": answer.usage,
-                    "extracted_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-            self.cache.set(key, meta)
-            cached, spent = False, answer.usage
+
+    def _record(self, item: Item, obj, meta: dict, cached: bool) -> dict:
         provenance = {
             "backend": self.backend.name, "model": meta.get("model") or self.config.model,
             "prompt_sha": self.prompt.sha, "schema_sha": self.schema_sha,
             "tool_version": __version__, "cached": cached, "attempts": meta["attempts"],
             "usage": meta["usage"], "extracted_at": meta["extracted_at"],
         }
-        return build_record(item, obj, provenance), cached, spent
+        return build_record(item, obj, provenance)
+
+    def from_cache(self, item: Item) -> tuple[dict, bool, dict] | None:
+        """(record, True, {}) when the answer is cached, else None."""
+        self._check(item)
+        hit = self.cache.get(self.key(item.text))
+        if hit is None:
+            return None
+        return self._record(item, self.schema.model_validate(hit["answer"]), hit, True), True, {}
+
+    async def ask(self, item: Item) -> tuple[dict, bool, dict]:
+        """Ask the backend (no cache read), cache the answer: (record, False, tokens spent)."""
+        self._check(item)
+        job = Job(item.id, item.text, self.prompt.render(item.text), self.schema,
+                  {"source": item.text})
+        answer = await self.backend.extract(job)
+        meta = {"answer": answer.obj.model_dump(mode="json"), "model": answer.model,
+                "attempts": answer.attempts, "usage": answer.usage,
+                "extracted_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        self.cache.set(self.key(item.text), meta)
+        return self._record(item, answer.obj, meta, False), False, answer.usage
+
+    async def extract(self, item: Item) -> tuple[dict, bool, dict]:
+        """(record, cached, tokens spent now) for one item, or raise."""
+        return self.from_cache(item) or await self.ask(item)
 
     async def run(self, entries: Iterable[Item | Problem], sink: RecordSink,
                   progress=None) -> Summary:
@@ -113,11 +122,16 @@ class Extractor:
         used = [0]                # tokens spent so far, for --max-tokens-total
 
         async def guarded(item: Item):
+            if fatal or summary.stopped:
+                return None
+            hit = self.from_cache(item)       # cache lookups do not hold a request slot
+            if hit is not None:
+                return hit
             async with gate:
                 if fatal or summary.stopped:
                     return None
                 try:
-                    result = await self.extract(item)
+                    result = await self.ask(item)
                 except FatalBackendError as e:
                     fatal.append(e)
                     raise

@@ -4,29 +4,30 @@ Each paper gets flags, each with the evidence (spans of the abstract, or the fai
 that triggered it, and a score: the sum of the weights of its flags.  Papers are listed by
 score, highest first, then by id.
 
-=========================  ======  ===============================================================
-flag                       weight  fires when
-=========================  ======  ===============================================================
-``failed``                 5       the paper is in the errors file next to the records
-                                   (RECORDS minus ``.jsonl`` plus ``.errors.jsonl``): no extraction
-``number_not_in_source``   4       a number's text is not at its offsets (``text[start:end] != text``)
-                                   or does not occur in the abstract at all
-``partial``                3       the record's ``dropped`` list is not empty: the model named
-                                   strings that are not in the abstract and they were removed
-``no_comparison``          3       the paper claims results (numbers of kind ``result``) but the
-                                   abstract names no baseline or comparison ("than", "outperforms",
-                                   "compared with", "baseline", "over <Name>", "prior methods", ...)
-``name_not_in_source``     2       a method or dataset name is not at its offsets / not in the text
-``unsupported_superlative``2       a sentence says "state-of-the-art", "significantly",
-                                   "substantially", "outperforms", "by a large margin", ... and has
-                                   no number in it
-``settings_only``          2       the paper has numbers but all are settings (sizes, dimensions,
-                                   counts): no claimed result is quantified
-``no_numbers``             1       no number at all (not raised for ``theory`` papers)
-``no_dataset``             1       no dataset named (not raised for ``theory`` papers); the evidence
-                                   is the sentence that mentions experiments/evaluation, if any
-``other_schema``           0       the record is not of the default schema: only shown, not scored
-=========================  ======  ===============================================================
+============================  ======  ============================================================
+flag                          weight  fires when
+============================  ======  ============================================================
+``failed``                    5       the paper is in the errors file next to the records (RECORDS
+                                      minus ``.jsonl`` plus ``.errors.jsonl``): nothing extracted
+``number_not_in_source``      4       a number's text is not at its offsets
+                                      (``text[start:end] != text``) or not in the abstract at all
+``partial``                   3       ``dropped`` is not empty: the model named strings that are not
+                                      in the abstract and they were removed
+``no_comparison``             3       results are claimed (numbers of kind ``result``) but the
+                                      abstract names no baseline or comparison ("than",
+                                      "outperforms", "compared with", "baseline", "over <Name>",
+                                      "prior methods", ...)
+``name_not_in_source``        2       a method or dataset name is not at its offsets / not in the text
+``unsupported_superlative``   2       a sentence says "state-of-the-art", "significantly",
+                                      "substantially", "outperforms", "by a large margin", ... and
+                                      has no number in it (one evidence item per sentence)
+``settings_only``             2       there are numbers but all are settings (sizes, dimensions,
+                                      counts): no claimed result is quantified
+``no_numbers``                1       no number at all (not raised for ``theory`` papers)
+``no_dataset``                1       no dataset named (not raised for ``theory`` papers); evidence:
+                                      the first sentence mentioning experiments/evaluation, if any
+``other_schema``              0       the record is not of the default schema: shown, not scored
+============================  ======  ============================================================
 
 The cue lists are English-only and lexical: they point a reviewer at a sentence, they do not
 judge it.
@@ -120,15 +121,29 @@ _DIGIT_QUANTITY = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:\\?%|×|\\times|x\b|-?fold\
 _EVALUATION = re.compile(r"(?i)\b(?:experiments?|evaluat\w+|benchmarks?|datasets?|empirical(?:ly)?|we\s+(?:test|validate)\w*)\b")
 
 
-def _context(text: str, bounds: list[int], start: int, end: int, width: int = 220) -> str:
+def _context(text: str, bounds: list[int], start: int, end: int, width: int = 220,
+             more: Sequence[tuple[int, int]] = ()) -> str:
+    """The sentence around ``text[start:end]``, that span (and ``more`` spans in the same
+    sentence) marked «like this», shortened at word boundaries to about ``width`` characters."""
     lo, hi = sentence_at(text, bounds, start)
-    hi = max(hi, end)
-    s = text[lo:start] + "«" + text[start:end] + "»" + text[end:hi]
-    s = " ".join(s.split())
+    spans = sorted({(start, end), *((a, b) for a, b in more if lo <= a and b <= max(hi, end))})
+    hi = max(hi, max(b for _, b in spans))
+    parts, pos = [], lo
+    for a, b in spans:
+        if a < pos:
+            continue
+        parts += [text[pos:a], "«", text[a:b], "»"]
+        pos = b
+    parts.append(text[pos:hi])
+    s = " ".join("".join(parts).split())
     if len(s) > width:
         mark = s.index("«")
         a = max(0, mark - width // 2)
-        s = ("…" if a else "") + s[a:a + width].strip() + "…"
+        if a:
+            a = s.rfind(" ", 0, a) + 1
+        b = s.find(" ", min(len(s), a + width))
+        b = len(s) if b < 0 else b
+        s = ("…" if a else "") + s[a:b].strip() + ("…" if b < len(s) else "")
     return s
 
 
@@ -179,12 +194,17 @@ def paper_flags(p: Paper) -> list[Flag]:
         for n in results:
             add("no_comparison", ev_span(n, "result with no baseline named anywhere in the abstract"))
     number_sentences = {sentence_at(text, bounds, n.start)[0] for n in p.numbers if n.grounded}
+    by_sentence: dict[int, list[re.Match]] = {}
     for m in _SUPERLATIVE.finditer(text):
         lo, hi = sentence_at(text, bounds, m.start())
         if lo in number_sentences or _DIGIT_QUANTITY.search(text, lo, hi):
             continue
-        add("unsupported_superlative", Evidence(m.group(0), m.start(), m.end(),
-                                                _context(text, bounds, m.start(), m.end())))
+        by_sentence.setdefault(lo, []).append(m)
+    for ms in by_sentence.values():
+        first = ms[0]
+        add("unsupported_superlative", Evidence(
+            ", ".join(dict.fromkeys(m.group(0) for m in ms)), first.start(), first.end(),
+            _context(text, bounds, first.start(), first.end(), more=[m.span() for m in ms[1:]])))
     if p.numbers and not results and all(n.kind == "setting" for n in p.numbers):
         for n in p.numbers:
             add("settings_only", ev_span(n, f"setting: {n.about}" if n.about else "setting"))

@@ -189,25 +189,37 @@ def paper_flags(p: Paper) -> list[Flag]:
     if not p.schema_ok:
         return _finish(found)
 
+    def by_sentence(code: str, nums: list, note) -> None:
+        """One evidence item per sentence, every number of it marked; ungrounded ones alone."""
+        groups: dict[int, list] = {}
+        for n in nums:
+            if n.grounded:
+                groups.setdefault(sentence_at(text, bounds, n.start)[0], []).append(n)
+            else:
+                add(code, ev_span(n, note(n)))
+        for ns in groups.values():
+            first = ns[0]
+            add(code, Evidence(", ".join(n.text for n in ns), first.start, first.end,
+                               _context(text, bounds, first.start, first.end, more=[(n.start, n.end) for n in ns[1:]]),
+                               "; ".join(x for x in (note(n) for n in ns) if x)))
+
     results = [n for n in p.numbers if n.kind == "result"]
     if results and not _COMPARISON.search(text):
-        for n in results:
-            add("no_comparison", ev_span(n, "result with no baseline named anywhere in the abstract"))
+        by_sentence("no_comparison", results, lambda n: "")
     number_sentences = {sentence_at(text, bounds, n.start)[0] for n in p.numbers if n.grounded}
-    by_sentence: dict[int, list[re.Match]] = {}
+    superlatives: dict[int, list[re.Match]] = {}
     for m in _SUPERLATIVE.finditer(text):
         lo, hi = sentence_at(text, bounds, m.start())
         if lo in number_sentences or _DIGIT_QUANTITY.search(text, lo, hi):
             continue
-        by_sentence.setdefault(lo, []).append(m)
-    for ms in by_sentence.values():
+        superlatives.setdefault(lo, []).append(m)
+    for ms in superlatives.values():
         first = ms[0]
         add("unsupported_superlative", Evidence(
             ", ".join(dict.fromkeys(m.group(0) for m in ms)), first.start(), first.end(),
             _context(text, bounds, first.start(), first.end(), more=[m.span() for m in ms[1:]])))
     if p.numbers and not results and all(n.kind == "setting" for n in p.numbers):
-        for n in p.numbers:
-            add("settings_only", ev_span(n, f"setting: {n.about}" if n.about else "setting"))
+        by_sentence("settings_only", p.numbers, lambda n: n.about)
     if p.contribution != "theory":
         if not p.numbers:
             add("no_numbers", Evidence("", note="the extraction has no numbers"))
@@ -249,7 +261,7 @@ def triage(rs: RecordSet) -> list[Triage]:
 def _one_line(ev: Evidence) -> str:
     if ev.context:
         s = ev.context
-        return f"{s}" + (f"  [{ev.note}]" if ev.note and not ev.note.startswith("result with") else "")
+        return f"{s}" + (f"  [{ev.note}]" if ev.note else "")
     if ev.text:
         return f"{ev.text!r}: {ev.note}" if ev.note else repr(ev.text)
     return ev.note

@@ -1,0 +1,61 @@
+"""Small general word lists used by the name rules (field knowledge, not corpus names).
+
+These are generic acronyms of the field, families of well-known pretrained models and a few
+very common public benchmarks.  They are deliberately short; the rules do the real work.
+"""
+
+from __future__ import annotations
+
+# Generic field acronyms / established techniques: mentioned, never introduced by a paper.
+GENERIC_ACRONYMS = frozenset("""
+AI ML DL RL NLP CV IR GPU GPUs CPU CPUs TPU TPUs SOTA API APIs URL QA VQA ASR TTS MT NMT OOD IID
+KL MLE MAP PDE PDEs ODE ODEs SDE SDEs MDP MDPs POMDP POMDPs GAN GANs VAE VAEs CNN CNNs RNN RNNs
+LSTM LSTMs MLP MLPs GNN GNNs NTK SGD GD PPO DPO GRPO SFT RLHF RLAIF RLVR LoRA PEFT RAG CoT ICL KD
+NAS MoE NER POS OCR MCTS EM PCA SVD SVM SVMs KNN kNN RBF ReLU BN SNR FID IoU mAP AUC AUROC ROC F1
+BLEU ROUGE NSFW PII HCI UI GUI IoT AR VR RGB LiDAR GPS EEG fMRI MRI CT ECG ICU DNA RNA USA US UK
+EU NeurIPS ICML ICLR CVPR ICCV ECCV ACL EMNLP NAACL AAAI IJCAI KDD arXiv GitHub LaTeX JSON SQL
+PDF HTML RAM FLOPs FLOP VLM VLMs MLLM MLLMs LLM LLMs LM LMs PLM PLMs SLM SLMs KG KGs ERM DRO IRM
+PAC VC RKHS LP QP SDP MILP TSP EHR EHRs TD DQN SAC DDPG TRPO A2C A3C BPTT MSE MAE RMSE NLL ELBO
+ViT ViTs VIT NN NNs DNN DNNs ANN ANNs SNN SNNs OT GP GPs HMM HMMs CRF CRFs BO MPC LQR RLHF SSM SSMs
+KV FFN FFNs MHA SSL CL FL DP HE MPC ZK IoU NLI NLU NLG SQL CUDA FPGA ASIC HPC OS CPU T2I I2I
+T2V I2V TTI TTA RAG KB KBs VLA VLAs LRM LRMs MCQ STEM SAT SMT CAD CFD FEM XAI AGI ASI SAE SAEs
+""".split())
+
+# Pretrained-model families: a token starting with one of these followed by a digit, a hyphen,
+# a dot or nothing is a model name (Llama3-8B, GPT-4o, Qwen2.5-7B, BERT-base, SD-Turbo).
+MODEL_FAMILIES = (
+    "gpt", "chatgpt", "llama", "codellama", "qwen", "qwq", "mistral", "mixtral", "gemma", "phi",
+    "claude", "gemini", "bert", "roberta", "deberta", "distilbert", "albert", "electra", "t5",
+    "flan", "bart", "vit", "deit", "swin", "resnet", "resnext", "vgg", "alexnet", "efficientnet",
+    "mobilenet", "convnext", "clip", "siglip", "blip", "dino", "dinov2", "deepseek", "olmo",
+    "pythia", "opt", "bloom", "falcon", "sd", "sdxl", "flux", "whisper", "wav2vec", "hubert",
+    "palm", "llava", "internvl", "internlm", "baichuan", "chatglm", "glm", "vicuna", "alpaca",
+    "starcoder", "codex", "o1", "o3", "o4", "grok", "kimi", "sam", "dall", "imagen", "stablelm",
+    "tinyllama", "smollm", "granite", "command", "yi", "minicpm", "cogvlm", "pixart", "unet",
+    "gpt2", "gpt3", "xlnet", "longformer", "mamba", "rwkv", "stable",
+)
+MODEL_SUFFIXES = ("base", "large", "small", "mini", "tiny", "instruct", "chat", "turbo", "xl",
+                  "xxl", "pro", "flash", "sonnet", "opus", "haiku", "coder", "vl", "it", "hf",
+                  "nano", "ultra", "medium", "preview", "distill")
+
+# Very common public benchmarks / corpora (prefix families).
+KNOWN_DATASETS = (
+    "imagenet", "cifar", "mnist", "fashion-mnist", "coco", "ms-coco", "glue", "superglue", "squad",
+    "mmlu", "gsm8k", "humaneval", "mbpp", "wikitext", "c4", "laion", "openwebtext", "hellaswag",
+    "truthfulqa", "big-bench", "bigbench", "wmt", "librispeech", "atari", "mujoco", "d4rl",
+    "procgen", "cityscapes", "ade20k", "kinetics", "ucf101", "mimic", "pubmed", "wikipedia",
+    "common crawl", "ogb", "cora", "citeseer", "celeba", "ffhq", "lsun", "svhn", "stl-10",
+    "pascal voc", "nuscenes", "kitti", "waymo", "shapenet", "scannet", "audioset", "commonvoice",
+    "swe-bench", "arc-agi", "gpqa", "aime", "math500", "minif2f", "alpacaeval", "mt-bench",
+    "chatbot arena", "webarena", "osworld", "alfworld", "minigrid", "dmc", "meta-world",
+)
+
+DATASET_SUFFIXES = ("Bench", "bench", "Benchmark", "Eval", "QA", "Arena", "Gym", "Corpus",
+                    "Set", "Data", "Suite", "Dataset", "DB", "Hub", "Leaderboard", "Test")
+
+DATASET_NOUNS = (r"benchmarks?|datasets?|data\s+sets?|corpus|corpora|suites?|environments?|"
+                 r"leaderboards?|test\s*sets?|testbeds?|simulators?|collections?|splits?|"
+                 r"challenges?|competitions?|evaluation\s+sets?")
+MODEL_NOUNS = (r"models?|LLMs?|LMs?|VLMs?|MLLMs?|backbones?|generators?|encoders?|decoders?|"
+               r"checkpoints?|judges?|architectures?|networks?|classifiers?|detectors?|agents?|"
+               r"teachers?|students?|policies|baselines?")

@@ -116,7 +116,7 @@
     data.flagTypes.forEach(function (f) { if (flagCounts[f.code]) add(chips, chip(f.code, f.label, flagCounts[f.code])); });
   }
 
-  var ids = {};
+  var ids = Object.create(null);
   papers.forEach(function (p) { ids[p.id] = true; });
   function paperMatches(p) {
     if (pState.flag === "*" && !(p.score > 0)) return false;
@@ -176,7 +176,7 @@
           var tr = el("tr");
           var v = el("td", "v" + (n[4] ? "" : " bad"), n[0]);
           v.title = "as written: " + n[1] + (n[4] ? "" : " (not found at its offsets)");
-          add(tr, v, el("td", "kind-" + n[2], n[2]), el("td", null, n[3]));
+          add(tr, v, el("td", "k kind-" + n[2], n[2]), el("td", null, n[3]));
           add(tb, tr);
         });
         add(side, add(t, tb));
@@ -304,7 +304,9 @@
       pid.type = "button";
       pid.title = "show this paper";
       pid.addEventListener("click", function () { openPaper(r[6]); });
-      add(tr, el("td", null, r[0]), el("td", null, r[1]), v, el("td", "kind-" + r[4], r[4]), el("td", null, r[5]), add(el("td"), pid));
+      var d = r[0] ? el("td", null, r[0]) : el("td", "none", "\u2014 none named"),
+        m = r[1] ? el("td", null, r[1]) : el("td", "none", "\u2014 none named");
+      add(tr, d, m, v, el("td", "kind-" + r[4], r[4]), el("td", null, r[5]), add(el("td"), pid));
       frag.appendChild(tr);
     });
     tbody.appendChild(frag);

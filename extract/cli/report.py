@@ -1,0 +1,24 @@
+"""``extract report``: one self-contained HTML page over a records file."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..report import render
+from .table import fail, load_or_exit, write_output
+
+
+@click.command("report")
+@click.argument("records", type=click.Path(path_type=str))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="The HTML file to write ('-' for stdout).")
+@click.option("--title", default=None, help="Page title (default: from the file name).")
+def report(records: str, output: str | None, title: str | None) -> None:
+    """Write an HTML report of RECORDS.jsonl: highlighted abstracts, extractions, triage flags
+    and a sortable, filterable comparison table, in one file with no external resources."""
+    if output is None and sys.stdout.isatty():
+        fail("report", "give -o FILE.html (or -o - to write the HTML to stdout)")
+    rs = load_or_exit("report", records)
+    write_output("report", render(rs, title), output)

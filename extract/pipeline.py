@@ -147,13 +147,13 @@ class Extractor:
                 summary.problems += 1
                 sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
             else:
-                sink.attempted(entry.id)
                 exc = task.exception() if not task.cancelled() else None
                 if task.cancelled() or (exc is None and task.result() is None):
                     pass  # not run: the run is stopping; a rerun picks it up
                 elif exc is not None:
                     if isinstance(exc, FatalBackendError):
                         return
+                    sink.attempted(entry.id)
                     summary.failed += 1
                     reason = str(exc) or type(exc).__name__
                     if isinstance(exc, TransientBackendError):
@@ -161,6 +161,7 @@ class Extractor:
                     sink.error(error_entry(entry.id, entry.source, reason,
                                            getattr(exc, "attempts", 0) or 0))
                 else:
+                    sink.attempted(entry.id)
                     record, cached, spent = task.result()
                     sink.record(record)
                     summary.ok += 1

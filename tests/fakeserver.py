@@ -5,13 +5,27 @@ json_schema/json_object requests) and answers from a script of actions, then fro
 default responder.  Actions inject faults: an HTTP status with headers (429 with
 Retry-After, 500), a delay (client timeouts), a dropped connection, malformed JSON,
 schema-invalid JSON and truncated output.  Every request is recorded for assertions.
+
+It also speaks the OpenAI Batch API (``POST /v1/files`` multipart upload, ``GET
+/v1/files/{id}`` and ``/content``, ``POST /v1/batches``, ``GET /v1/batches/{id}``): a batch
+is answered line by line in a background thread with the same script, fault and responder
+as live requests.  :class:`FaultPlan` is a deterministic fault mode (every fault kind, each
+abstract eventually answered).  ``python tests/fakeserver.py --latency 0.1`` serves in its
+own process (benchmarks) and prints its base URL on stdout.
 """
 
 from __future__ import annotations
 
+import argparse
+import email.parser
+import email.policy
+import hashlib
+import itertools
 import json
 import re
+import signal
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -44,18 +58,77 @@ def heuristic_answer(abstract: str) -> dict:
             "method_names": names, "datasets": [], "numbers": numbers}
 
 
+class FaultPlan:
+    """A deterministic fault mode: use as ``server.fault = FaultPlan(rate=0.3)``.
+
+    A share ``rate`` of abstracts (chosen by a hash of the text) meet one or two faults on
+    their first calls, the kind chosen by the hash too; later calls are answered.  Kinds:
+    ``429`` (with Retry-After), ``500``, ``timeout`` (a delay of ``delay`` seconds: set the
+    client's timeout below it), ``reset`` (connection dropped) and ``nonjson`` (a
+    completion whose content is not JSON: a re-ask, not a retry).  ``seen`` counts the
+    faults injected per kind.
+    """
+
+    KINDS = ("429", "500", "timeout", "reset", "nonjson")
+
+    def __init__(self, rate: float = 0.3, kinds: tuple[str, ...] = KINDS, delay: float = 1.0,
+                 retry_after: str = "1"):
+        self.rate, self.kinds, self.delay, self.retry_after = rate, kinds, delay, retry_after
+        self.calls: dict[str, int] = {}
+        self.seen: dict[str, int] = {k: 0 for k in kinds}
+        self._lock = threading.Lock()
+
+    def action(self, kind: str) -> dict:
+        return {"429": {"status": 429, "headers": {"Retry-After": self.retry_after}},
+                "500": {"status": 500}, "timeout": {"delay": self.delay}, "reset": {"reset": True},
+                "nonjson": {"raw": "{this is not json"}}[kind]
+
+    def schedule(self, abstract: str) -> list[str]:
+        h = int.from_bytes(hashlib.sha256(abstract.encode("utf-8", "replace")).digest()[:8], "big")
+        if (h % 10_000) / 10_000 >= self.rate:
+            return []
+        first = self.kinds[(h >> 16) % len(self.kinds)]
+        if (h >> 32) % 4 == 0:
+            return [first, self.kinds[(h >> 40) % len(self.kinds)]]
+        return [first]
+
+    def __call__(self, body: dict, n: int) -> dict | None:
+        abstract = abstract_of(body)
+        with self._lock:
+            k = self.calls.get(abstract, 0)
+            self.calls[abstract] = k + 1
+            plan = self.schedule(abstract)
+            if k < len(plan):
+                self.seen[plan[k]] += 1
+                return self.action(plan[k])
+        return None
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 512      # many clients connect at once (concurrency 32+)
+    daemon_threads = True
+
+
 class FakeOpenAI:
     """Start with ``with FakeOpenAI() as server:``; ``server.base_url`` ends in ``/v1``."""
 
-    def __init__(self, responder: Callable[[dict], dict] | None = None, latency: float = 0.0):
+    def __init__(self, responder: Callable[[dict], dict] | None = None, latency: float = 0.0,
+                 keep_requests: bool = True):
         self.responder = responder or (lambda body: heuristic_answer(abstract_of(body)))
         self.latency = latency
+        self.keep_requests = keep_requests   # False: count requests, keep no bodies (benchmarks)
         self.script: deque = deque()
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self.lock = threading.Lock()
         self.fault: Callable[[dict, int], dict | None] | None = None
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.files: dict[str, dict] = {}       # id -> {"meta": FileObject dict, "data": bytes}
+        self.batches: dict[str, dict] = {}     # id -> Batch dict
+        self.batch_lines: list[dict] = []      # every batch request line answered
+        self.batch_delay = 0.0                 # seconds a batch stays in_progress
+        self._chat = 0
+        self._ids = itertools.count(1)
+        self._server = _Server(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -71,7 +144,7 @@ class FakeOpenAI:
 
     @property
     def chat_count(self) -> int:
-        return sum(1 for r in self.requests if r["path"].endswith("/chat/completions"))
+        return self._chat
 
     def __enter__(self) -> "FakeOpenAI":
         self._thread.start()
@@ -103,9 +176,17 @@ class FakeOpenAI:
                 "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                           "total_tokens": prompt_tokens + completion_tokens}}
 
+    def _note(self, path: str, body: Any, headers: dict) -> None:
+        with self.lock:
+            if path.endswith("/chat/completions"):
+                self._chat += 1
+            if self.keep_requests:
+                self.requests.append({"path": path, "body": body})
+                self.headers.append(headers)
+
     def _next_action(self, body: dict) -> dict:
         with self.lock:
-            n = self.chat_count
+            n = self._chat
             if self.script:
                 return self.script.popleft()
         if self.fault is not None:
@@ -113,6 +194,121 @@ class FakeOpenAI:
             if action:
                 return action
         return {}
+
+    # -- Batch API -------------------------------------------------------------------
+    def _new_file(self, data: bytes, filename: str, purpose: str) -> dict:
+        fid = f"file-{next(self._ids):06d}"
+        meta = {"id": fid, "object": "file", "bytes": len(data), "created_at": int(time.time()),
+                "filename": filename, "purpose": purpose, "status": "processed"}
+        with self.lock:
+            self.files[fid] = {"meta": meta, "data": data}
+        return meta
+
+    def _upload(self, content_type: str, raw: bytes) -> tuple[int, dict]:
+        """``POST /v1/files`` (multipart/form-data with ``purpose`` and ``file``)."""
+        msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+            b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw)
+        if not msg.is_multipart():
+            return 400, {"error": {"message": "expected multipart/form-data"}}
+        fields, data, filename = {}, None, "upload"
+        for part in msg.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            payload = part.get_payload(decode=True) or b""
+            if name == "file":
+                data, filename = payload, part.get_filename() or filename
+            elif name:
+                fields[name] = payload.decode()
+        if data is None:
+            return 400, {"error": {"message": "no file part"}}
+        return 200, self._new_file(data, filename, fields.get("purpose", "batch"))
+
+    def _create_batch(self, body: dict) -> tuple[int, dict]:
+        """``POST /v1/batches``: the batch is answered in a background thread."""
+        fid = body.get("input_file_id")
+        if fid not in self.files:
+            return 404, {"error": {"message": f"no file {fid!r}"}}
+        if body.get("endpoint") != "/v1/chat/completions":
+            return 400, {"error": {"message": "only /v1/chat/completions is served here"}}
+        bid = f"batch_{next(self._ids):06d}"
+        batch = {"id": bid, "object": "batch", "endpoint": body["endpoint"], "errors": None,
+                 "input_file_id": fid, "completion_window": body.get("completion_window", "24h"),
+                 "status": "validating", "output_file_id": None, "error_file_id": None,
+                 "created_at": int(time.time()), "metadata": body.get("metadata"),
+                 "request_counts": {"total": 0, "completed": 0, "failed": 0}}
+        with self.lock:
+            self.batches[bid] = batch
+        threading.Thread(target=self._run_batch, args=(bid,), daemon=True).start()
+        return 200, dict(batch)
+
+    def _run_batch(self, bid: str) -> None:
+        batch = self.batches[bid]
+        lines = self.files[batch["input_file_id"]]["data"].decode("utf-8").splitlines()
+        reqs, ids, problems = [], set(), []
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+            except ValueError:
+                problems.append({"code": "invalid_json_line", "line": n,
+                                 "message": "this line is not valid JSON"})
+                continue
+            if req.get("custom_id") in ids:
+                problems.append({"code": "duplicate_custom_id", "line": n,
+                                 "message": f"custom_id {req.get('custom_id')!r} is not unique"})
+            ids.add(req.get("custom_id"))
+            reqs.append(req)
+        with self.lock:
+            if problems:
+                batch.update(status="failed", failed_at=int(time.time()),
+                             errors={"object": "list", "data": problems})
+                return
+            batch.update(status="in_progress", in_progress_at=int(time.time()),
+                         request_counts={"total": len(reqs), "completed": 0, "failed": 0})
+        time.sleep(self.batch_delay)
+        out, err = [], []
+        for req in reqs:
+            line = self._batch_answer(req)
+            ok = line["response"] is not None and line["response"]["status_code"] == 200
+            (out if ok else err).append(json.dumps(line))
+            with self.lock:
+                batch["request_counts"]["completed" if ok else "failed"] += 1
+        out_meta = self._new_file(("\n".join(out) + "\n").encode() if out else b"",
+                                  f"{bid}_output.jsonl", "batch_output")
+        err_meta = self._new_file(("\n".join(err) + "\n").encode(), f"{bid}_error.jsonl",
+                                  "batch_output") if err else None
+        with self.lock:
+            batch.update(status="completed", completed_at=int(time.time()),
+                         output_file_id=out_meta["id"],
+                         error_file_id=err_meta["id"] if err_meta else None)
+
+    def _batch_answer(self, req: dict) -> dict:
+        """One line of a batch's output, answered like a live request (script, fault,
+        responder); connection-level faults (delay, reset) do not apply to a batch."""
+        rid = f"batch_req_{next(self._ids):06d}"
+        line = {"id": rid, "custom_id": req.get("custom_id"), "response": None, "error": None}
+        if req.get("method") != "POST" or req.get("url") != "/v1/chat/completions":
+            line["error"] = {"code": "invalid_url", "message": f"cannot {req.get('method')} {req.get('url')}"}
+            return line
+        body = req.get("body") or {}
+        with self.lock:
+            self.batch_lines.append(req)
+            self._chat += 1
+        action = self._next_action(body)
+        if "status" in action:
+            answer = {"error": {"message": action.get("message", "injected fault"), "type": "injected"}}
+            line["response"] = {"status_code": action["status"], "request_id": rid, "body": answer}
+            return line
+        if "raw" in action:
+            answer = self.completion(body, None, raw=action["raw"])
+        elif action.get("truncate"):
+            text = json.dumps(action.get("payload") or self.responder(body))
+            answer = self.completion(body, None, finish="length", raw=text[: len(text) // 2])
+        else:
+            answer = self.completion(body, action["payload"] if "payload" in action
+                                     else self.responder(body))
+        line["response"] = {"status_code": 200, "request_id": rid, "body": answer}
+        return line
 
     def _handler(self):
         server = self
@@ -140,18 +336,29 @@ class FakeOpenAI:
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
                     return self._send(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
-                self._send(404, {"error": {"message": "not found"}})
+                m = re.search(r"/files/([^/?]+)(/content)?$", self.path)
+                if m and m.group(1) in server.files:
+                    f = server.files[m.group(1)]
+                    return self._send(200, raw=f["data"]) if m.group(2) else self._send(200, f["meta"])
+                m = re.search(r"/batches/([^/?]+)$", self.path)
+                if m and m.group(1) in server.batches:
+                    with server.lock:
+                        return self._send(200, dict(server.batches[m.group(1)]))
+                self._send(404, {"error": {"message": f"not found: {self.path}"}})
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
+                if self.path.rstrip("/").endswith("/files"):
+                    server._note(self.path, None, {k.lower(): v for k, v in self.headers.items()})
+                    return self._send(*server._upload(self.headers.get("Content-Type", ""), raw))
                 try:
                     body = json.loads(raw or b"{}")
                 except ValueError:
                     return self._send(400, {"error": {"message": "invalid JSON body"}})
-                with server.lock:
-                    server.requests.append({"path": self.path, "body": body})
-                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
+                server._note(self.path, body, {k.lower(): v for k, v in self.headers.items()})
+                if self.path.rstrip("/").endswith("/batches"):
+                    return self._send(*server._create_batch(body))
                 if not self.path.endswith("/chat/completions"):
                     return self._send(404, {"error": {"message": f"no route {self.path}"}})
                 action = server._next_action(body)
@@ -181,3 +388,26 @@ class FakeOpenAI:
                 self._send(200, server.completion(body, payload, finish=finish))
 
         return Handler
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve in this process until killed: ``python tests/fakeserver.py --latency 0.1``."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
+    ap.add_argument("--faults", type=float, default=0.0, help="FaultPlan rate (0: none)")
+    args = ap.parse_args(argv)
+    server = FakeOpenAI(latency=args.latency, keep_requests=False)
+    if args.faults:
+        server.fault = FaultPlan(rate=args.faults)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with server:
+        print(server.base_url, flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except (KeyboardInterrupt, SystemExit):
+            pass
+
+
+if __name__ == "__main__":
+    main()

@@ -68,7 +68,8 @@ _APPOSITIVE = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\()\
                          re.I)
 _APPOS_DATASET = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\(|\s+(?:is|as))\s*"
                             r"(?:which\s+is\s+|that\s+is\s+)?(?:a|an|the|our)?\s*"
-                            r"(?:[\w\-]+\s+){0,6}?(?:" + DATASET_NOUNS + r")\b", re.I)
+                            r"(?:(?!(?:for|of|to|that|which|with|in|on|from|by)\b)[\w\-]+\s+){0,6}?"
+                            r"(?:" + DATASET_NOUNS + r")\b", re.I)
 _SELF_DATASET_BEFORE = re.compile(
     r"\b(?:our|self-\w+|newly[\s-]\w+|new|novel|curated|constructed|collected|introduced|proposed)"
     r"\s+(?:[\w\-]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*,?\s*(?:called|named|dubbed|termed)?\s*$", re.I)
@@ -182,8 +183,11 @@ class _Finder:
         while start < end and t[start] in " \t\n,;:.([{\"'“`*_":
             start += 1
         while end > start and t[end - 1] in " \t\n,;:.)]}\"'”`*_":
-            if t[end - 1] == ")" and "(" in t[start:end - 1]:
-                break
+            ch = t[end - 1]
+            if ch in ")]}":
+                opener = {")": "(", "]": "[", "}": "{"}[ch]
+                if t[start:end].count(opener) >= t[start:end].count(ch):
+                    break
             end -= 1
         if end - start < 2 or end - start > 90:
             return None
@@ -223,6 +227,9 @@ class _Finder:
                            strength else 0.55)
         if strength == 0.0 and _INTRO_ANYWHERE.search(self.text[ss:start]):
             strength, cues = 0.4, {"in-intro-sentence"}
+        word = self.text[start:end]
+        if word.isalpha() and word.islower() and _COINAGE_SUFFIX_WORDISH.search(word):
+            strength = min(strength, 0.35)                 # an English concept word, not a name
         return strength, cues
 
     def dataset_strength(self, start: int, end: int) -> tuple[float, set[str]]:
@@ -340,7 +347,7 @@ class _Finder:
     def capitalized_runs(self) -> None:
         """Multi-word Capitalized Names mid-sentence (kept only when a cue supports them)."""
         t = self.text
-        run = re.compile(r"(?<![\w\-])(?:[A-Z][\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|and|from|with|to|"
+        run = re.compile(r"(?<![\w\-])(?:[A-Z][\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from|with|to|"
                          r"in|on|via)\s+)?[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
         for m in run.finditer(t):
             s, e = m.span()
@@ -356,7 +363,8 @@ class _Finder:
         t = self.text
         aggs = self.aggs
         for a in aggs.values():
-            occs = [mm.start() for mm in re.finditer(re.escape(a.text), t)] or [a.start]
+            occs = [mm.start() for mm in re.finditer(r"(?<![\w\-‐–])" + re.escape(a.text) + r"(?![\w\-‐–])", t)] \
+                or [a.start]
             for o in occs[:6]:
                 e = o + len(a.text)
                 ms, mc = self.intro_strength(o, e)

@@ -1,0 +1,113 @@
+"""Rule-based guesses for the contribution type and the task phrase of an abstract."""
+
+from __future__ import annotations
+
+import re
+
+_INTRO = (r"\b(?:we|this\s+(?:paper|work)|here\s+we)\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?"
+          r"(?:propos|introduc|present|develop|design|devis|build|construct|creat|curat|releas|"
+          r"contribut|offer|formulat|collect|open-sourc|provid)\w*\b")
+_SYSTEM_NOUN = re.compile(r"\b(?:library|libraries|toolkit|toolbox|package|software|open-source\s+"
+                          r"(?:tool|system|platform|implementation)|platform|compiler|runtime|"
+                          r"serving\s+system|api|plug-in|plugin|python\s+package)\b", re.I)
+_BENCH_NOUN = re.compile(r"\b(?:benchmark|evaluation\s+suite|test\s*bed|testbed|leaderboard|"
+                         r"evaluation\s+framework|arena)\b", re.I)
+_DATA_NOUN = re.compile(r"\b(?:dataset|data\s+set|corpus|corpora|collection\s+of)\b", re.I)
+_METHOD_NOUN = re.compile(r"\b(?:method|algorithm|approach|framework|model|architecture|objective|"
+                          r"technique|loss|strategy|mechanism|module|procedure|estimator|optimizer|"
+                          r"formulation|paradigm|recipe|scheme|pipeline|policy|metric|regularizer|"
+                          r"network|layer|attack|defense|sampler|solver|transformation|training)\b", re.I)
+_THEORY = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?prove|proofs?|theorems?|lower\s+bounds?|upper\s+bounds?|"
+                     r"minimax|regret|sample\s+complexity|convergence\s+rates?|theoretically|"
+                     r"theoretical|guarantees?|optimal(?:ity)?|tight|we\s+establish|we\s+derive|"
+                     r"characteriz\w+|provabl\w+|asymptotic\w*|information-theoretic)\b", re.I)
+_ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|examine|find|show|"
+                       r"observe|uncover|identify|reveal|demonstrate|measure|quantify|revisit|"
+                       r"explore|ask|characterize)|empirical\s+(?:study|analysis)|our\s+(?:analysis|"
+                       r"findings|study|results)\s+(?:show|reveal|suggest|indicate)|large-scale\s+"
+                       r"(?:study|analysis))\b", re.I)
+_NON_METHOD_FRAMEWORK = re.compile(r"\b(?:mathematical|theoretical|analytical|conceptual|unifying|"
+                                   r"formal)\s+(?:framework|model|lens|perspective)", re.I)
+
+
+def _intro_objects(text: str) -> list[str]:
+    """The ~12 words after each introducing verb."""
+    out = []
+    for m in re.finditer(_INTRO, text, re.I):
+        seg = text[m.end():m.end() + 160]
+        seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", seg)[0]
+        out.append(" ".join(seg.split()[:14]))
+    return out
+
+
+def contribution_hint(text: str, names=()) -> str | None:
+    """method | benchmark | dataset | analysis | theory | system, by cue phrases."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    objects = _intro_objects(text)
+    introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
+                         ("we-propose" in c.cues or "introduced" in c.cues or "appositive" in c.cues
+                          or "our" in c.cues)), key=lambda c: c.start)
+    if introduced:
+        c = introduced[0]
+        if "introduced" in c.cues:
+            near = text[c.end:c.end + 120]
+            bench, data = _BENCH_NOUN.search(near), _DATA_NOUN.search(near)
+            if bench and (not data or bench.start() < data.start()) or \
+                    c.text.lower().endswith(("bench", "benchmark", "eval")):
+                return "benchmark"
+            return "dataset"
+        near = text[c.end:c.end + 100]
+        if _SYSTEM_NOUN.search(" ".join(near.split()[:8])):
+            return "system"
+        return "method"
+    for obj in objects:
+        head = " ".join(obj.split()[:10])
+        if _NON_METHOD_FRAMEWORK.search(head):
+            continue
+        sys_m, bench_m, data_m = _SYSTEM_NOUN.search(head), _BENCH_NOUN.search(head), _DATA_NOUN.search(head)
+        meth_m = _METHOD_NOUN.search(head)
+        firsts = [(m.start(), kind) for m, kind in ((sys_m, "system"), (bench_m, "benchmark"),
+                                                   (data_m, "dataset"), (meth_m, "method")) if m]
+        if firsts:
+            kind = min(firsts)[1]
+            if kind == "dataset" and bench_m and re.search(r"\b(?:evaluat|benchmark)", head, re.I):
+                kind = "benchmark"
+            return kind
+    theory = len(_THEORY.findall(text))
+    analysis = len(_ANALYSIS.findall(text))
+    if objects and any(_METHOD_NOUN.search(o) and not _NON_METHOD_FRAMEWORK.search(o) for o in objects):
+        return "method"
+    if theory >= 3 and re.search(r"\b(?:prove|theorem|bound|theoretically)\b", text, re.I):
+        return "theory"
+    if analysis:
+        return "analysis" if theory < 3 else "theory"
+    if theory >= 2:
+        return "theory"
+    return "method"
+
+
+_TASK = re.compile(
+    r"\b(?:we\s+(?:\w+ly\s+)?(?:study|address|tackle|consider|investigate|revisit|examine|focus\s+on|"
+    r"explore|analy[sz]e)|the\s+(?:problem|task|challenge)\s+of|(?:problem|task)\s+of)\s+"
+    r"(?:the\s+(?:problem|task|question)\s+of\s+)?(?P<task>[^,.;:()]{8,120})", re.I)
+
+
+def task_hint(text: str) -> str | None:
+    """A short task phrase found by a rule ("we study X", "the problem of X"), else None."""
+    if not isinstance(text, str):
+        return None
+    for m in _TASK.finditer(text):
+        words = m.group("task").split()
+        cut = []
+        for w in words:
+            if w.lower() in ("that", "which", "where", "when", "and", "by", "using", "through",
+                             "via", "with", "we", "because", "while", "is", "are"):
+                if len(cut) >= 3:
+                    break
+            cut.append(w)
+            if len(cut) == 12:
+                break
+        if len(cut) >= 2 and not re.match(r"(?:this|these|that|it|how|whether|why|what)\b", cut[0], re.I):
+            return " ".join(cut).strip(" -")
+    return None

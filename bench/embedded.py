@@ -139,6 +139,7 @@ def main() -> int:
         "total_over_compute": round(total / raw, 3) if raw else None,
         "prompt_tokens_sent": tokens["prompt_tokens"], "prompt_tokens_evaluated": perf.get("prompt_tokens"),
         "completion_tokens": tokens["completion_tokens"],
+        "llama_perf": perf,
         "peak_rss_mb": round(rss_mb, 1), "grounded_rate": round(grounded_rate(records), 4),
         "records": str(out),
     }

@@ -46,7 +46,7 @@ def name_key(name: str) -> str:
     if len(words) > 1 and words[-1] in _GENERIC_TAIL:
         words = words[:-1]
     key = "".join(words)
-    return key or " ".join(name.casefold().split())
+    return key or " ".join(unwrap(unicodedata.normalize("NFKC", name)).casefold().split())
 
 
 def clean(name: str) -> str:

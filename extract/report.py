@@ -20,7 +20,7 @@ import hashlib
 import html
 import json
 from datetime import datetime, timezone
-from importlib import resources
+from pathlib import Path
 
 from .records import Paper, RecordSet
 from .table import NO_DATASET, NO_METHOD, build_rows, format_number
@@ -28,7 +28,8 @@ from .triage import FLAG_TYPES, Triage, triage
 
 
 def _asset(name: str) -> str:
-    return resources.files("extract").joinpath("report_assets", name).read_text(encoding="utf-8")
+    # next to this module (package data); works from a source tree, an editable install, a wheel
+    return (Path(__file__).parent / "report_assets" / name).read_text(encoding="utf-8")
 
 
 def script_json(obj) -> str:
@@ -142,7 +143,7 @@ def render(rs: RecordSet, title: str | None = None) -> str:
     body = _BODY.format(title=html.escape(data["meta"]["title"]))
     return (
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{html.escape(csp)}\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{html.escape(csp, quote=False)}\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<title>{html.escape(data['meta']['title'])}</title>\n"
         f"<style>{css}</style>\n</head>\n<body>\n{body}"

@@ -2,7 +2,8 @@
 
 Views (``by``):
 
-* ``dataset`` (default) - one row per (dataset, method, number), grouped by dataset;
+* ``dataset`` (default) - one row per (dataset, method, number), grouped by dataset (groups
+  with numbers first, then by how many papers name the dataset);
 * ``method``  - the same rows grouped by method;
 * ``task``    - one row per paper (papers without datasets or numbers included).
 
@@ -218,11 +219,16 @@ def build_rows(papers: Sequence[Paper], by: str = "dataset") -> list[Row]:
     key = (lambda r: r.dataset) if by == "dataset" else (lambda r: r.method)
     empty = NO_DATASET if by == "dataset" else NO_METHOD
     papers_per: dict[str, set] = {}
+    with_numbers: set[str] = set()
     for r in rows:
         papers_per.setdefault(key(r), set()).add(r.paper)
+        if r.shown:
+            with_numbers.add(key(r))
     rows = [r for r in rows if not (key(r) == empty and not r.shown)]  # nothing to say
-    rows.sort(key=lambda r: (key(r) == empty, -len(papers_per[key(r)]), _casekey(key(r)),
-                             not r.shown, order[r.paper], r.start if r.start is not None else 1 << 60))
+    # groups: named before "(no ... named)", with numbers before without, most papers first
+    rows.sort(key=lambda r: (key(r) == empty, key(r) not in with_numbers, -len(papers_per[key(r)]),
+                             _casekey(key(r)), not r.shown, order[r.paper],
+                             r.start if r.start is not None else 1 << 60))
     return rows
 
 
@@ -257,9 +263,13 @@ COLUMNS = {  # view -> (header, Row attribute, right-aligned)
 }
 
 
+MAX_LISTED = 3  # results listed per paper in the markdown/HTML task view (CSV/JSON: all)
+
+
 def _cell(v) -> str:
     if isinstance(v, list):
-        v = "; ".join(v)
+        more = len(v) - MAX_LISTED
+        v = "; ".join(v[:MAX_LISTED]) + (f"; (+{more} more)" if more > 0 else "")
     return " ".join(str(v if v is not None else "").split())
 
 
@@ -329,7 +339,7 @@ _HTML_CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1d2330;margin:2rem}
 table{border-collapse:collapse;margin:0 0 1.5rem;min-width:40rem}
 th,td{padding:.3rem .7rem;border-bottom:1px solid #e3e6ec;text-align:left;vertical-align:top}
-th{background:#f4f6f9;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th{background:#f4f6f9;font-weight:600}td.none{color:#8a919e}th.num,td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 h2{font-size:1.05rem;margin:1.2rem 0 .4rem}h2 small{color:#6b7280;font-weight:400}
 """
 
@@ -339,10 +349,13 @@ def to_html(rows: list, by: str, title: str = "Comparison table") -> str:
     cols = COLUMNS[by]
 
     def table(cs, items) -> str:
-        head = "".join(f"<th>{e(h)}</th>" for h, _, _ in cs)
-        body = "".join("<tr>" + "".join(
-            f'<td class="num">{e(_cell(getattr(x, a)))}</td>' if right else f"<td>{e(_cell(getattr(x, a)))}</td>"
-            for _, a, right in cs) + "</tr>\n" for x in items)
+        head = "".join(f'<th class="num">{e(h)}</th>' if right else f"<th>{e(h)}</th>" for h, _, right in cs)
+
+        def td(v: str, right: bool) -> str:
+            cls = "num" if right else ("none" if v in (NO_DATASET, NO_METHOD) else "")
+            return f'<td class="{cls}">{e(v)}</td>' if cls else f"<td>{e(v)}</td>"
+        body = "".join("<tr>" + "".join(td(_cell(getattr(x, a)), right) for _, a, right in cs) + "</tr>\n"
+                       for x in items)
         return f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}</tbody></table>\n"
 
     if by == "task":

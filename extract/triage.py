@@ -15,8 +15,10 @@ flag                          weight  fires when
                                       in the abstract and they were removed
 ``no_comparison``             3       results are claimed (numbers of kind ``result``) but the
                                       abstract names no baseline or comparison ("than",
-                                      "outperforms", "compared with", "baseline", "over <Name>",
+                                      "outperforms", "compared with", "baseline", "over/above <Name>",
                                       "prior methods", ...)
+``value_mismatch``            2       a number's value is not the numeral its text states ("85,229"
+                                      read as 85.229); judged only for texts with one plain numeral
 ``name_not_in_source``        2       a method or dataset name is not at its offsets / not in the text
 ``unsupported_superlative``   2       a sentence says "state-of-the-art", "significantly",
                                       "substantially", "outperforms", "by a large margin", ... and
@@ -62,6 +64,8 @@ FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
              "a number's text is not at its offsets or not in the abstract"),
     FlagType("partial", 3, "partial extraction", "strings the model named were not in the abstract and were dropped"),
     FlagType("no_comparison", 3, "no baseline named", "results are claimed but no baseline or comparison is named"),
+    FlagType("value_mismatch", 2, "value does not match text",
+             "a number's value is not the number its text states (e.g. '85,229' read as 85.229)"),
     FlagType("name_not_in_source", 2, "name not in source", "a method/dataset name is not at its offsets or not in the abstract"),
     FlagType("unsupported_superlative", 2, "superlative without number",
              "'state-of-the-art', 'significantly', ... in a sentence with no number"),
@@ -106,11 +110,11 @@ class Triage:
 # ----------------------------------------------------------------- cues
 
 _COMPARISON = re.compile(
-    r"(?i:\b(?:than|outperform\w*|surpass\w*|beat(?:s|ing)?|exceed(?:s|ing)?|compared\s+(?:to|with|against)"
+    r"(?i:(?<!rather\s)(?<!other\s)\bthan\b(?!\s*\$?\\?(?:sim\s*)?\d)|\b(?:outperform\w*|surpass\w*|beat(?:s|ing)?|exceed(?:s|ing)?|compared\s+(?:to|with|against)"
     r"|comparisons?\s+(?:to|with|against)|relative\s+to|versus|vs\.?|baselines?|prior\s+(?:work|methods?|art|approaches|models?|best)"
     r"|previous(?:ly)?\s+(?:best|methods?|work|approaches|models?|state)|existing\s+(?:methods?|approaches|baselines|models?|tools?)"
     r"|competing|competitors?|(?:state[- ]of[- ]the[- ]art|sota)\s+(?:methods?|approaches|baselines|models?|systems?))\b)"
-    r"|\b(?i:over|against)\s+(?:the\s+)?(?:[A-Z][\w.+-]*|(?i:strong|standard|vanilla|conventional|classical|existing|prior|previous|competing|\w+-based|state[- ]of[- ]the[- ]art)\b)"
+    r"|\b(?i:over|against|above|below|beyond)\s+(?:the\s+)?(?:[A-Z][\w.+-]*|(?i:strong|standard|vanilla|conventional|classical|existing|prior|previous|competing|\w+-based|state[- ]of[- ]the[- ]art)\b)"
 )
 _SUPERLATIVE = re.compile(
     r"(?i)\b(?:state[- ]of[- ]the[- ]art|sota|significantly|significant\s+(?:improvements?|gains?|boosts?|reductions?|speed-?ups?|increases?|margins?)"
@@ -158,6 +162,28 @@ def _span_problem(text: str, s: Span) -> str | None:
     return f"offsets {s.start}-{s.end} read {shown!r}; it occurs at {text.index(s.text)}"
 
 
+_NUMERAL = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
+_SCALES = (1.0, 1e3, 1e6, 1e9, 1e12, 1e-2)
+
+
+def value_problem(text: str, value: float | None) -> str | None:
+    """Why ``value`` is not the number ``text`` states, or None.  Only judged when the text
+    holds exactly one plain numeral (no exponent, fraction or range); a value may be the
+    numeral times a power of 1000 ('80B' -> 8e10) or a percentage as a fraction."""
+    if value is None:
+        return None
+    if re.search(r"[\^/]|\d\s*[eE][-+]?\d|\\frac|\d\s*[-–]\s*\d|\d\s*(?:to)\s*\d", text):
+        return None
+    nums = _NUMERAL.findall(text)
+    if len(nums) != 1:
+        return None
+    x = float(nums[0].replace(",", ""))
+    v = abs(value)
+    if any(abs(v - x * k) <= 1e-6 * max(1.0, x * k) for k in _SCALES):
+        return None
+    return f"value {value:g} but the text says {nums[0]}"
+
+
 # ----------------------------------------------------------------- flags
 
 def paper_flags(p: Paper) -> list[Flag]:
@@ -182,6 +208,10 @@ def paper_flags(p: Paper) -> list[Flag]:
         why = _span_problem(text, n)
         if why:
             add("number_not_in_source", Evidence(n.text, n.start, n.end, "", why))
+    for n in p.numbers:
+        why = value_problem(n.text, n.value)
+        if why:
+            add("value_mismatch", ev_span(n, why))
     for _, s in [*(("method", m) for m in p.methods), *(("dataset", d) for d in p.datasets)]:
         why = _span_problem(text, s)
         if why:

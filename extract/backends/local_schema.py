@@ -25,6 +25,8 @@ CONSTRAINT_VERSION = "choices-1"
 
 CONTRIBUTIONS = ("method", "benchmark", "dataset", "analysis", "theory", "system")
 KINDS = ("result", "setting")
+#: What the model may say about an offered name (labels mode).
+NAME_LABELS = ("other", "introduced", "dataset")
 MAX_METHODS = 8
 MAX_DATASETS = 10
 TASK_MAX_CHARS = 90
@@ -37,8 +39,7 @@ Rules found the candidate names and numbers listed after the abstract; you only 
 Answer with one JSON object:
 - "task": the research problem, a short noun phrase of 3-12 words (not a sentence from the abstract).
 - "contribution": method, benchmark, dataset, analysis, theory or system.
-- "methods": the candidate names of methods, models or artifacts this paper itself introduces.
-- "datasets": the candidate names of datasets, benchmarks, corpora or environments the abstract names.
+- "names": for each candidate name, "introduced" (a method, model, artifact or benchmark this paper itself introduces), "dataset" (an existing dataset, benchmark, corpus or environment it names) or "other".
 - "kinds": for each listed number, "result" (a claimed outcome) or "setting" (scale or configuration).
 Leave a list empty rather than guess."""
 
@@ -52,6 +53,8 @@ class Policy:
     task_from_hint: bool = True    # use the rules' task phrase when there is one
     contribution: str = "model"    # "model" | "hint" (fall back to the model when no hint)
     kinds_from_hint: bool = True   # number kinds from rules where they have a hint
+    use_model: bool = True         # False: rules alone decide (a baseline for measurement)
+    names: str = "labels"          # "labels": one label per offered name; "lists": pick lists
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -121,7 +124,10 @@ def build_plan(cands: Any, policy: Policy = Policy()) -> Plan:
 
     method_enum = _enum_texts(plan.offered)
     dataset_enum = _enum_texts([n for n in plan.offered if n.role_hint != "model"])
-    if method_enum:
+    if policy.names == "labels" and method_enum:
+        props["names"] = {"type": "object", "additionalProperties": False, "required": method_enum,
+                          "properties": {t: {"enum": list(NAME_LABELS)} for t in method_enum}}
+    elif method_enum:
         props["methods"] = {"type": "array", "items": {"enum": method_enum},
                             "maxItems": min(len(method_enum), MAX_METHODS)}
     if dataset_enum:
@@ -143,6 +149,11 @@ def build_plan(cands: Any, policy: Policy = Policy()) -> Plan:
         props["kinds"] = {"type": "object", "properties": kind_props,
                           "required": list(kind_props), "additionalProperties": False}
 
+    if not policy.use_model:
+        props, lines, method_enum, dataset_enum = {}, [], [], []
+        plan.offered, plan.asked_kinds = [], {}
+        plan.task = plan.task or " ".join((cands.task_hint or "").split()) or None
+        plan.contribution = plan.contribution or cands.contribution_hint
     plan.schema = {"type": "object", "properties": props, "required": list(props),
                    "additionalProperties": False}
     parts = []
@@ -168,9 +179,15 @@ def resolve_roles(methods: list[Any], datasets: list[Any], contribution: str) ->
     """Remove duplicates and contradictions between the two name lists.
 
     A span is both a method and a dataset only when the paper introduces a benchmark or
-    dataset (the guideline lists introduced benchmarks in both); otherwise it stays on the
+    dataset (the guideline lists introduced benchmarks in both: a dataset candidate with the
+    rules' "introduced" cue is added to the methods); otherwise it stays on the
     side its rule hint names (method when there is none).  A model name is never a dataset.
     """
+    def introduced_dataset(x: Any) -> bool:
+        return x.role_hint == "dataset" and "introduced" in (x.cues or ())
+
+    methods = list(methods) + [d for d in datasets if introduced_dataset(d)]
+
     def dedupe(xs: list[Any]) -> list[Any]:
         seen, out = set(), []
         for x in xs:
@@ -182,6 +199,7 @@ def resolve_roles(methods: list[Any], datasets: list[Any], contribution: str) ->
 
     methods, datasets = dedupe(methods), dedupe([d for d in datasets if d.role_hint != "model"])
     both = {m.text.lower() for m in methods} & {d.text.lower() for d in datasets}
+    both -= {d.text.lower() for d in datasets if introduced_dataset(d)}
     if both and contribution not in ("benchmark", "dataset"):
         methods = [m for m in methods if m.text.lower() not in both or m.role_hint != "dataset"]
         datasets = [d for d in datasets if d.text.lower() not in both or d.role_hint == "dataset"]
@@ -196,6 +214,16 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
     offered = _by_text(plan.offered)
     picked_m = [offered[t] for t in answer.get("methods", []) if t in offered]
     picked_d = [offered[t] for t in answer.get("datasets", []) if t in offered]
+    for t, label in (answer.get("names") or {}).items():
+        n = offered.get(t)
+        if n is None or label not in NAME_LABELS[1:]:
+            continue
+        if label == "dataset" and n.role_hint != "model":
+            picked_d.append(n)
+        elif label == "introduced":
+            picked_m.append(n)
+            if n.role_hint == "dataset":
+                picked_d.append(n)
     contribution = plan.contribution or answer.get("contribution")
     if contribution not in CONTRIBUTIONS:
         contribution = "method"

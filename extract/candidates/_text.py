@@ -57,7 +57,7 @@ def sentence_at(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
     return bounds[i]
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
 _CMD = re.compile(r"\\[A-Za-z]+")
 _CLAUSE_END = re.compile(r"[.!?](?:\s|$)|[;:]|\n")
 
@@ -66,11 +66,15 @@ def _clean(seg: str) -> str:
     return _CMD.sub(" ", seg)
 
 
-def words_before(text: str, pos: int, n: int) -> list[str]:
-    """Up to n lower-cased words before pos within its clause (LaTeX commands dropped)."""
+_COMMA_END = re.compile(r"[.!?](?:\s|$)|[;:,]|\n")
+
+
+def words_before(text: str, pos: int, n: int, comma: bool = False) -> list[str]:
+    """Up to n lower-cased words before pos within its clause (LaTeX commands dropped);
+    with ``comma`` the clause also ends at a comma."""
     lo = max(0, pos - 200)
     seg = text[lo:pos]
-    ends = list(_CLAUSE_END.finditer(seg))
+    ends = list((_COMMA_END if comma else _CLAUSE_END).finditer(seg))
     if ends:
         seg = seg[ends[-1].end():]
     return [w.lower() for w in _WORD.findall(_clean(seg))][-n:]

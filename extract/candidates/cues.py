@@ -6,7 +6,7 @@ import re
 
 _INTRO = (r"\b(?:we|this\s+(?:paper|work)|here\s+we)\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?"
           r"(?:propos|introduc|present|develop|design|devis|build|construct|creat|curat|releas|"
-          r"contribut|offer|formulat|collect|open-sourc|provid)\w*\b")
+          r"contribut|offer|formulat|collect|open-sourc|provid|describ|give)\w*\b")
 _SYSTEM_NOUN = re.compile(r"\b(?:library|libraries|toolkit|toolbox|package|software|open-source\s+"
                           r"(?:tool|system|platform|implementation)|platform|compiler|runtime|"
                           r"serving\s+system|api|plug-in|plugin|python\s+package)\b", re.I)
@@ -20,10 +20,13 @@ _METHOD_NOUN = re.compile(r"\b(?:method|algorithm|approach|framework|model|archi
 _THEORY = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?prove|proofs?|theorems?|lower\s+bounds?|upper\s+bounds?|"
                      r"minimax|regret|sample\s+complexity|convergence\s+rates?|theoretically|"
                      r"theoretical|guarantees?|optimal(?:ity)?|tight|we\s+establish|we\s+derive|"
-                     r"characteriz\w+|provabl\w+|asymptotic\w*|information-theoretic)\b", re.I)
+                     r"characteriz\w+|provabl\w+|asymptotic\w*|information-theoretic|polynomial(?:-time)?|"
+                     r"quasi-polynomial|super-polynomial|np-hard\w*|hardness|statistical\s+query|"
+                     r"bounds?|complexity|lemma|corollary|in\s+time)\b", re.I)
 _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|examine|find|show|"
                        r"observe|uncover|identify|reveal|demonstrate|measure|quantify|revisit|"
-                       r"explore|ask|characterize)|empirical\s+(?:study|analysis)|our\s+(?:analysis|"
+                       r"explore|ask|characterize|evaluate|benchmark|compare|assess|probe|audit|test)|"
+                       r"(?:and|,)\s+(?:we\s+)?find\s+that|^(?:do|does|can|are|is|how|why|what|when)\s[^.?]{5,150}\?|empirical\s+(?:study|analysis)|our\s+(?:analysis|"
                        r"findings|study|results)\s+(?:show|reveal|suggest|indicate)|large-scale\s+"
                        r"(?:study|analysis))\b", re.I)
 _NON_METHOD_FRAMEWORK = re.compile(r"\b(?:mathematical|theoretical|analytical|conceptual|unifying|"
@@ -53,6 +56,8 @@ def contribution_hint(text: str, names=()) -> str | None:
         if "introduced" in c.cues:
             near = text[c.end:c.end + 120]
             bench, data = _BENCH_NOUN.search(near), _DATA_NOUN.search(near)
+            if re.search(r"\b(?:collection|suite|set)\s+of\s+(?:[\d,]+\s+)?(?:[\w\-]+\s+){0,2}tasks\b", near):
+                return "benchmark"
             if bench and (not data or bench.start() < data.start()) or \
                     c.text.lower().endswith(("bench", "benchmark", "eval")):
                 return "benchmark"
@@ -65,19 +70,27 @@ def contribution_hint(text: str, names=()) -> str | None:
         head = " ".join(obj.split()[:10])
         if _NON_METHOD_FRAMEWORK.search(head):
             continue
+        if re.match(r"(?:an?\s+|the\s+|our\s+)?(?:(?:systematic|empirical|large-scale|comprehensive|"
+                    r"controlled|careful|detailed|first)\s+)*(?:study|analysis|investigation|"
+                    r"examination|survey|characterization|evaluation)\b", head, re.I):
+            return "analysis"
         sys_m, bench_m, data_m = _SYSTEM_NOUN.search(head), _BENCH_NOUN.search(head), _DATA_NOUN.search(head)
         meth_m = _METHOD_NOUN.search(head)
         firsts = [(m.start(), kind) for m, kind in ((sys_m, "system"), (bench_m, "benchmark"),
                                                    (data_m, "dataset"), (meth_m, "method")) if m]
         if firsts:
             kind = min(firsts)[1]
+            if kind == "method" and len(_THEORY.findall(text)) >= 4 and re.search(
+                    r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I):
+                return "theory"
             if kind == "dataset" and bench_m and re.search(r"\b(?:evaluat|benchmark)", head, re.I):
                 kind = "benchmark"
             return kind
     theory = len(_THEORY.findall(text))
     analysis = len(_ANALYSIS.findall(text))
+    proofy = re.search(r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I)
     if objects and any(_METHOD_NOUN.search(o) and not _NON_METHOD_FRAMEWORK.search(o) for o in objects):
-        return "method"
+        return "theory" if theory >= 4 and proofy else "method"
     if theory >= 3 and re.search(r"\b(?:prove|theorem|bound|theoretically)\b", text, re.I):
         return "theory"
     if analysis:
@@ -91,23 +104,45 @@ _TASK = re.compile(
     r"\b(?:we\s+(?:\w+ly\s+)?(?:study|address|tackle|consider|investigate|revisit|examine|focus\s+on|"
     r"explore|analy[sz]e)|the\s+(?:problem|task|challenge)\s+of|(?:problem|task)\s+of)\s+"
     r"(?:the\s+(?:problem|task|question)\s+of\s+)?(?P<task>[^,.;:()]{8,120})", re.I)
+# "X, a framework for aligning ...", "a benchmark for measuring ...": the purpose of what is introduced
+_PURPOSE = re.compile(
+    r"(?:\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|"
+    r"describe|release)\w*|\bintroducing)\b[^.;]{0,160}?\b(?:for|to)\s+"
+    r"(?P<task>(?:[a-z]+ing|the\s+(?:problem|task)\s+of)\b[^.;:()]{5,140})", re.I)
+_GENERIC_HEAD = re.compile(r"(?:a|an|the|this|these|that|it|how|whether|why|what|two|three|several|"
+                           r"such|its|their|our)?\s*(?:\w+\s+)?(?:question|direction|problem|issue|gap|"
+                           r"limitation|challenge|setting|phenomenon|case|aspects?|questions)\b", re.I)
+_CUT_WORDS = {"that", "which", "where", "when", "and", "by", "using", "through", "via", "with", "we",
+              "because", "while", "is", "are", "without", "based", "so", "thereby", "as"}
+
+
+def _cut(phrase: str) -> str | None:
+    words = phrase.split()
+    cut: list[str] = []
+    for w in words:
+        if w.lower() in _CUT_WORDS and len(cut) >= 3:
+            break
+        cut.append(w)
+        if len(cut) == 12:
+            break
+    while cut and cut[-1].lower() in _CUT_WORDS | {"of", "the", "a", "an", "in", "on", "for", "to", "from"}:
+        cut.pop()
+    if len(cut) < 2:
+        return None
+    return " ".join(cut).strip(" -")
 
 
 def task_hint(text: str) -> str | None:
-    """A short task phrase found by a rule ("we study X", "the problem of X"), else None."""
+    """A short task phrase found by a rule, else None: the purpose of what the paper introduces
+    ("a framework for aligning X" -> "aligning X"), "we study X", "the problem of X"."""
     if not isinstance(text, str):
         return None
-    for m in _TASK.finditer(text):
-        words = m.group("task").split()
-        cut = []
-        for w in words:
-            if w.lower() in ("that", "which", "where", "when", "and", "by", "using", "through",
-                             "via", "with", "we", "because", "while", "is", "are"):
-                if len(cut) >= 3:
-                    break
-            cut.append(w)
-            if len(cut) == 12:
-                break
-        if len(cut) >= 2 and not re.match(r"(?:this|these|that|it|how|whether|why|what)\b", cut[0], re.I):
-            return " ".join(cut).strip(" -")
+    for pat in (_PURPOSE, _TASK):
+        for m in pat.finditer(text):
+            phrase = m.group("task")
+            if _GENERIC_HEAD.match(phrase):
+                continue
+            got = _cut(phrase)
+            if got and not re.match(r"(?:this|these|that|it|how|whether|why|what)\b", got, re.I):
+                return got
     return None

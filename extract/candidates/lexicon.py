@@ -55,7 +55,8 @@ DATASET_SUFFIXES = ("Bench", "bench", "Benchmark", "Eval", "QA", "Arena", "Gym",
 
 DATASET_NOUNS = (r"benchmarks?|datasets?|data\s+sets?|corpus|corpora|suites?|environments?|"
                  r"leaderboards?|test\s*sets?|testbeds?|simulators?|collections?|splits?|"
-                 r"challenges?|competitions?|evaluation\s+sets?")
+                 r"challenges?|competitions?|evaluation\s+sets?|databases?|archives?|repository|"
+                 r"(?:public|data|open)\s+sources")
 MODEL_NOUNS = (r"models?|LLMs?|LMs?|VLMs?|MLLMs?|backbones?|generators?|encoders?|decoders?|"
                r"checkpoints?|judges?|architectures?|networks?|classifiers?|detectors?|agents?|"
                r"teachers?|students?|policies|baselines?")

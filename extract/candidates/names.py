@@ -18,148 +18,20 @@ co-introduced, bold, code, quoted, italic, math, camelcase, acronym, hyphenated,
 lowercase-coinage, dataset-cue, dataset-list, on-X, dataset-suffix, known-dataset,
 model-pattern, model-cue, generic, plural, introduced.
 """
-
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from ._text import math_spans, sentence_bounds
-from .lexicon import (DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, KNOWN_DATASETS,
-                      MODEL_FAMILIES, MODEL_NOUNS, MODEL_SUFFIXES)
+from .name_patterns import (_ACRO_PAREN, _APPOSITIVE, _COINAGE_SUFFIX_WORDISH, _DATA_FROM_BEFORE,
+                            _DATASET_AFTER, _DATASET_BEFORE, _DATASET_COMMA_BEFORE, _EVAL_WORDS, _FUNC,
+                            _INTRO_ANYWHERE, _INTRO_BEFORE, _INTRO_OUR_NOUN, _INTRO_VERB, _NOT_VERB,
+                            _ON_BEFORE, _OUR_BEFORE, _SENT_START_LOOKBACK, _TOKEN, _TRAINED_ON_BEFORE,
+                            _WRAPPED, DATASET_NOUNS, DATASET_SUFFIXES, NameCandidate, _Agg, _dataset_like,
+                            _is_namey, _long_form, _upper_count)
+from .name_scoring import score
 
-
-@dataclass(frozen=True)
-class NameCandidate:
-    text: str
-    start: int
-    end: int
-    role_hint: str | None
-    score: float
-    cues: tuple[str, ...]
-
-
-# ---------------------------------------------------------------------------------------
-# token shapes
-# ---------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"(?<![\w\\@])[A-Za-z][A-Za-z0-9]*(?:(?:--|[-‐–/+&.])[A-Za-z0-9]+)*")
-_INTRO_VERB = (r"(?:propos|introduc|present|develop|design|devis|build|construct|creat|curat|"
-               r"releas|contribut|offer|formulat|establish|nam|call|term|dub|coin|put forward|"
-               r"open-sourc|provid)")
-_INTRO_BEFORE = re.compile(
-    r"(?:\b(?:we|this\s+(?:paper|work)|here\s+we|the\s+authors)\s+(?:\w+ly\s+|also\s+|further\s+|"
-    r"then\s+|first\s+|hence\s+|thus\s+|therefore\s+)?" + _INTRO_VERB + r"\w*"
-    r"|\b(?:introducing|proposing|presenting|developing|releasing|called|named|dubbed|termed|"
-    r"coined|namely|i\.e\.,?|denoted(?:\s+as|\s+by)?)"
-    r"|\bwe\s+(?:call|name|term|dub)\s+(?:this|it|them|these|our\s+\w+|the\s+\w+)(?:\s+\w+)?)"
-    r"\s*(?:(?:a|an|the|our|two|three)\s+)?"
-    r"(?:(?:new|novel|simple|first|general|unified|lightweight|principled|scalable|efficient|"
-    r"effective|open|large-scale|comprehensive|method|methods|framework|approach|algorithm|"
-    r"benchmark|dataset|model|technique|metric|called|named|termed|dubbed|,|:)\s*)*"
-    r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$", re.I)
-_INTRO_ANYWHERE = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+|also\s+|further\s+|then\s+)?"
-                             + _INTRO_VERB + r"\w*\b", re.I)
-_APPOSITIVE = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\()\s*(?:which\s+|that\s+)?"
-                         r"(?:a|an|the|our)\s+(?:\w[\w\-]*\s+){0,5}?"
-                         r"(?:new|novel|first|simple|framework|method|approach|algorithm|model|"
-                         r"benchmark|dataset|suite|pipeline|technique|metric|library|toolkit|"
-                         r"system|architecture|objective|loss|corpus|environment|strategy|"
-                         r"mechanism|module|recipe|paradigm|family|protocol|estimator|procedure)",
-                         re.I)
-_APPOS_DATASET = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\(|\s+(?:is|as))\s*"
-                            r"(?:which\s+is\s+|that\s+is\s+)?(?:a|an|the|our)?\s*"
-                            r"(?:(?!(?:for|of|to|that|which|with|in|on|from|by)\b)[\w\-]+\s+){0,6}?"
-                            r"(?:" + DATASET_NOUNS + r")\b", re.I)
-_SELF_DATASET_BEFORE = re.compile(
-    r"\b(?:our|self-\w+|newly[\s-]\w+|new|novel|curated|constructed|collected|introduced|proposed)"
-    r"\s+(?:[\w\-]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*,?\s*(?:called|named|dubbed|termed)?\s*$", re.I)
-_OUR_BEFORE = re.compile(r"\bour\s+(?:(?:new|novel|proposed|resulting)\s+)?$", re.I)
-_DATASET_BEFORE = re.compile(
-    r"(?:\b(?:" + DATASET_NOUNS + r")\s*(?:such\s+as|like|including|includes?|,|:|—|\(|e\.g\.,?)?\s*"
-    r"(?:the\s+)?\[?|\b(?:" + DATASET_NOUNS + r")\s+(?:such\s+as|like|including|e\.g\.,?)\s+"
-    r"(?:[\w\-.&]+\s*(?:,|and|or)\s*)+(?:and\s+|or\s+)?)$", re.I)
-_DATASET_AFTER = re.compile(
-    r"^\]?(?:\([^)]*\))?(?:\s*(?:,|and|or|&)\s*(?:the\s+)?[A-Z][\w\-.&]*)*,?\s*(?:and\s+|or\s+)?"
-    r"(?:as\s+)?(?:(?:the|our|a|an|representative|\w+-\w+|standard|popular|public|\w+)\s+){0,3}?"
-    r"(?:" + DATASET_NOUNS + r")\b", re.I)
-_MODEL_AFTER = re.compile(
-    r"^(?:\s*(?:,|and|or|&)\s*[A-Z][\w\-.]*)*,?\s*(?:and\s+|or\s+)?(?:[\w\-]+\s+){0,2}?"
-    r"(?:" + MODEL_NOUNS + r")\b")
-_ON_BEFORE = re.compile(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends )(?<!depend )"
-                        r"(?<!conditioned )(?<!built )(?<!focuses )(?<!impact )(?<!effect )"
-                        r"\b(?:on|across|over|from|using)\s+(?:the\s+)?(?:challenging\s+)?$", re.I)
-_EVAL_WORDS = re.compile(r"\b(?:evaluat\w*|experiment\w*|results?|gains?|accura\w*|performance|"
-                         r"outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|score\w*|"
-                         r"test\w*|benchmark\w*|trained|fine-tuned|finetuned|tested)\b|\d", re.I)
-_WRAPPED = re.compile(
-    r"\*\*(?P<bold>[^*\n]{2,80}?)\*\*|__(?P<ubold>[^_\n]{2,80}?)__|`(?P<code>[^`\n]{2,60}?)`"
-    r"|\\(?:texttt|textsc|textsf|mathtt)\{(?P<tt>[^{}\n]{2,60})\}"
-    r"|\\(?:textbf|mathbf|emph|textit)\{(?P<bf>[^{}\n]{2,80})\}"
-    r"|(?<![*\w])\*(?P<it>[^*\s][^*\n]{0,60}?[^*\s])\*(?![*\w])"
-    r"|[\"“](?P<q>[^\"”\n]{2,50})[\"”]"
-    r"|(?<![\\$])\$(?P<math>[^$\n]{1,40})\$")
-_ACRO_PAREN = re.compile(
-    r"\(\s*(?:\\text\w*\{|\*\*|\\mathrm\{)?(?P<acr>[A-Za-z][A-Za-z0-9]*(?:[-‐–/+&][A-Za-z0-9]+)*)"
-    r"(?:\}|\*\*)?\s*(?:[;,][^()]{0,40})?\)")
-_SENT_START_LOOKBACK = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[\"“]\s*|\*\*)$")
-_COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|ence|ship|ure|al|ive)$")
-_GENERIC_LONG = re.compile(r"^(?:the|a|an)\b", re.I)
-_FUNC = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "by", "the", "a", "an", "as"}
-
-
-def _upper_count(s: str) -> int:
-    return sum(ch.isupper() for ch in s)
-
-
-def _is_namey(tok: str) -> tuple[bool, str]:
-    """Whether a token looks like a coined name, and its shape cue."""
-    letters = [ch for ch in tok if ch.isalpha()]
-    if not letters:
-        return False, ""
-    parts = re.split(r"--|[-‐–/+&.]", tok)
-    if any(ch.isdigit() for ch in tok) and tok[0].isalpha():
-        return True, "alnum"
-    if len(letters) >= 2 and all(ch.isupper() for ch in letters):
-        return True, "acronym"
-    if _upper_count(tok[1:]) >= 1 and any(ch.islower() for ch in tok):
-        if len(parts) > 1 and all(p[:1].isupper() and p[1:].islower() for p in parts if p):
-            return True, "hyphenated"                     # Plackett--Luce, Kolmogorov–Arnold
-        return True, "camelcase"
-    return False, ""
-
-
-def _model_like(tok: str) -> bool:
-    low = tok.lower()
-    for fam in MODEL_FAMILIES:
-        if low.startswith(fam):
-            rest = low[len(fam):]
-            if rest == "" and len(fam) >= 3 or rest[:1] in ("-", ".", "_") or rest[:1].isdigit():
-                return True
-    if re.search(r"(?<![A-Za-z])\d+(?:\.\d+)?[BMK](?![A-Za-z])", tok) and re.search(r"[A-Za-z]{2}", tok):
-        return True
-    parts = re.split(r"[-_]", low)
-    return len(parts) > 1 and parts[-1] in MODEL_SUFFIXES and bool(parts[0])
-
-
-def _dataset_like(tok: str) -> bool:
-    low = tok.lower()
-    if any(low == k or low.startswith(k + "-") or (low.startswith(k) and low[len(k):].isdigit())
-           for k in KNOWN_DATASETS):
-        return True
-    return False
-
-
-@dataclass
-class _Agg:
-    text: str
-    start: int
-    end: int
-    cues: set[str] = field(default_factory=set)
-    method: float = 0.0
-    dataset: float = 0.0
-    model: bool = False
-    partners: set[str] = field(default_factory=set)
-    shape: str = ""
+__all__ = ["NameCandidate", "find_names", "select_names"]
 
 
 class _Finder:
@@ -218,6 +90,8 @@ class _Finder:
             strength, cues = 0.85, {"we-propose"}
             if re.search(r"\bcall|nam|term|dub|coin|denot", before[-40:], re.I):
                 cues.add("called")
+        if _INTRO_OUR_NOUN.search(before):
+            strength, cues = 0.85, {"we-propose", "our"}
         if _OUR_BEFORE.search(before):
             strength = max(strength, 0.7)
             cues.add("our")
@@ -239,7 +113,12 @@ class _Finder:
         after = t[end:min(len(t), end + 100)]
         if _DATASET_BEFORE.search(before) or _DATASET_AFTER.match(after):
             return 0.8, {"dataset-cue"}
-        if _ON_BEFORE.search(before) and _EVAL_WORDS.search(t[ss:se]):
+        if _DATASET_COMMA_BEFORE.search(before) and re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after):
+            return 0.8, {"dataset-cue"}
+        if _DATA_FROM_BEFORE.search(before) or _TRAINED_ON_BEFORE.search(before):
+            return 0.65, {"data-source"}
+        if _ON_BEFORE.search(before) and _EVAL_WORDS.search(t[ss:se]) and not (
+                re.search(r",\s*$", before) and not re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after)):
             return 0.55, {"on-X"}
         return 0.0, set()
 
@@ -255,19 +134,26 @@ class _Finder:
             ok, shape = _is_namey(tok)
             if not ok:
                 continue
-            if tok.lower().endswith("-based") or tok.lower().endswith("-like"):
+            if re.search(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
+                         r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$", tok.lower()):
                 continue
-            # hyphen compound whose first part is namey and the rest a plain word
-            # ("Inspect-compatible", "LLM-based", "GPT-judged"): keep the namey head only
-            parts = re.split(r"(--|[-‐–])", tok)
-            if len(parts) == 3 and parts[2][:1].islower() and parts[2].isalpha() and \
-                    not _is_namey(parts[2])[0] and shape != "hyphenated" and len(parts[2]) > 3:
-                head = parts[0]
-                if not _is_namey(head)[0]:
-                    continue
-                tok, e = head, s + len(head)
-                shape = _is_namey(head)[1]
+            ver = re.match(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))",
+                           t[e:e + 12])
+            if ver and shape in ("camelcase", "acronym", "hyphenated"):
+                self.add(s, e + len(ver.group(0)), {shape, "versioned"}, shape=shape)
+            plus = re.match(r"\+{1,2}(?![\w+])", t[e:e + 3])
+            if plus:
+                e += len(plus.group(0))                      # GCD+, C++
+                tok = t[s:e]
             self.add(s, e, {shape}, shape=shape)
+            if _dataset_like(tok) or any(tok.endswith(x) for x in DATASET_SUFFIXES):
+                ext = re.match(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])", t[e:e + 20])
+                if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
+                    self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
+            ext = re.match(r" \d+(?:\s+[a-z]+){1,2}(?=\s+(?:from|in|between|over|during|for)\b|[,.;])",
+                           t[e:e + 40])
+            if ext and shape in ("acronym", "camelcase", "alnum"):
+                self.add(s, e + len(ext.group(0)), {shape, "with-number"}, shape=shape)   # S&P 500 daily returns
 
     def acronyms(self) -> None:
         t = self.text
@@ -316,7 +202,7 @@ class _Finder:
         """Lowercase or multi-word names right after an introducing verb."""
         t = self.text
         pat = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+|also\s+|further\s+|then\s+)?"
-                         + _INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?", re.I)
+                         + _INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?", re.I)
         for m in pat.finditer(t):
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
@@ -344,161 +230,56 @@ class _Finder:
                 cues = {"we-propose", "lowercase-coinage"} | ({"appositive"} if appos else set())
             self.add(s, e, cues, method=score)
 
+    def dataset_lists(self) -> None:
+        """Items named in dataset contexts: "datasets, including Cora, PubMed, and ogbn-arxiv",
+        "the long-range benchmark Peptides-func", "the X and Y benchmarks"."""
+        t = self.text
+        item = (r"(?:[A-Z][\w\-.&]*[\w]|[a-z][a-z0-9]*[-_][\w\-]*[\w]|[a-z]+\d[\w\-]*)"
+                r"(?:\s+(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
+                r"(?:\s+(?:repository|database|archive|corpus))?")
+        lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
+        after_noun = re.compile(_NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
+                                r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
+                                r"including|e\.g\.,?|namely)?\s*(?:the\s+)?(?P<lst>" + lst + r")", re.I)
+        before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)(?P<lst>" + lst + r")\s+(?:"
+                                 + DATASET_NOUNS + r")\b")
+        for pat in (after_noun, before_noun):
+            for m in pat.finditer(t):
+                base = m.start("lst")
+                for im in re.finditer(item, m.group("lst")):
+                    word = im.group(0)
+                    if word.lower() in ("and", "or", "the", "we", "our", "this", "these", "it"):
+                        continue
+                    if word.split()[0].lower() in ("and", "or", "as", "to", "for", "in", "on", "with"):
+                        continue
+                    if word[0].islower() and (pat is before_noun or not re.match(
+                            r"\s*(?:,|\)|\.|;|and\b|or\b|$)", t[base + im.end():base + im.end() + 6])):
+                        continue                    # "long-range benchmark": an adjective
+                    self.add(base + im.start(), base + im.end(), {"dataset-list"}, dataset=0.8, shape="list")
+
     def capitalized_runs(self) -> None:
         """Multi-word Capitalized Names mid-sentence (kept only when a cue supports them)."""
         t = self.text
-        run = re.compile(r"(?<![\w\-])(?:[A-Z][\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from|with|to|"
-                         r"in|on|via)\s+)?[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
+        run = re.compile(r"(?<![\w\-])(?:[A-Z][\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
+                         r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
         for m in run.finditer(t):
             s, e = m.span()
-            if _SENT_START_LOOKBACK.search(t[max(0, s - 4):s]) and not self._cued(s, e):
-                continue
+            if _SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
+                # "Across Natural Questions, ...": the run without its sentence-initial word
+                rest = re.match(r"\S+\s+(?:(?:of|for|from|with|to|in|on|via)\s+)?", m.group(0))
+                if rest and len(m.group(0)[rest.end():].split()) >= 2:
+                    self.add(s + rest.end(), e, {"capitalized-run"}, shape="run")
+                if not self._cued(s, e):
+                    continue
             self.add(s, e, {"capitalized-run"}, shape="run")
 
     def _cued(self, s: int, e: int) -> bool:
         return self.intro_strength(s, e)[0] >= 0.75 or self.dataset_strength(s, e)[0] >= 0.8
 
     # -- scoring -------------------------------------------------------------------------
+
     def score(self) -> list[NameCandidate]:
-        t = self.text
-        aggs = self.aggs
-        for a in aggs.values():
-            occs = [mm.start() for mm in re.finditer(r"(?<![\w\-‐–])" + re.escape(a.text) + r"(?![\w\-‐–])", t)] \
-                or [a.start]
-            for o in occs[:6]:
-                e = o + len(a.text)
-                ms, mc = self.intro_strength(o, e)
-                if ms >= 0.4:
-                    a.method = max(a.method, ms)
-                    a.cues |= mc
-                ds, dc = self.dataset_strength(o, e)
-                if ds:
-                    a.dataset = max(a.dataset, ds)
-                    a.cues |= dc
-                if _MODEL_AFTER.match(t[e:e + 60]) and "long" != a.shape:
-                    a.cues.add("model-cue")
-                if _SELF_DATASET_BEFORE.search(t[max(0, o - 80):o]) or (
-                        ms >= 0.75 and _APPOS_DATASET.match(t[e:e + 90])):
-                    a.cues |= {"introduced", "dataset-cue"}
-                    a.dataset = max(a.dataset, 0.85)
-                    a.method = max(a.method, 0.8)
-            if any(a.text.endswith(suf) and len(a.text) > len(suf) + 1 for suf in DATASET_SUFFIXES) \
-                    and " " not in a.text:
-                a.cues.add("dataset-suffix")
-                a.dataset = max(a.dataset, 0.65)
-            if _dataset_like(a.text):
-                a.cues.add("known-dataset")
-                a.dataset = max(a.dataset, 0.75)
-            if _model_like(a.text) and " " not in a.text:
-                a.cues.add("model-pattern")
-        # acronym partners share the introduction
-        for a in aggs.values():
-            for p in a.partners:
-                b = aggs.get(p)
-                if b is not None:
-                    a.method = b.method = max(a.method, b.method)
-                    if "introduced" in a.cues or "introduced" in b.cues:
-                        a.cues.add("introduced")
-                        b.cues.add("introduced")
-                        a.dataset = b.dataset = max(a.dataset, b.dataset)
-        introduced = [a for a in aggs.values() if a.method >= 0.75]
-        # acronym defined in a sentence that introduces or uses an introduced name: a component
-        for a in aggs.values():
-            if "acronym-def" in a.cues and a.method < 0.5 and a.text not in GENERIC_ACRONYMS:
-                i, ss, se = self.sent(a.start)
-                if any(ss <= b.start < se or b.text in t[ss:se] for b in introduced if b is not a):
-                    a.method = max(a.method, 0.6)
-                    a.cues.add("co-introduced")
-                    for p in a.partners:
-                        if p in aggs:
-                            aggs[p].method = max(aggs[p].method, 0.6)
-                            aggs[p].cues.add("co-introduced")
-        out: list[NameCandidate] = []
-        for a in aggs.values():
-            out.append(self._finish(a))
-        out = [c for c in out if c is not None]
-        out.sort(key=lambda c: (c.start, c.end))
-        return out
-
-    def _finish(self, a: _Agg) -> NameCandidate | None:
-        base = a.text.rstrip("s") if a.text.endswith("s") and _upper_count(a.text) >= 2 else a.text
-        generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
-        plural = a.text.endswith("s") and _upper_count(a.text) >= 2 and a.text[:-1].isupper() is False \
-            and re.fullmatch(r"[A-Z][A-Za-z0-9\-]*[A-Z]s", a.text) is not None
-        cues = set(a.cues)
-        method, dataset = a.method, a.dataset
-        if generic:
-            cues.add("generic")
-            modified = False
-            method = min(method, 0.05) if not modified else method
-            dataset = min(dataset, 0.05)
-        if plural and method < 0.85:
-            cues.add("plural")
-            method = min(method, 0.2)
-            dataset = min(dataset, 0.3)
-        if "long-form" in cues and plural is False and a.text.endswith("s") and method < 0.85:
-            method = min(method, 0.3)                         # "Omni Language Models"
-        is_model = ("model-pattern" in cues or "model-cue" in cues) and method < 0.75
-        if is_model and "known-dataset" not in cues and "dataset-suffix" not in cues:
-            return NameCandidate(a.text, a.start, a.end, "model", 0.05, tuple(sorted(cues)))
-        if a.shape == "run" and method < 0.5 and dataset < 0.5:
-            return None                                       # uncued capitalized run: noise
-        if "introduced" in cues:
-            return NameCandidate(a.text, a.start, a.end, "dataset", round(max(method, dataset), 3),
-                                 tuple(sorted(cues)))
-        if dataset >= 0.5 and dataset >= method:
-            role, score = "dataset", dataset
-        elif method >= 0.5:
-            role, score = "method", method
-        else:
-            score = max(method, dataset, 0.15 if a.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
-            role = None
-            if dataset > method and dataset >= 0.3:
-                role = "dataset"
-            elif method >= 0.3:
-                role = "method"
-        return NameCandidate(a.text, a.start, a.end, role, round(score, 3), tuple(sorted(cues)))
-
-
-def _long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
-    """Schwartz–Hearst: the shortest word sequence before '(' whose letters spell the acronym."""
-    letters = [ch.lower() for ch in acr if ch.isalnum()]
-    if acr.endswith("s") and _upper_count(acr) >= 2:
-        letters = letters[:-1] if letters[-1] == "s" else letters
-    if len(letters) < 2:
-        return None
-    lo = paren
-    nwords = 0
-    max_words = min(len(letters) + 5, len(letters) * 2)
-    while lo > 0 and nwords <= max_words:
-        lo -= 1
-        ch = text[lo]
-        if ch in ".;:!?(\n" or (ch == "," and nwords > 0):
-            lo += 1
-            break
-        if ch == " " and text[lo - 1:lo] != " ":
-            nwords += 1
-    window = text[lo:paren]
-    j = len(window) - 1
-    for k in range(len(letters) - 1, -1, -1):
-        c = letters[k]
-        while j >= 0 and (window[j].lower() != c or (k == 0 and j > 0 and window[j - 1].isalnum())):
-            j -= 1
-        if j < 0:
-            return None
-        j -= 1
-    start = lo + j + 1
-    while start > lo and text[start - 1].isalnum():
-        start -= 1
-    end = paren
-    while end > start and text[end - 1] in " \t":
-        end -= 1
-    span = text[start:end]
-    if not span or " " not in span.strip() and "-" not in span and "–" not in span:
-        return None
-    if span.lower().startswith(acr.lower()):
-        return None
-    return start, end
+        return score(self)
 
 
 def find_names(text: str) -> list[NameCandidate]:
@@ -510,6 +291,7 @@ def find_names(text: str) -> list[NameCandidate]:
     f.acronyms()
     f.wrapped()
     f.introduced_phrases()
+    f.dataset_lists()
     f.capitalized_runs()
     return f.score()
 

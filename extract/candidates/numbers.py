@@ -26,8 +26,13 @@ import math
 import re
 from dataclasses import dataclass
 
-from ._text import (SpanIndex, excluded_spans, math_spans, sentence_at, sentence_bounds,
-                    words_after, words_before)
+from ._text import SpanIndex, excluded_spans, math_spans, sentence_bounds
+from .numkind import _Raw, _about, _count_noun_after, _kind
+from .numparse import (_ATTACHED_UNITS, _CORE, _EXP_E, _FORMULA_BEFORE, _MULT, _OK_COMMANDS, _POW, _SCI,
+                       _SECTION_WORDS, _DATE_PREPS, _SPACED_UNIT, _UNIT_NORMAL, _VAR_PREFIX, _WRAP_OPEN,
+                       _safe_pow, _to_float, parse_number)
+
+__all__ = ["NumberCandidate", "find_numbers", "parse_number"]
 
 
 @dataclass(frozen=True)
@@ -39,149 +44,6 @@ class NumberCandidate:
     unit: str | None
     kind_hint: str | None
     about_hint: str
-
-
-_CORE = re.compile(r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+")
-_EXP_E = re.compile(r"[eE]([-+−]?\d{1,3})(?![\w])")
-_POW = re.compile(r"\s*\^\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|([-+−]?\d{1,3}))(?![\d.])")
-_SCI = re.compile(r"\s*(?:\\times|×|x|\\cdot|·|\*)\s*10\s*\^\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|([-+−]?\d{1,3}))(?![\d.])")
-
-_MULT = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12,
-         "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_ATTACHED_UNITS = {"ms", "s", "h", "hr", "hrs", "min", "GB", "MB", "TB", "KB", "kB", "dB", "Hz",
-                   "kHz", "MHz", "GHz", "fps", "pp", "bp", "x", "X", "mm", "cm", "km", "W", "kW",
-                   "GW", "J", "kJ", "FLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "FLOPS", "TFLOPS", "bps",
-                   "Gbps", "Mbps", "ns", "us", "µs", "μs", "sec", "mins", "ppm"}
-_SPACED_UNIT = re.compile(
-    r"\s?(?:(?P<pct>\\%|%)|(?P<times>×|\\times(?![A-Za-z]))"
-    r"|(?P<word>percent(?:age points?)?|pp|ms|ns|GB|MB|TB|KB|dB|Hz|kHz|MHz|GHz|fps|FLOPs|GFLOPs|"
-    r"TFLOPs|PFLOPs|GPU[- ]hours|hours|hrs|seconds|minutes|days)(?![A-Za-z])"
-    r"|(?P<mult>thousand|million|billion|trillion)(?![A-Za-z])"
-    r"|(?P<xtimes>times)(?=\s+(?:faster|slower|more|fewer|less|higher|lower|larger|smaller|"
-    r"better|worse|cheaper|speed|reduction|improvement|increase|as)))")
-_UNIT_NORMAL = {"percent": "%", "percentage point": "pp", "percentage points": "pp", "pp": "pp",
-                "x": "×", "X": "×", "times": "×", "hours": "h", "hrs": "h", "hr": "h",
-                "seconds": "s", "sec": "s", "minutes": "min", "mins": "min", "days": "d",
-                "GPU hours": "GPU-hours", "GPU-hours": "GPU-hours"}
-# LaTeX commands that may sit right before a number without making it part of a formula.
-_OK_COMMANDS = {"sim", "approx", "pm", "mp", "times", "leq", "geq", "le", "ge", "lt", "gt",
-                "textbf", "mathbf", "textit", "emph", "text", "mathrm", "underline", "boldsymbol",
-                "bf", "quad", "qquad", "left", "right", "ldots", "dots", "cdots", "in", "sim",
-                "textrm", "mathit", "textsc", "textsf", "mathsf", "approx", "simeq", "Delta"}
-_WRAP_OPEN = re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
-                        r"textrm|mathit|textsc|textsf|mathsf)\{$")
-_FORMULA_BEFORE = re.compile(
-    r"(?:[_^]\s*\{?\s*[-+−]?\s*|\\(?:frac|dfrac|tfrac|binom)\s*(?:\{[^{}]*\}\s*)?\{\s*[-+−]?\s*"
-    r"|\\sqrt\s*(?:\[[^\]]*\])?\s*\{?\s*|(?:\b[OΘΩo]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|"
-    r"\\widetilde\s*\{?\s*O\s*\}?|\\tilde\s*\{?\s*O\s*\}?|\\log|\\exp|\\ln|\\poly|poly|\\mathrm\{poly\})"
-    r"\s*\(\s*[-+−]?\s*|[/*]\s*)$")
-_SECTION_WORDS = {"stage", "phase", "step", "table", "tab", "figure", "fig", "section", "sec",
-                  "theorem", "lemma", "corollary", "proposition", "definition", "eq", "equation",
-                  "level", "track", "version", "round", "part", "type", "tier", "appendix",
-                  "chapter", "algorithm", "alg", "experiment", "exp", "case", "example", "task",
-                  "setting", "question", "problem", "rule", "layer", "block", "day", "week",
-                  "month", "year", "v", "no", "number", "grade", "class", "category", "split",
-                  "fold", "head", "epoch", "iteration", "iter", "batch", "sample", "group", "q"}
-_DATE_PREPS = {"in", "since", "from", "until", "till", "by", "before", "after", "during",
-               "between", "through", "circa", "early", "late", "mid", "and", "to", "of", "the"}
-_VAR_PREFIX = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
-
-
-def _to_float(core: str) -> float | None:
-    try:
-        return float(core.replace(",", ""))
-    except ValueError:
-        return None
-
-
-def _safe_pow(base: float, exp: float) -> float:
-    try:
-        v = math.pow(base, exp)
-    except (OverflowError, ValueError, ZeroDivisionError):
-        return math.inf
-    return v
-
-
-# ---------------------------------------------------------------------------------------
-# parse_number: value and unit of an arbitrary span
-# ---------------------------------------------------------------------------------------
-_PARSE = re.compile(
-    r"(?P<sign>[+\-−±])?\s*(?P<core>(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+)"
-    r"(?:[eE](?P<e>[-+−]?\d{1,3})(?![A-Za-z]))?"
-    r"(?:\s*\^\s*(?P<pow>[-+−]?\d{1,3}))?"
-    r"(?:\s*[×x·*]\s*10\s*\^\s*(?P<sci>[-+−]?\d{1,3}))?"
-    r"\s*(?P<suffix>%|percentage points?|percent|pp(?![A-Za-z])|×|times|"
-    r"thousand|million|billion|trillion|[xX](?![A-Za-z0-9])|[kKMBT](?![A-Za-z0-9])|"
-    r"(?:ms|ns|GB|MB|TB|KB|kB|dB|Hz|kHz|MHz|GHz|fps|FLOPs|GFLOPs|TFLOPs|PFLOPs|GPU-hours|"
-    r"hours|hrs|hr|h|seconds|sec|s|minutes|mins|min|days)(?![A-Za-z]))?")
-_PARSE_STRIP = [(re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
-                            r"textrm|mathit|textsc|textsf|mathsf)\s*\{"), ""),
-                (re.compile(r"\\times(?![A-Za-z])"), "×"), (re.compile(r"\\cdot(?![A-Za-z])"), "·"),
-                (re.compile(r"\\%"), "%"), (re.compile(r"\\pm(?![A-Za-z])"), "±"),
-                (re.compile(r"\\mp(?![A-Za-z])"), "±"),
-                (re.compile(r"\\(?:sim|approx|simeq|quad|qquad|,|;|!|:|left|right)(?![A-Za-z])"), " "),
-                (re.compile(r"[${}~≈∼*`]"), " ")]
-
-
-def parse_number(span: str) -> tuple[float, str | None] | None:
-    """Value and normalized unit of a number span; None when it holds no digits.
-
-    Never raises. Examples: ``"85,229"`` -> (85229.0, None); ``"$\\sim650\\times$"`` ->
-    (650.0, "×"); ``"80B"`` -> (8e10, None); ``"$94.4$%"`` -> (94.4, "%").
-    """
-    if not isinstance(span, str) or not any(ch.isdigit() for ch in span):
-        return None
-    s = span
-    for pat, rep in _PARSE_STRIP:
-        s = pat.sub(rep, s)
-    # collapse spaces between a closing math delimiter and the unit ("$94.4$%" -> "94.4  %")
-    for m in _PARSE.finditer(s):
-        before = s[: m.start("core")].rstrip(" +-−±")
-        if before and (before[-1].isalpha() and not _VAR_PREFIX.search(s[: m.start()] or "")
-                       and not before.endswith(("=",)) and before[-1] not in "×"):
-            # digits glued to letters (a name such as GPT-4): try the next number
-            if m.start("core") > 0 and (s[m.start("core") - 1].isalnum() or s[m.start("core") - 1] == "-"):
-                continue
-        value = _to_float(m.group("core"))
-        if value is None:
-            continue
-        if m.group("e"):
-            value *= _safe_pow(10.0, float(m.group("e").replace("−", "-")))
-        if m.group("pow"):
-            value = _safe_pow(value, float(m.group("pow").replace("−", "-")))
-        if m.group("sci"):
-            value *= _safe_pow(10.0, float(m.group("sci").replace("−", "-")))
-        unit = None
-        suffix = m.group("suffix")
-        if suffix:
-            if suffix in _MULT:
-                value *= _MULT[suffix]
-            elif suffix in ("%",):
-                unit = "%"
-            elif suffix in ("×",):
-                unit = "×"
-            else:
-                unit = _UNIT_NORMAL.get(suffix, suffix)
-        if m.group("sign") in ("-", "−"):
-            value = -value
-        return value, unit
-    return None
-
-
-# ---------------------------------------------------------------------------------------
-# find_numbers
-# ---------------------------------------------------------------------------------------
-@dataclass
-class _Raw:
-    start: int            # of the displayed text
-    end: int
-    core_start: int
-    core_end: int
-    value: float
-    unit: str | None
-    mult: float = 1.0
-    signed: bool = False
-    in_math: bool = False
 
 
 def _left_token(text: str, s: int) -> tuple[str, int]:
@@ -200,7 +62,7 @@ def _left_token(text: str, s: int) -> tuple[str, int]:
 
 
 def _prev_word(text: str, s: int) -> tuple[str, int] | None:
-    m = re.search(r"([A-Za-z][A-Za-z\-]*)[ \u00a0]$", text[max(0, s - 40):s])
+    m = re.search(r"([A-Za-z][A-Za-z\-]*)\.?[ \u00a0]$", text[max(0, s - 40):s])
     if not m:
         return None
     return m.group(1), s - (len(m.group(0)))
@@ -283,6 +145,8 @@ def _scan(text: str) -> list[_Raw]:
             continue
         if m.group(0).startswith(".") and s > 0 and (text[s - 1].isalnum()):
             continue
+        if len(m.group(0)) > 1 and m.group(0)[0] == "0" and m.group(0)[1].isdigit():
+            continue                                        # 000, 007: not a quantity as written
         if excl.find(s):
             continue
         math = math_idx.find(s)
@@ -310,7 +174,7 @@ def _scan(text: str) -> list[_Raw]:
             continue
         # letters glued to the right: multiplier, unit, or a name/ordinal (reject)
         unit, mult, end = None, 1.0, ce
-        g = re.match(r"[A-Za-zµμ]+", text[ce:])
+        g = re.match(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+", text[ce:])
         if g:
             w = g.group(0)
             after = text[ce + len(w): ce + len(w) + 1]
@@ -398,24 +262,37 @@ def _scan(text: str) -> list[_Raw]:
     return _drop_named(text, out)
 
 
+_METRIC_WORDS = {"auc", "auroc", "auprc", "bleu", "rouge", "mae", "mse", "rmse", "fid", "psnr", "ssim",
+                 "map", "em", "iou", "ndcg", "mrr", "ece", "wer", "cer", "cider", "meteor", "acc",
+                 "tpr", "fpr", "kl", "elo", "is", "lpips", "clip", "spice", "chrf", "comet", "bertscore"}
+
+
 def _drop_named(text: str, raws: list[_Raw]) -> list[_Raw]:
-    """Numbers that label things (Stage 2, NeurIPS 2026, in 2023) are not quantities."""
+    """Numbers that label things (Stage 2, NeurIPS 2026, Claude 3.5, in 2023) are not quantities."""
     keep = []
     for r in raws:
         core = text[r.core_start:r.core_end]
-        plain_int = core.isdigit() and r.unit is None and r.mult == 1.0 and not r.signed and r.start == r.core_start
-        if plain_int:
+        bare = r.unit is None and r.mult == 1.0 and not r.signed and r.start == r.core_start
+        plain_int = core.isdigit() and bare
+        version = bare and re.fullmatch(r"\d{1,2}\.\d{1,2}", core) is not None
+        if plain_int or version:
             pw = _prev_word(text, r.start)
+            counted = _count_noun_after(text, r.end) is not None
             if pw:
                 word, wpos = pw
-                if word.lower() in _SECTION_WORDS:
+                if word.lower() in _SECTION_WORDS and plain_int:
                     continue
-                if any(ch.isupper() for ch in word) and not _sentence_initial(text, wpos) \
-                        and word.lower() not in ("over", "about", "nearly", "only", "with", "all"):
+                named = any(ch.isupper() for ch in word) and not _sentence_initial(text, wpos) \
+                    and word.lower() not in ("over", "about", "nearly", "only", "with", "all") \
+                    and word.lower() not in _METRIC_WORDS
+                if named and version and not word.isupper():
+                    continue                   # Claude 3.5, AlpacaEval 2.0
+                if named and plain_int:
+                    continue                   # NeurIPS 2026, Llama 3, S&P 500
+                if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 \
+                        and word.lower() in _DATE_PREPS and not counted:
                     continue
-                if len(core) == 4 and 1900 <= int(core) <= 2100 and word.lower() in _DATE_PREPS:
-                    continue
-            if len(core) == 4 and 1950 <= int(core) <= 2100:
+            if plain_int and len(core) == 4 and 1950 <= int(core) <= 2100 and not counted:
                 nxt = text[r.end:r.end + 6]
                 prv = text[max(0, r.start - 6):r.start]
                 if re.match(r"\s*[-–—/]\s*(19|20)\d\d", nxt) or re.search(r"(19|20)\d\d\s*[-–—/]\s*$", prv):
@@ -436,186 +313,6 @@ def _apply_ranges(text: str, raws: list[_Raw]) -> None:
                 a.value *= b.mult
                 a.mult = b.mult
             a.unit = b.unit
-
-
-# ---------------------------------------------------------------------------------------
-# kind and about
-# ---------------------------------------------------------------------------------------
-_RESULT_CUES = re.compile(
-    r"\b(?:improv\w*|gain\w*|boost\w*|increas\w*|reduc\w*|decreas\w*|drop\w*|declin\w*|outperform\w*|"
-    r"achiev\w*|reach\w*|attain\w*|obtain\w*|surpass\w*|exceed\w*|beat\w*|speed-?ups?|faster|slower|"
-    r"accura\w*|errors?|scores?|f1|auc|auroc|bleu|rouge|mae|mse|rmse|perplexity|ppl|rates?|"
-    r"precision|recall|success|correlat\w*|explain\w*|accounts?|lower\w*|higher|better|fewer|less|"
-    r"sav\w*|cut\w*|yield\w*|deliver\w*|margin|relative|absolute|average|mean|median|up|only|"
-    r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|win|wins|"
-    r"pass|solv\w*|top|state-of-the-art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
-    r"advantage|hallucinat\w*|agreement|coverage|fidelity|efficien\w*|throughput|latency|"
-    r"increment|percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
-_STRONG_RESULT = re.compile(
-    r"\b(?:improv\w*|gain\w*|boost\w*|reduc\w*|decreas\w*|drop\w*|outperform\w*|achiev\w*|"
-    r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"
-    r"correlat\w*|explain\w*|accounts?|sav\w*|lower\w*|higher|faster|yield\w*|win|cut\w*|"
-    r"compress\w*|accelerat\w*|declin\w*|increas\w*|lift\w*)\b")
-_SETTING_BEFORE = re.compile(
-    r"(?:\b(?:trained|train|training|pretrained|pre-trained|fine-tuned|compris\w*|contain\w*|"
-    r"consist\w*|includ\w*|spann\w*|across|over|with|using|of|from|among|covering|total|"
-    r"budget|size|sized|dimension\w*|length|rank|batch|vocabulary|window|context|horizon|"
-    r"collect\w*|curat\w*|gather\w*|annotat\w*|sampl\w*|generat\w*|evaluat\w*|on|in|for|"
-    r"than|at|per|each|every|first|last|all|these|k|n|d|m|t|l|h)\s*)$")
-_COUNT_NOUN_SINGULAR = {"gpu", "gpus", "bit", "layer", "dimensional", "dimension", "shot", "way",
-                        "step", "token", "parameter", "node", "head", "billion", "million", "hour",
-                        "day", "epoch", "iteration", "round", "language", "task", "model", "sample",
-                        "example", "class", "domain", "agent", "user", "participant", "subject",
-                        "patient", "image", "video", "document", "query", "question", "prompt",
-                        "benchmark", "dataset", "game", "environment", "seed", "run", "trial",
-                        "fold", "expert", "k", "core", "cpu", "tpu", "qubit", "pair", "frame",
-                        "second", "minute", "year", "month", "week", "point", "item", "instance",
-                        "sentence", "word", "character", "page", "file", "repository", "line",
-                        "hop", "turn", "trajectory", "episode", "level", "category", "label",
-                        "feature", "channel", "pixel", "resolution", "block", "annotator",
-                        "worker", "client", "device", "scale", "size"}
-_NOT_NOUNS = {"is", "was", "has", "does", "this", "its", "as", "us", "yes", "across", "less",
-              "plus", "thus", "versus", "bias", "process", "access", "loss", "class", "gaussian",
-              "analysis", "basis", "various", "previous", "numerous", "robustness", "progress",
-              "success", "consensus", "corpus", "always", "whereas", "status", "focus", "miss",
-              "unless", "address", "stress", "vs", "hypothesis", "diagnosis", "synthesis",
-              "its", "his", "perplexities", "series", "species", "chess", "glass"}
-_FUNCTION = {"the", "a", "an", "of", "on", "in", "and", "or", "for", "to", "with", "by", "at",
-             "from", "than", "while", "over", "up", "into", "per", "as", "its", "their", "our",
-             "that", "which", "over", "across", "only", "nearly", "about", "approximately",
-             "roughly", "around", "almost", "more", "less", "respectively", "e", "g", "i",
-             "when", "where", "is", "are", "was", "were", "be", "been", "has", "have", "this",
-             "these", "those", "it", "we", "they", "also", "both", "each", "all", "same", "between"}
-
-
-_STOP_ABOUT = {"while", "whereas", "compared", "relative", "respectively", "over", "versus", "vs",
-               "when", "than", "and", "or", "but", "using", "which", "that", "higher", "lower",
-               "better", "worse", "faster", "slower", "more", "less", "fewer"}
-
-
-def _count_noun_after(text: str, end: int) -> str | None:
-    """The plural (or count) noun right after a number, allowing a few modifiers: '13,747
-    realistic, multi-sentence consumer product queries' -> 'consumer product queries'."""
-    seg = text[end:end + 90]
-    m = re.match(r"\s*-\s*([A-Za-z]+)", seg)          # 8-bit, 2-layer, 7B-parameter
-    if m and m.group(1).lower() in _COUNT_NOUN_SINGULAR | {"dimensional", "d", "shot", "way", "fold", "hop"}:
-        return m.group(1).lower()
-    if m:
-        return m.group(1).lower()
-    words = re.findall(r"[A-Za-z][A-Za-z\-]*|[,.;:()]|\S", seg)
-    phrase: list[str] = []
-    for w in words[:8]:
-        lw = w.lower()
-        if lw in (".", ";", ":", "(", ")") or lw in ("and", "or", "than", "of", "in", "on", "for",
-                                                     "to", "with", "from", "by", "that", "which"):
-            break
-        if lw == ",":
-            continue
-        if not w[0].isalpha():
-            break
-        phrase.append(w)
-        if lw in _COUNT_NOUN_SINGULAR or (lw.endswith("s") and lw not in _NOT_NOUNS and len(lw) > 3
-                                          and not lw.endswith("ous") and not lw.endswith("ss")) \
-                or lw in ("data", "people", "criteria", "corpora", "phenomena", "children"):
-            return " ".join(phrase[-4:])
-        if lw in _FUNCTION:
-            break
-    return None
-
-
-def _about(text: str, r: _Raw, noun: str | None) -> str:
-    if noun:
-        return noun
-    after = words_after(text, r.end, 5)
-    nxt = text[r.end:r.end + 40]
-    if re.match(r"\s+[A-Za-z]", nxt) and after and after[0] not in _FUNCTION and after[0] not in _STOP_ABOUT:
-        phrase = []
-        for w in after:
-            if w in _FUNCTION or w in _STOP_ABOUT:
-                break
-            phrase.append(w)
-            if len(phrase) == 3:
-                break
-        return " ".join(phrase)
-    if after[:1] and after[0] in ("of", "in", "on") and not re.match(r"\s*\w+\s+\$?[\d.]", nxt):
-        tail = []
-        for w in after[1:]:
-            if w in _FUNCTION and tail:
-                break
-            if w not in _FUNCTION:
-                tail.append(w)
-            if len(tail) == 3:
-                break
-        if tail:
-            return " ".join(tail)
-    before = words_before(text, r.start, 8)
-    phrase: list[str] = []
-    for w in reversed(before):
-        if w in _FUNCTION or w in ("by", "of", "to", "up"):
-            if phrase:
-                break
-            continue
-        phrase.insert(0, w)
-        if len(phrase) == 3:
-            break
-    return " ".join(phrase)
-
-
-def _kind(text: str, r: _Raw, noun: str | None, bounds) -> str:
-    ss, se = sentence_at(bounds, r.start)
-    before = text[max(ss, r.start - 80):r.start].lower()
-    after = text[r.end:min(se, r.end + 60)].lower()
-    near_before = " ".join(words_before(text, r.start, 6))
-    if r.signed and text[r.start:r.start + 1] in "+" and r.unit in ("%", "×", "pp", None):
-        return "result"
-    if r.unit in ("%", "pp"):
-        if re.match(r"\s*(?:of\s+(?:the\s+)?(?:training\s+|labeled\s+|original\s+|available\s+)?"
-                     r"(?:data|labels|samples|examples|parameters|weights|tokens|compute|budget|"
-                     r"training|dataset|annotations))\b", after) \
-                and re.search(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\w*|sampl\w*|mask\w*|"
-                              r"prun\w*|keep\w*|updat\w*|subset)\b[^.]*$", before) \
-                and not _STRONG_RESULT.search(near_before):
-            return "setting"
-        if re.search(r"\b(?:sparsity|pruning ratio|mask(?:ing)? ratio|dropout|masking|noise level|"
-                     r"split|held[- ]out|hold[- ]out|subsample\w*|ratio of)\b[^.]{0,20}$", before) \
-                and not _STRONG_RESULT.search(near_before):
-            return "setting"
-        return "result"
-    if r.unit == "×":
-        if re.match(r"\s*(?:larger|more|bigger)\s+(?:data|model|models|dataset|parameters|compute)",
-                    after) and not _STRONG_RESULT.search(near_before):
-            return "setting"
-        return "result"
-    if re.search(r"(?:\bp\s*[<=≤]|\bp-value\s*(?:of|<|=)?|\br\s*=|\\rho\s*=|ρ\s*=|\bκ\s*=|"
-                 r"\br\^2\s*=|\bR\^?2\s*=)\s*\$?\s*$", text[max(0, r.start - 12):r.core_start]):
-        return "result"
-    strong_before = _STRONG_RESULT.search(near_before)
-    if noun is not None or r.mult != 1.0:
-        if strong_before and re.search(r"\b(?:by|to|of|from|at)\s*(?:up to|over|nearly|about|"
-                                       r"around|only|just|approximately|roughly)?\s*$", before) \
-                and r.unit is not None:
-            return "result"
-        if re.search(r"\b(?:reduc\w*|cut\w*|sav\w*|decreas\w*|fewer|less|only)\b[^,.;]*\b(?:by|to|"
-                     r"with|using|requires?|needs?)\s*(?:up to|only|just|about|over)?\s*$", before) \
-                and noun in (None, "parameters", "tokens", "gpu hours", "hours", "steps", "samples"):
-            return "result"
-        return "setting"
-    if r.unit is not None:                              # ms, GB, h ...
-        if _STRONG_RESULT.search(near_before) or re.search(
-                r"\b(?:in|within|under|to|by)\s*(?:only|just|about|roughly|under)?\s*$", before):
-            return "result"
-        return "setting"
-    core = text[r.core_start:r.core_end]
-    is_decimal = "." in core or "e" in core.lower()
-    if strong_before or re.search(r"\b(?:of|by|to|at|from|reaches|achieves)\s*(?:up to|about|"
-                                  r"nearly|over|around|approximately)?\s*$", before) and \
-            _RESULT_CUES.search(near_before):
-        return "result"
-    if _SETTING_BEFORE.search(before) and not is_decimal:
-        return "setting"
-    if re.search(r"(?:=|≈|\\approx|\\sim|~)\s*\$?\s*$", text[max(0, r.start - 4):r.core_start]):
-        return "setting" if not is_decimal else "result"
-    return "result" if is_decimal else "setting"
 
 
 def find_numbers(text: str) -> list[NumberCandidate]:

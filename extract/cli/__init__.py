@@ -26,3 +26,12 @@ main.add_command(run)
 main.add_command(schema)
 main.add_command(cache)
 # (more commands are registered below this line)
+from .table import table  # noqa: E402
+from .triage import triage  # noqa: E402
+from .report import report  # noqa: E402
+
+main.add_command(table)
+main.add_command(triage)
+main.add_command(report)
+from .eval import eval_cmd; main.add_command(eval_cmd)  # noqa: E402,E702
+from .batch import batch; main.add_command(batch)  # noqa: E402,E702

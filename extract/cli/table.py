@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
 
 import click
 
+from . import common
 from ..errors import ExtractError, InputError
 from ..records import RecordSet, load_records
 from ..table import FORMATS, VIEWS, render
@@ -16,13 +16,15 @@ from ..table import FORMATS, VIEWS, render
 
 def fail(command: str, err: ExtractError | str, code: int = 2) -> None:
     """One line on stderr, then exit (status from the error, else ``code``)."""
-    click.echo(f"extract {command}: {err}", err=True)
-    sys.exit(getattr(err, "exit_code", code))
+    common.fail(str(err), getattr(err, "exit_code", code))
 
 
 def load_or_exit(command: str, path: str) -> RecordSet:
     try:
-        return load_records(path, warn=lambda m: click.echo(m, err=True))
+        rs = load_records(path, warn=lambda m: click.echo(m, err=True))
+        if not rs.papers and not rs.failures:
+            click.echo(f"extract {command}: no records in {path}", err=True)
+        return rs
     except ExtractError as e:
         fail(command, e)
     except UnicodeDecodeError as e:  # pragma: no cover - errors="replace" makes this rare

@@ -1,4 +1,4 @@
-/* extract report: renders the embedded JSON with DOM APIs only (textContent, never innerHTML). */
+/* extract report: renders the embedded JSON with DOM APIs only (createElement, textContent). */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("report-data").textContent);

@@ -1,0 +1,219 @@
+"""``collect``: a finished batch's answers -> validated, grounded records, like a live run.
+
+Each answer is validated with the response model (lenient: the source rides along, but a
+batch cannot re-ask, so ungrounded strings are dropped from the record and counted, as on
+a live run's last attempt), grounded through the schema's ``export``, written through the
+same :class:`RecordSink` (``-o`` resumes, errors file) and filed in the cache under the key
+a live ``--mode json_schema`` run with the same options looks up.
+
+Answers come from a batch id (output and error files downloaded) or from local result
+files in the OpenAI batch output format (``--results``: e.g. vLLM's ``run_batch``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import openai
+from pydantic import ValidationError
+
+from .batch import (BatchRequests, ResultIndex, _entries, answer_of, canonical, downloaded,
+                    make_client, usage_of)
+from .config import RunConfig
+from .errors import (EXIT_OK, EXIT_SOME_FAILED, BackendError, ExtractError, RecordError,
+                     UsageError)
+from .inputs import Item, Problem
+from .output import RecordSink
+from .pipeline import Summary
+from .prompting import sha256
+from .record import error_entry
+
+PENDING = ("validating", "in_progress", "finalizing", "cancelling")
+
+
+class BatchNotReady(ExtractError):
+    """The batch has not finished: collect later (``extract batch status ID``)."""
+
+    exit_code = 6
+
+
+@dataclass
+class CollectSummary(Summary):
+    absent: int = 0        # inputs not in this batch (another part, or cached at submit)
+    strays: int = 0        # answers whose custom_id matches no input
+
+    def line(self) -> str:
+        text = super().line()
+        if self.absent:
+            text += f"; {self.absent} inputs not in this batch"
+        if self.strays:
+            text += f"; {self.strays} answers match no input id"
+        return text
+
+
+def _brief(e: ValidationError) -> str:
+    parts = []
+    for err in e.errors()[:3]:
+        loc = ".".join(str(x) for x in err.get("loc", ())) or "answer"
+        parts.append(f"{loc}: {err.get('msg', '')}")
+    return "; ".join(parts)[:500]
+
+
+def _when(body: dict) -> str:
+    created = body.get("created")
+    try:
+        moment = datetime.fromtimestamp(int(created), timezone.utc)
+    except (TypeError, ValueError, OverflowError, OSError):
+        moment = datetime.now(timezone.utc)
+    return moment.isoformat(timespec="seconds")
+
+
+def _submitted(client: openai.OpenAI, file_id: str, tmp: Path, log) -> dict[str, str] | None:
+    """custom_id -> digest of the submitted body, from the batch's input file; None when
+    the endpoint will not hand the file back (the inputs are then not checked)."""
+    try:
+        [path] = downloaded(client, [file_id], tmp)
+    except openai.APIError as e:
+        log(f"cannot download the batch's input file {file_id} ({type(e).__name__}); "
+            "inputs are not checked against what was submitted")
+        return None
+    out: dict[str, str] = {}
+    with path.open("rb") as fh:
+        for raw in fh:
+            try:
+                line = json.loads(raw)
+                out[str(line["custom_id"])] = sha256(canonical(line.get("body")))
+            except (ValueError, KeyError, TypeError):
+                continue
+    path.unlink()
+    return out
+
+
+def _open_batch(client: openai.OpenAI, batch_id: str, reqs: BatchRequests):
+    try:
+        batch = client.batches.retrieve(batch_id)
+    except openai.NotFoundError:
+        raise UsageError(f"no batch {batch_id!r} at this endpoint") from None
+    meta = batch.metadata or {}
+    if meta.get("request_sha") and meta["request_sha"] != reqs.request_sha:
+        raise UsageError(f"batch {batch_id} was submitted with other options (model, prompt, "
+                         "schema, decoding, --reasks or --base-url): give collect the same "
+                         "options as submit")
+    counts = batch.request_counts
+    done = f"{counts.completed + counts.failed}/{counts.total} answered" if counts else ""
+    if batch.status in PENDING:
+        raise BatchNotReady(f"batch {batch_id} is {batch.status} ({done}); collect it once "
+                            f"`extract batch status {batch_id}` says completed")
+    if batch.status == "failed":
+        errs = "; ".join(f"line {e.line}: {e.message}" if e.line else str(e.message)
+                         for e in ((batch.errors.data if batch.errors else None) or [])[:5])
+        raise BackendError(f"batch {batch_id} failed validation: {errs or 'no reason given'}")
+    return batch
+
+
+def collect(inputs, config: RunConfig, sink: RecordSink, *, batch_id: str | None = None,
+            results: tuple[Path, ...] = (), client: openai.OpenAI | None = None,
+            verify: bool = True, log=None, progress=None) -> CollectSummary:
+    """Records for INPUTS from a batch (or result files) into ``sink``."""
+    log = log or (lambda msg: print(f"extract: {msg}", file=sys.stderr))
+    if bool(batch_id) == bool(results):
+        raise UsageError("give a batch id or --results FILE, not both or neither")
+    reqs = BatchRequests(config)
+    ex, summary, started = reqs.extractor, CollectSummary(), time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="extract-batch-") as tmpdir:
+        tmp, submitted = Path(tmpdir), None
+        if batch_id:
+            client = client or make_client(reqs.config)
+            batch = _open_batch(client, batch_id, reqs)
+            if verify:
+                submitted = _submitted(client, batch.input_file_id, tmp, log)
+            paths = downloaded(client, [batch.output_file_id, batch.error_file_id], tmp)
+            if batch.status != "completed":
+                log(f"batch {batch_id} is {batch.status}: collecting the answers it has")
+        else:
+            paths = [Path(p) for p in results]
+        index = ResultIndex(paths)
+        if index.unreadable:
+            log(f"{index.unreadable} lines of the batch output are not readable JSON; skipped")
+        seen: set[str] = set()
+        try:
+            for entry in _entries(inputs, reqs.config, []):
+                _one(entry, reqs, index, submitted, sink, summary, seen)
+                if progress is not None:
+                    progress.update(1)
+        finally:
+            index.close()
+            ex.cache.close()
+        summary.strays = len(set(index.where) - seen)
+    summary.seconds = time.monotonic() - started
+    summary.exit_code = EXIT_SOME_FAILED if (summary.failed or summary.problems) else EXIT_OK
+    return summary
+
+
+def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
+         submitted: dict[str, str] | None, sink: RecordSink, summary: CollectSummary,
+         seen: set[str]) -> None:
+    ex = reqs.extractor
+    if isinstance(entry, Problem):
+        summary.problems += 1
+        sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
+        return
+    item = entry
+    seen.add(item.id)
+    if item.id in sink.done:
+        summary.skipped += 1
+        return
+    in_batch = item.id in index or (submitted is not None and item.id in submitted)
+    hit = ex.from_cache(item)
+    if hit is not None:
+        sink.attempted(item.id)
+        sink.record(hit[0])
+        summary.ok += 1
+        summary.cached += 1
+        summary.dropped += len(hit[0].get("dropped") or ())
+        return
+    if not in_batch:
+        summary.absent += 1
+        return
+    sink.attempted(item.id)
+
+    def fail(reason: str) -> None:
+        summary.failed += 1
+        sink.error(error_entry(item.id, item.source, reason, attempts=1))
+
+    if submitted is not None:
+        if item.id not in submitted:
+            return fail("answered in the batch but not in its input file")
+        if submitted[item.id] != sha256(canonical(reqs.body(item))):
+            return fail("the abstract or the prompt changed since submit; not collected "
+                        "(submit it again, or run it live)")
+    line = index.get(item.id)
+    if line is None:
+        return fail("submitted, but the batch output has no line for it")
+    try:
+        body, content = answer_of(line)
+    except RecordError as e:
+        usage = usage_of(((line.get("response") or {}).get("body")) or {})
+        for k in summary.tokens:
+            summary.tokens[k] += usage[k]
+        return fail(str(e))
+    usage = usage_of(body)
+    for k in summary.tokens:
+        summary.tokens[k] += usage[k]
+    try:
+        obj = ex.schema.model_validate_json(content, context={"source": item.text, "lenient": True})
+    except ValidationError as e:
+        return fail(f"answer invalid, and a batch cannot re-ask: {_brief(e)}")
+    meta = {"answer": obj.model_dump(mode="json"), "model": body.get("model") or reqs.config.model,
+            "attempts": 1, "usage": usage, "extracted_at": _when(body)}
+    ex.cache.set(ex.key(item.text), meta)
+    record = ex._record(item, obj, meta, False)
+    sink.record(record)
+    summary.ok += 1
+    summary.dropped += len(record.get("dropped") or ())

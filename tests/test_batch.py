@@ -1,0 +1,222 @@
+"""`extract batch submit|status|collect` against a loopback server speaking /v1/files and
+/v1/batches, with the real openai client."""
+
+import json
+import time
+
+import pytest
+
+from conftest import SECRET, SEEDS, read_jsonl
+from fakeserver import FakeOpenAI
+
+ABSTRACTS = [
+    "We propose FlowNet, a solver that improves accuracy by 12.5% on ImageNet.",
+    "We introduce EvalAwareBench and find that 11.25% of variance comes from the generator.",
+    "A theory of everything, with no numbers at all.",
+    "GraphMixer reaches 91% accuracy and cuts memory by 40% on OGB benchmarks.",
+]
+
+
+@pytest.fixture
+def small(tmp_path):
+    p = tmp_path / "small.jsonl"
+    p.write_text("".join(json.dumps({"id": f"p{i}", "abstract": a}) + "\n"
+                         for i, a in enumerate(ABSTRACTS, 1)))
+    return p
+
+
+@pytest.fixture
+def bcli(cli, server, tmp_path):
+    """``extract batch ...`` against the fake server with one cache dir."""
+    def invoke(*args, model="test-model"):
+        argv = ["batch", *args, "--base-url", server.base_url]
+        if args[0] in ("submit", "collect"):
+            argv += ["--model", model, "--cache-dir", str(tmp_path / "cache")]
+        return cli(*argv)
+    return invoke
+
+
+def wait_done(bcli, batch_id, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        r = bcli("status", batch_id)
+        assert r.exit_code == 0, r.stderr
+        info = json.loads(r.stdout)
+        if info["status"] not in ("validating", "in_progress", "finalizing"):
+            return info
+        assert time.monotonic() < deadline, info
+        time.sleep(0.05)
+
+
+def submit(bcli, *inputs, keep, extra=()):
+    r = bcli("submit", *map(str, inputs), "--keep", str(keep), *extra)
+    assert r.exit_code == 0, r.stderr
+    return r.stdout.split()
+
+
+def test_request_body_is_exactly_the_live_json_schema_request(cli, server, bcli, small, tmp_path):
+    r = cli("run", str(small), "--mode", "json_schema", "--no-cache", server=server,
+            out=tmp_path / "live.jsonl")
+    assert r.exit_code == 0, r.stderr
+    live = {json.dumps(q["body"]["messages"]): q["body"] for q in server.requests}
+    keep = tmp_path / "batch.jsonl"
+    r = bcli("submit", str(small), "--keep", str(keep), "--dry-run")
+    assert r.exit_code == 0 and r.stdout == "", r.stderr
+    lines = read_jsonl(keep)
+    assert [x["custom_id"] for x in lines] == ["p1", "p2", "p3", "p4"]
+    for line in lines:
+        assert line["method"] == "POST" and line["url"] == "/v1/chat/completions"
+        assert line["body"] == live[json.dumps(line["body"]["messages"])]
+        assert line["body"]["response_format"]["type"] == "json_schema"
+    assert not server.files and not server.batches, "--dry-run uploads nothing"
+
+
+def test_submit_status_collect_then_live_run_is_cached(cli, server, bcli, small, tmp_path):
+    keep = tmp_path / "batch.jsonl"
+    [batch_id] = submit(bcli, small, keep=keep)
+    info = wait_done(bcli, batch_id)
+    assert info["status"] == "completed" and info["request_counts"]["completed"] == 4
+    assert info["metadata"]["request_sha"] and SECRET not in json.dumps(info)
+    uploaded = server.files[info["input_file_id"]]["data"]
+    assert uploaded == keep.read_bytes() and SECRET.encode() not in uploaded
+
+    out = tmp_path / "out.jsonl"
+    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    assert r.exit_code == 0, r.stderr
+    records = read_jsonl(out)
+    assert [x["id"] for x in records] == ["p1", "p2", "p3", "p4"]
+    for rec in records:
+        assert rec["status"] == "ok" and rec["provenance"]["cached"] is False
+        assert rec["provenance"]["usage"]["total_tokens"] > 0
+        for span in (rec["extraction"]["method_names"] + rec["extraction"]["datasets"]
+                     + rec["extraction"]["numbers"]):
+            assert rec["text"][span["start"]:span["end"]] == span["text"]
+    assert "4 ok (0 cached)" in r.stderr
+    assert server.chat_count == 0, "collect sends no live request"
+
+    # a live run in json_schema mode with the same options is now a cached rerun
+    live = tmp_path / "live.jsonl"
+    r = cli("run", str(small), "--mode", "json_schema", server=server, out=live)
+    assert r.exit_code == 0 and server.chat_count == 0, r.stderr
+    for a, b in zip(records, read_jsonl(live)):
+        assert b["provenance"].pop("cached") is True
+        a["provenance"].pop("cached")
+        assert a == b
+
+    # collecting again into the same -o resumes: nothing twice
+    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    assert r.exit_code == 0 and "4 already done" in r.stderr
+    assert len(read_jsonl(out)) == 4
+
+
+def test_per_line_status_codes_and_bad_answers_go_to_the_errors_file(server, bcli, small, tmp_path):
+    ghost = {"task": "t", "contribution": "method", "method_names": ["GhostNet", "FlowNet"],
+             "datasets": [], "numbers": []}
+    server.push({"payload": ghost}, {"status": 500, "message": "overloaded"},
+                {"raw": "{not json"}, {"truncate": True})
+    [batch_id] = submit(bcli, small, keep=tmp_path / "b.jsonl")
+    info = wait_done(bcli, batch_id)
+    assert info["request_counts"] == {"total": 4, "completed": 3, "failed": 1}
+    out = tmp_path / "out.jsonl"
+    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    assert r.exit_code == 1
+    [rec] = read_jsonl(out)
+    assert rec["id"] == "p1" and rec["dropped"] == ["GhostNet"]
+    assert [m["text"] for m in rec["extraction"]["method_names"]] == ["FlowNet"]
+    assert "1 ungrounded strings dropped" in r.stderr
+    errors = {e["id"]: e["reason"] for e in read_jsonl(tmp_path / "out.errors.jsonl")}
+    assert "HTTP 500" in errors["p2"] and "overloaded" in errors["p2"]
+    assert "cannot re-ask" in errors["p3"]
+    assert "truncated" in errors["p4"]
+
+    # collecting again resumes: the record is not written twice, the failures stay listed
+    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    assert r.exit_code == 1 and "1 already done" in r.stderr and len(read_jsonl(out)) == 1
+    assert len(read_jsonl(tmp_path / "out.errors.jsonl")) == 3
+
+
+def test_collect_before_the_batch_is_done_says_so(server, bcli, small, tmp_path):
+    server.batch_delay = 1.0
+    [batch_id] = submit(bcli, small, keep=tmp_path / "b.jsonl")
+    r = bcli("collect", batch_id, str(small), "-o", str(tmp_path / "o.jsonl"))
+    assert r.exit_code == 6 and ("in_progress" in r.stderr or "validating" in r.stderr)
+    assert not (tmp_path / "o.jsonl").read_text()
+    r = bcli("status", batch_id)
+    assert r.exit_code == 0 and json.loads(r.stdout)["status"] in ("validating", "in_progress")
+    assert wait_done(bcli, batch_id)["status"] == "completed"
+
+
+def test_collect_with_other_options_or_changed_inputs_is_refused(server, bcli, small, tmp_path):
+    [batch_id] = submit(bcli, small, keep=tmp_path / "b.jsonl")
+    wait_done(bcli, batch_id)
+    r = bcli("collect", batch_id, str(small), "-o", str(tmp_path / "o.jsonl"), model="other-model")
+    assert r.exit_code == 2 and "other options" in r.stderr
+
+    lines = small.read_text().splitlines()
+    lines[1] = json.dumps({"id": "p2", "abstract": ABSTRACTS[1] + " Edited since."})
+    small.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "o.jsonl"
+    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    assert r.exit_code == 1
+    assert [x["id"] for x in read_jsonl(out)] == ["p1", "p3", "p4"]
+    [err] = read_jsonl(tmp_path / "o.errors.jsonl")
+    assert err["id"] == "p2" and "changed since submit" in err["reason"]
+
+
+def test_cached_abstracts_are_not_submitted_but_collected(cli, server, bcli, small, tmp_path):
+    one = tmp_path / "one.jsonl"
+    one.write_text(small.read_text().splitlines()[0] + "\n")
+    assert cli("run", str(one), "--mode", "json_schema", server=server).exit_code == 0
+    keep = tmp_path / "b.jsonl"
+    r = bcli("submit", str(small), "--keep", str(keep))
+    assert r.exit_code == 0 and "1 already cached" in r.stderr
+    assert [x["custom_id"] for x in read_jsonl(keep)] == ["p2", "p3", "p4"]
+    batch_id = r.stdout.strip()
+    wait_done(bcli, batch_id)
+    out = tmp_path / "o.jsonl"
+    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    assert r.exit_code == 0 and "4 ok (1 cached)" in r.stderr
+    assert [x["id"] for x in read_jsonl(out)] == ["p1", "p2", "p3", "p4"]
+
+
+def test_large_input_is_split_into_parts_collected_into_one_output(server, bcli, tmp_path):
+    keep = tmp_path / "seeds.jsonl"
+    ids = submit(bcli, SEEDS, keep=keep, extra=("--max-lines", "40"))
+    assert len(ids) == 3 and (tmp_path / "seeds.2.jsonl").exists() and (tmp_path / "seeds.3.jsonl").exists()
+    out = tmp_path / "o.jsonl"
+    for k, batch_id in enumerate(ids):
+        wait_done(bcli, batch_id)
+        r = bcli("collect", batch_id, str(SEEDS), "-o", str(out))
+        assert r.exit_code == 0, r.stderr
+        if k == 0:
+            assert "40 ok" in r.stderr and "50 inputs not in this batch" in r.stderr
+    records = read_jsonl(out)
+    assert len(records) == 90 and len({x["id"] for x in records}) == 90
+
+
+def test_local_results_file_in_batch_output_format(server, bcli, small, tmp_path):
+    """The path for vLLM's offline runner: answers from a local results file."""
+    keep = tmp_path / "b.jsonl"
+    [batch_id] = submit(bcli, small, keep=keep)
+    info = wait_done(bcli, batch_id)
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(server.files[info["output_file_id"]]["data"])
+    out = tmp_path / "o.jsonl"
+    r = bcli("collect", "--results", str(results), str(small), "-o", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert [x["id"] for x in read_jsonl(out)] == ["p1", "p2", "p3", "p4"]
+
+
+def test_batch_with_duplicate_custom_ids_fails_with_the_servers_reason(server, bcli, small, tmp_path):
+    keep = tmp_path / "b.jsonl"
+    submit(bcli, small, keep=keep, extra=("--dry-run",))
+    line = keep.read_text().splitlines()[0]
+    keep.write_text(line + "\n" + line + "\n")
+    import openai
+    client = openai.OpenAI(base_url=server.base_url, api_key="x")
+    f = client.files.create(file=("b.jsonl", keep.read_bytes()), purpose="batch")
+    b = client.batches.create(input_file_id=f.id, endpoint="/v1/chat/completions",
+                              completion_window="24h")
+    wait_done(bcli, b.id)
+    r = bcli("collect", b.id, str(small), "-o", str(tmp_path / "o.jsonl"))
+    assert r.exit_code == 3 and "duplicate_custom_id" not in r.stderr and "not unique" in r.stderr

@@ -1,0 +1,107 @@
+"""extract report: one self-contained, escaped HTML file (no browser here; see test_report_browser)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extract.cli.report import report
+from extract.records import load_records
+from extract.report import build_data, render, script_json
+
+FIXTURE = Path(__file__).parent / "fixtures" / "records-sample.jsonl"
+HOSTILE = ["</script><script>alert(1)</script>", "<!--", "<img src=x onerror=alert(1)>", "]]>",
+           "\u2028\u2029", "</SCRIPT >", "&lt;script&gt;", "<script", "\\u003c/script>"]
+
+
+def data_block(page: str) -> str:
+    m = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
+    assert m, "no data block"
+    return m.group(1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=30)), max_size=6))
+def test_script_json_cannot_break_out_and_round_trips(parts):
+    obj = {"text": "".join(parts), "list": parts}
+    s = script_json(obj)
+    low = s.lower()
+    assert "</script" not in low and "<!--" not in s and "<script" not in low
+    assert "<" not in s and ">" not in s and "\u2028" not in s and "\u2029" not in s
+    assert json.loads(s) == obj
+
+
+def test_page_is_self_contained_and_escaped():
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    page = render(rs, title="<b>T</b> & co")
+    # exactly two script elements: the JSON data and the inline code; no external resources
+    assert len(re.findall(r"<script\b", page, re.I)) == 2
+    block = data_block(page)
+    outside = page.replace(block, "")
+    assert not re.search(r"<(?:script|img|link|iframe|object|embed)\b[^>]*\b(?:src|href)\s*=", outside, re.I)
+    assert not re.search(r"https?://|@import|url\(", outside, re.I)
+    assert "<title>&lt;b&gt;T&lt;/b&gt; &amp; co</title>" in page
+    # the hostile abstract is only inside the data block, as escaped JSON
+    assert "window.__pwned" not in outside
+    data = json.loads(block)
+    hostile = next(p for p in data["papers"] if p["id"] == "synthetic#1")
+    assert "</script><script>window.__pwned=1</script>" in hostile["text"]
+    assert '<img src=x onerror="window.__pwned=1">' in hostile["text"]
+
+
+def test_csp_hashes_match_inline_code():
+    page = render(load_records(FIXTURE, warn=lambda m: None))
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    js = re.search(r"<script>(.*?)</script>", page, re.S).group(1)
+    css = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+
+    def h(s):
+        return "sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()
+    assert f"script-src '{h(js)}'" in csp and f"style-src '{h(css)}'" in csp
+    assert "default-src 'none'" in csp
+    assert "innerHTML" not in js and "eval(" not in js and "document.write" not in js
+
+
+def test_data_matches_records():
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    data = build_data(rs)
+    assert [p["id"] for p in data["papers"]] == [p.id for p in rs.papers]
+    for p, d in zip(rs.papers, data["papers"]):
+        assert len(d["spans"]) == sum(1 for _, s in p.spans() if s.grounded)
+        for field, a, b in d["spans"]:
+            assert field in ("method", "dataset", "result", "setting") and p.text[a:b]
+    broken = next(d for d in data["papers"] if d["id"] == "synthetic#2")
+    assert len(broken["spans"]) == 2  # the two numbers with wrong offsets are not highlighted
+    assert data["rows"] and all(len(r) == 7 for r in data["rows"])
+    stats = dict(data["meta"]["stats"])
+    assert stats["papers"] == len(rs.papers) and stats["table rows"] == len(data["rows"])
+
+
+def test_cli_writes_file_and_reports_failures(tmp_path):
+    rec_path = tmp_path / "out.jsonl"
+    rec_path.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "out.errors.jsonl").write_text(
+        json.dumps({"id": "lost#1", "source": "x.txt:3", "reason": "<schema> failure", "attempts": 3}) + "\n",
+        encoding="utf-8")
+    out = tmp_path / "report.html"
+    r = CliRunner().invoke(report, [str(rec_path), "-o", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0 and r.stdout == "" and "wrote" in r.stderr
+    data = json.loads(data_block(out.read_text(encoding="utf-8")))
+    lost = next(p for p in data["papers"] if p["id"] == "lost#1")
+    assert lost["failed"] and lost["reason"] == "<schema> failure" and lost["flags"][0]["code"] == "failed"
+
+
+def test_cli_stdout_and_missing_file():
+    r = CliRunner().invoke(report, [str(FIXTURE), "-o", "-"])
+    assert r.exit_code == 0 and r.stdout.startswith("<!doctype html>")
+    r = CliRunner().invoke(report, [str(FIXTURE)])  # not a terminal: HTML on stdout
+    assert r.exit_code == 0 and r.stdout.startswith("<!doctype html>")
+    r = CliRunner().invoke(report, ["/nonexistent.jsonl", "-o", "x.html"])
+    assert r.exit_code == 2 and r.stderr.startswith("extract: error: ") and len(r.stderr.splitlines()) == 1

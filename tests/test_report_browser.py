@@ -1,0 +1,227 @@
+"""The HTML report in a real headless Chromium (Debian's ``chromium``, driven by playwright).
+
+Needs ``apt-get install -y chromium`` and ``pip install playwright`` (no ``playwright install``:
+the system browser is used).  Skips with the reason when either is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from extract.records import load_records
+from extract.report import render
+from extract.table import build_rows
+
+pytestmark = pytest.mark.browser
+
+FIXTURE = Path(__file__).parent / "fixtures" / "records-sample.jsonl"
+CHROMIUM = os.environ.get("EXTRACT_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        except Exception as e:  # a browser that cannot start here is an environment problem
+            pytest.skip(f"Chromium at {CHROMIUM} does not start: {str(e).splitlines()[0]}")
+        yield b
+        b.close()
+
+
+class Page:
+    """A loaded report page that records console errors, page errors and dialogs."""
+
+    def __init__(self, browser, path: Path):
+        self.page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("request", lambda r: None if r.url.startswith(("file:", "data:", "about:"))
+                     else self.errors.append(f"network request: {r.url}"))
+        t = time.perf_counter()
+        self.page.goto(path.as_uri())
+        self.page.wait_for_selector("html[data-ready='1']", timeout=30000)
+        self.load_seconds = time.perf_counter() - t
+
+    def close(self):
+        self.page.close()
+
+
+@pytest.fixture(scope="module")
+def report_file(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    out.write_text(render(load_records(FIXTURE, warn=lambda m: None)), encoding="utf-8")
+    return out
+
+
+@pytest.fixture()
+def page(browser, report_file):
+    p = Page(browser, report_file)
+    yield p
+    p.close()
+
+
+def test_loads_clean_and_screenshot(page, tmp_path):
+    assert page.errors == [] and page.dialogs == []
+    assert page.page.locator("article.paper").count() == 20  # first page
+    shot = tmp_path / "report.png"
+    page.page.screenshot(path=str(shot), full_page=False)
+    assert shot.stat().st_size > 10_000
+    keep = os.environ.get("EXTRACT_SCREENSHOT_DIR")
+    if keep:
+        shutil.copy(shot, Path(keep) / "report.png")
+
+
+def test_highlights_match_records(page):
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    expected = {p.id: sum(1 for _, s in p.spans() if s.grounded) for p in rs.papers}
+    page.page.select_option("#paper-size", "50")
+    got = page.page.evaluate("""() => {
+        const out = {};
+        document.querySelectorAll('article.paper').forEach(card => {
+            const ids = new Set();
+            card.querySelectorAll('.abstract mark[data-span]').forEach(m => ids.add(m.dataset.span));
+            out[card.dataset.id] = ids.size;
+        });
+        return out;
+    }""")
+    assert got == expected
+    assert sum(got.values()) > 80
+    # every highlight's text is the span's text in the source
+    texts = page.page.evaluate("""() => Array.from(document.querySelectorAll(
+        'article[data-id="003_b67042f171de836b#2"] .abstract mark[data-field="setting"]')).map(m => m.textContent)""")
+    assert "85,229" in texts and "d=53" in texts
+    assert page.errors == []
+
+
+def test_hostile_abstract_is_text(page):
+    page.page.fill("#paper-filter", "synthetic#1")
+    card = page.page.locator('article[data-id="synthetic#1"]')
+    assert card.count() == 1
+    abstract = card.locator(".abstract")
+    text = abstract.text_content()
+    assert "</script><script>window.__pwned=1</script>" in text
+    assert '<img src=x onerror="window.__pwned=1">' in text
+    assert abstract.locator("img, script, b").count() == 0
+    assert page.page.evaluate("() => typeof window.__pwned") == "undefined"
+    assert page.dialogs == [] and page.errors == []
+    assert "<b>Hostile-Bench</b>" in card.locator(".side").text_content()
+
+
+def _values(page):
+    return page.page.evaluate("""() => Array.from(document.querySelectorAll('#cmp-table tbody td.num'))
+        .map(td => td.dataset.value === undefined ? null : parseFloat(td.dataset.value))""")
+
+
+def test_table_sorts(page):
+    page.page.click("#tab-table")
+    assert page.page.locator("#cmp-table").is_visible()
+    page.page.click("th[data-key=value]")
+    vals = _values(page)
+    nums = [v for v in vals if v is not None]
+    assert len(nums) > 20 and nums == sorted(nums)
+    assert vals[: len(nums)] == nums  # empty values after the numbers
+    assert page.page.get_attribute("th[data-key=value]", "aria-sort") == "ascending"
+    page.page.click("th[data-key=value]")
+    nums = [v for v in _values(page) if v is not None]
+    assert nums == sorted(nums, reverse=True)
+    page.page.click("th[data-key=paper]")
+    papers = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr td:last-child')).map(t => t.textContent)")
+    assert papers == sorted(papers, key=lambda s: [int(x) if x.isdigit() else x.lower() for x in __import__('re').split(r'(\d+)', s)])
+
+
+def test_table_filters(page):
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    rows = build_rows(rs.papers, "dataset")
+    expected = sum(1 for r in rows if "cifar-100" in " ".join(
+        [r.dataset, r.method, r.shown, r.kind, r.about, r.paper]).lower())
+    page.page.click("#tab-table")
+    page.page.fill("#table-filter", "CIFAR-100")
+    shown = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr')).map(tr => tr.textContent)")
+    assert len(shown) == expected >= 2
+    assert all("cifar-100" in s.lower() for s in shown)
+    page.page.select_option("#table-kind", "result")
+    kinds = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr td:nth-child(4)')).map(t => t.textContent)")
+    assert kinds and set(kinds) == {"result"}
+    page.page.fill("#table-filter", "no-such-thing-anywhere")
+    assert page.page.locator("#cmp-table tbody tr").count() == 0
+    assert page.page.locator("#table-empty").is_visible()
+    # a paper id in the table opens that paper
+    page.page.fill("#table-filter", "acopula")
+    page.page.select_option("#table-kind", "")
+    page.page.locator("#cmp-table tbody button.pid").first.click()
+    assert page.page.locator("#view-papers").is_visible()
+    assert page.page.locator("article.paper").count() == 1
+    assert page.errors == []
+
+
+def test_flag_chip_filters_papers(page):
+    page.page.click('button.chip[data-flag="partial"]')
+    ids = page.page.evaluate("() => Array.from(document.querySelectorAll('article.paper')).map(a => a.dataset.id)")
+    assert ids == ["synthetic#2"]
+
+
+def test_three_thousand_papers_stay_fast(browser, tmp_path):
+    lines = FIXTURE.read_text(encoding="utf-8").split("\n")[:-1]
+    records = tmp_path / "big.jsonl"
+    with records.open("w", encoding="utf-8") as fh:
+        for i in range(3000):
+            r = json.loads(lines[i % len(lines)])
+            r["id"] = f"big#{i + 1}"
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    html_path = tmp_path / "big.html"
+    t = time.perf_counter()
+    html_path.write_text(render(load_records(records, warn=lambda m: None)), encoding="utf-8")
+    build = time.perf_counter() - t
+    p = Page(browser, html_path)
+    try:
+        assert p.errors == []
+        nodes = p.page.evaluate("() => document.getElementsByTagName('*').length")
+        p.page.click("#tab-table")
+        t = time.perf_counter()
+        p.page.click("th[data-key=value]")
+        p.page.fill("#table-filter", "ImageNet")
+        interact = time.perf_counter() - t
+        print(f"3000 papers: build {build:.2f}s, load {p.load_seconds:.2f}s, {nodes} DOM nodes, "
+              f"sort+filter {interact:.2f}s")
+        assert nodes < 20_000  # paginated, not thousands of cards at once
+        assert p.load_seconds < 10 and interact < 5 and build < 30
+    finally:
+        p.close()
+
+
+def test_empty_and_failed_only_reports_load(browser, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    (tmp_path / "empty.errors.jsonl").write_text(json.dumps(
+        {"id": "f#1", "source": "x.txt:2", "reason": "<img src=x onerror=alert(1)> schema failure",
+         "attempts": 3, "text": "An abstract </script> that failed."}) + "\n", encoding="utf-8")
+    out = tmp_path / "empty.html"
+    out.write_text(render(load_records(empty, warn=lambda m: None)), encoding="utf-8")
+    p = Page(browser, out)
+    try:
+        assert p.errors == [] and p.dialogs == []
+        card = p.page.locator('article[data-id="f#1"]')
+        assert card.count() == 1
+        assert "<img src=x onerror=alert(1)> schema failure" in card.text_content()
+        assert "An abstract </script> that failed." in card.text_content()
+        p.page.click("#tab-table")
+        assert p.page.locator("#table-empty").is_visible()
+    finally:
+        p.close()

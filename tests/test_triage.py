@@ -1,0 +1,205 @@
+"""extract triage: every flag fires on a record built for it and not on one built to pass."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from extract.cli.triage import triage as triage_cmd
+from extract.records import load_records, paper_from_record
+from extract.triage import FLAG_TYPES, paper_flags, render, triage, weights_markdown
+
+from test_table import rec, write
+
+FIXTURE = Path(__file__).parent / "fixtures" / "records-sample.jsonl"
+
+# A record that raises nothing: dataset named, results with a baseline, numbers grounded.
+CLEAN_TEXT = ("We propose FooNet for question answering. On ToyQA, FooNet reaches 71.2% accuracy, "
+              "4.1 points higher than BarNet, using 7 layers.")
+
+
+def clean(**kw):
+    base = dict(methods=["FooNet"], datasets=["ToyQA"],
+                numbers=[("71.2%", 71.2, "%", "result", "accuracy"), ("4.1 points", 4.1, "pp", "result", "gain"),
+                         ("7", 7, None, "setting", "layers")])
+    base.update(kw)
+    text = base.pop("text", CLEAN_TEXT)
+    return rec("p", text, **base)
+
+
+def codes(record) -> set[str]:
+    return {f.code for f in paper_flags(paper_from_record(record))}
+
+
+def flag(record, code):
+    return next(f for f in paper_flags(paper_from_record(record)) if f.code == code)
+
+
+def test_clean_record_has_no_flags():
+    assert codes(clean()) == set()
+
+
+def test_partial():
+    r = clean()
+    r["dropped"] = ["ToyQA-v2"]
+    f = flag(r, "partial")
+    assert f.evidence[0].text == "ToyQA-v2" and f.weight == FLAG_TYPES["partial"].weight
+    assert "partial" not in codes(clean())
+
+
+def test_number_not_in_source_offsets_and_absent():
+    r = clean()
+    r["extraction"]["numbers"][0]["start"] += 1
+    r["extraction"]["numbers"][0]["end"] += 1
+    r["extraction"]["numbers"][2]["text"] = "9"  # not in the text at all
+    f = flag(r, "number_not_in_source")
+    notes = [e.note for e in f.evidence]
+    assert len(notes) == 2 and "offsets" in notes[0] and "not in the text" in notes[1]
+    r2 = clean()
+    del r2["extraction"]["numbers"][0]["start"]
+    assert "number_not_in_source" in codes(r2)
+    assert "number_not_in_source" not in codes(clean())
+
+
+def test_value_mismatch():
+    r = clean()
+    r["extraction"]["numbers"][0]["value"] = 7.12  # '71.2%' read wrong
+    f = flag(r, "value_mismatch")
+    assert f.evidence[0].text == "71.2%" and "7.12" in f.evidence[0].note
+    ok = clean(text="FooNet on ToyQA: 85,229 items, 80B parameters, 0.5% error, 10^{-3} rate, better than BarNet.",
+               numbers=[("85,229", 85229, None, "setting", "items"), ("80B", 8e10, "B", "setting", "params"),
+                        ("0.5%", 0.005, "%", "result", "error"), ("10^{-3}", 0.001, None, "setting", "rate")])
+    assert "value_mismatch" not in codes(ok)
+    bad = clean(text="FooNet on ToyQA: 85,229 items, better than BarNet.",
+                numbers=[("85,229", 85.229, None, "setting", "items")])
+    assert "value_mismatch" in codes(bad)
+    assert "value_mismatch" not in codes(clean())
+
+
+def test_name_not_in_source():
+    r = clean()
+    r["extraction"]["datasets"][0]["start"] = 0
+    assert "name_not_in_source" in codes(r)
+    assert "name_not_in_source" not in codes(clean())
+
+
+@pytest.mark.parametrize("text,fires", [
+    ("We propose FooNet. On ToyQA, FooNet reaches 71.2% accuracy, 4.1 points with 7 layers.", True),
+    ("We propose FooNet. On ToyQA, FooNet reaches 71.2% accuracy, 4.1 points above average with 7 layers.", True),
+    ("We propose FooNet. On ToyQA, FooNet reaches 71.2% accuracy, 4.1 points above BarNet with 7 layers.", False),
+    ("We propose FooNet. On ToyQA, FooNet reaches 71.2% accuracy, 4.1 points over BarNet with 7 layers.", False),
+    ("We propose FooNet. On ToyQA, FooNet outperforms prior methods: 71.2% accuracy, 4.1 points, 7 layers.", False),
+    ("We propose FooNet. On ToyQA, rather than more than 3 layers, FooNet reaches 71.2% with 4.1 points, 7 layers.", True),
+    ("We propose FooNet. Compared with the baseline, FooNet on ToyQA reaches 71.2% (4.1 points) with 7 layers.", False),
+])
+def test_no_comparison(text, fires):
+    r = clean(text=text)
+    assert ("no_comparison" in codes(r)) is fires
+    if fires:
+        ev = flag(r, "no_comparison").evidence
+        assert len(ev) == 1 and "«71.2%»" in ev[0].context and "«4.1 points»" in ev[0].context
+
+
+def test_no_comparison_needs_a_result():
+    r = clean(numbers=[("7", 7, None, "setting", "layers")],
+              text="FooNet on ToyQA uses 7 layers.")
+    assert "no_comparison" not in codes(r)
+
+
+def test_unsupported_superlative():
+    r = clean(text=CLEAN_TEXT + " FooNet achieves state-of-the-art results and significantly improves robustness.")
+    f = flag(r, "unsupported_superlative")
+    assert len(f.evidence) == 1  # one sentence, both words marked
+    assert "«state-of-the-art»" in f.evidence[0].context and "«significantly»" in f.evidence[0].context
+    r2 = clean(text="We propose FooNet. On ToyQA, FooNet significantly outperforms BarNet: 71.2% accuracy, "
+                    "4.1 points, 7 layers.")
+    assert "unsupported_superlative" not in codes(r2)  # the number is in the same sentence
+    assert "unsupported_superlative" not in codes(clean())
+
+
+def test_settings_only():
+    r = clean(numbers=[("7", 7, None, "setting", "layers")])
+    f = flag(r, "settings_only")
+    assert f.evidence[0].text == "7" and f.evidence[0].note == "layers"
+    assert "settings_only" not in codes(clean())
+
+
+def test_no_numbers_and_no_dataset_and_theory_exemption():
+    text = "We propose FooNet and evaluate it in experiments on question answering."
+    r = clean(text=text, datasets=[], numbers=[])
+    assert {"no_numbers", "no_dataset"} <= codes(r)
+    assert flag(r, "no_dataset").evidence[0].text in ("evaluate", "experiments")
+    r["extraction"]["contribution"] = "theory"
+    assert not ({"no_numbers", "no_dataset"} & codes(r))
+    assert not ({"no_numbers", "no_dataset"} & codes(clean()))
+
+
+def test_other_schema_is_shown_not_scored(tmp_path):
+    p = write(tmp_path, [{"id": "c", "text": "Some abstract.", "extraction": {"sentiment": "positive"}}])
+    (t,) = triage(load_records(p, warn=lambda m: None))
+    assert [f.code for f in t.flags] == ["other_schema"] and t.score == 0
+
+
+def test_failed_from_errors_file_and_ordering(tmp_path):
+    ok = clean()
+    bad = clean()
+    bad["id"] = "q"
+    bad["dropped"] = ["x"]
+    bad["extraction"]["datasets"] = []
+    p = write(tmp_path, [ok, bad])
+    (tmp_path / "out.errors.jsonl").write_text(
+        json.dumps({"id": "f1", "source": "x.txt:9", "reason": "schema failure", "attempts": 3}) + "\n",
+        encoding="utf-8")
+    items = triage(load_records(p, warn=lambda m: None))
+    assert [t.id for t in items] == ["f1", "q", "p"]
+    assert items[0].failed and items[0].flags[0].code == "failed"
+    assert "schema failure" in items[0].flags[0].evidence[0].note
+    assert items[1].score == FLAG_TYPES["partial"].weight + FLAG_TYPES["no_dataset"].weight
+    assert items[2].score == 0
+
+
+def test_fixture_text_names_every_paper():
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    out = render(rs, "text")
+    for p in rs.papers:
+        assert f"  {p.id}" in out
+    first = out.split("\n\n")[1]
+    assert "synthetic#2" in first  # highest score first
+
+
+def run(args):
+    return CliRunner().invoke(triage_cmd, args, catch_exceptions=False)
+
+
+def test_cli_text_json_csv(tmp_path):
+    r = run([str(FIXTURE)])
+    assert r.exit_code == 0 and "26 papers" in r.stdout
+    j = json.loads(run([str(FIXTURE), "--format", "json"]).stdout)
+    assert len(j) == 26 and j[0]["score"] >= j[-1]["score"]
+    assert all(f["evidence"] for t in j for f in t["flags"])
+    rows = list(csv.DictReader(io.StringIO(run([str(FIXTURE), "--format", "csv"]).stdout)))
+    assert {"id", "score", "flag", "weight", "evidence", "start", "end", "context"} <= set(rows[0])
+    assert {r["id"] for r in rows} == {t["id"] for t in j}
+    out = tmp_path / "t.txt"
+    assert run([str(FIXTURE), "-o", str(out)]).exit_code == 0 and out.read_text().startswith("26 papers")
+
+
+def test_cli_missing_file():
+    r = CliRunner().invoke(triage_cmd, ["/nonexistent/records.jsonl"])
+    assert r.exit_code == 2 and r.stderr.startswith("extract: error: ") and r.stdout == ""
+
+
+def test_weights_table_matches_flag_types():
+    md = weights_markdown()
+    for f in FLAG_TYPES.values():
+        assert f"`{f.code}`" in md
+    import extract.triage as mod
+    for f in FLAG_TYPES.values():  # documented in the module docstring with the same weight
+        assert f"``{f.code}``" in mod.__doc__
+        line = next(ln for ln in mod.__doc__.splitlines() if f"``{f.code}``" in ln)
+        assert line.split()[1] == str(f.weight)

@@ -245,10 +245,9 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
         rs.errors_path = epath
         seen: set[str] = set()
         for n, obj in _read_jsonl(epath, warn, "errors file"):
-            if not isinstance(obj.get("id"), (str, int)):
-                warn(f"{epath}:{n}: no 'id', skipped")
-                continue
-            fid = str(obj["id"])
+            # an input-level failure may have no id (id: null): name it by its source
+            fid = str(obj["id"]) if isinstance(obj.get("id"), (str, int)) and not isinstance(obj.get("id"), bool) \
+                else (_str(obj.get("source")) or f"{epath.name}:{n}")
             if fid in by_id or fid in seen:
                 continue
             seen.add(fid)

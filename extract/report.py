@@ -52,7 +52,7 @@ def _paper(p: Paper, t: Triage | None) -> dict:
     for field, s in p.spans():
         if s.grounded:
             f = field if field != "number" else ("result" if getattr(s, "kind", "") == "result" else "setting")
-            spans.append([f, s.start, s.end])
+            spans.append([f, s.start, s.end, s.status])
     return {
         "id": p.id, "source": p.source, "title": p.title, "text": p.text, "task": p.task,
         "contribution": p.contribution, "score": t.score if t else 0, "failed": False, "reason": "",

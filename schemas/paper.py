@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
+from extract.candidates import parse_number
 from extract.grounding import Aligner, unwrap
 
 Contribution = Literal["method", "benchmark", "dataset", "analysis", "theory", "system"]
@@ -118,8 +119,13 @@ class PaperExtraction(BaseModel):
                 continue
             if (span.start, span.end) in taken:
                 continue
+            parsed = parse_number(span.text)
+            if parsed is None:          # no digits: not a number the guideline counts
+                dropped.append(n.text)
+                continue
             taken.add((span.start, span.end))
-            numbers.append({"text": span.text, "value": n.value, "unit": n.unit, "kind": n.kind,
+            value, unit = parsed        # normalized from the text, not trusted from the model
+            numbers.append({"text": span.text, "value": value, "unit": unit, "kind": n.kind,
                             "about": n.about, "start": span.start, "end": span.end,
                             "status": span.status})
         numbers.sort(key=lambda d: d["start"])

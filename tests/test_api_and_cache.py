@@ -70,15 +70,19 @@ words = st.text(st.characters(whitelist_categories=("Lu", "Ll", "Nd")), min_size
 @settings(max_examples=60)
 @given(st.lists(words, min_size=3, max_size=40), st.data())
 def test_record_roundtrip_keeps_valid_offsets(tokens, data):
-    source = " ".join(tokens)
+    nums = data.draw(st.lists(st.sampled_from(["12.5%", "85,229", "80B", r"$\sim650\times$"]),
+                              max_size=3, unique=True))
+    source = " ".join(tokens + nums)
     picks = data.draw(st.lists(st.sampled_from(tokens), max_size=4))
     bogus = data.draw(st.lists(st.text(min_size=1, max_size=6), max_size=2))
     obj = PaperExtraction(
         task="a task", contribution="method", method_names=picks + bogus, datasets=picks[:1],
-        numbers=[NumberMention(text=p, value=1.0, kind="result") for p in picks[:2]])
+        numbers=[NumberMention(text=n, value=0.0, kind="result") for n in nums])
     extraction, dropped = obj.export(source)
     again = json.loads(json.dumps({"extraction": extraction, "dropped": dropped}))
     assert again["extraction"] == extraction
+    assert len(extraction["numbers"]) == len(nums)            # values come from the text
+    assert all(n["value"] != 0.0 for n in extraction["numbers"])
     for span in extraction["method_names"] + extraction["datasets"] + extraction["numbers"]:
         assert source[span["start"]:span["end"]] == span["text"]
     # nothing silently vanishes: a name is exported exactly when it aligns, else it is dropped

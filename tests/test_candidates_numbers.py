@@ -160,3 +160,27 @@ def test_property_find_candidates_deterministic(text):
     assert a == b
     for n in a.names:
         assert text[n.start:n.end] == n.text
+
+
+def test_parse_number_agrees_with_find_numbers_on_shipped_abstracts():
+    """Value and unit of every candidate re-parse from its own text, except a range's first
+    endpoint, which inherits the unit/multiplier written after the second."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent
+    for path in sorted((root / "gold").glob("*-abstracts.txt")):
+        for text in path.read_text().split("\n")[1:]:
+            cands = find_numbers(text)
+            for c, nxt in zip(cands, cands[1:] + [None]):
+                value, unit = parse_number(c.text)
+                if nxt is not None and re.fullmatch(r"\s*(?:-|–|—|to|~|and)\s*", text[c.end:nxt.start]):
+                    continue
+                assert math.isclose(value, c.value, rel_tol=1e-9) and unit == c.unit, c
+
+
+@pytest.mark.parametrize("span,expected", [("50\\,000", 50000.0), ("50{,}000", 50000.0), ("10 000", 10000.0),
+                                           ("1\u2009000", 1000.0)])
+def test_thousands_separators(span, expected):
+    assert parse_number(span)[0] == expected
+    assert [c.value for c in find_numbers(f"about {span} items")] == [expected]

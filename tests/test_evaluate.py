@@ -157,7 +157,7 @@ def test_cli_missing_or_invalid_file_exits_2(tmp_path, which):
 
 def test_shipped_gold_files_are_valid():
     for name in ("dev-gold.jsonl", "written-gold.jsonl", "holdout-gold.jsonl", "fresh-gold.jsonl",
-                 "extra-gold.jsonl", "final-gold.jsonl"):
+                 "extra-gold.jsonl", "final-gold.jsonl", "sixth-gold.jsonl", "blind-gold.jsonl"):
         gold = load_jsonl(GOLD_DIR / name)
         stem = name.replace("-gold.jsonl", "-abstracts.txt")
         texts = None

@@ -75,8 +75,8 @@ def test_data_matches_records():
     assert [p["id"] for p in data["papers"]] == [p.id for p in rs.papers]
     for p, d in zip(rs.papers, data["papers"]):
         assert len(d["spans"]) == sum(1 for _, s in p.spans() if s.grounded)
-        for field, a, b in d["spans"]:
-            assert field in ("method", "dataset", "result", "setting") and p.text[a:b]
+        for field, a, b, status in d["spans"]:
+            assert status in ("exact", "fuzzy") and field in ("method", "dataset", "result", "setting") and p.text[a:b]
     broken = next(d for d in data["papers"] if d["id"] == "synthetic#2")
     assert len(broken["spans"]) == 2  # the two numbers with wrong offsets are not highlighted
     assert data["rows"] and all(len(r) == 7 for r in data["rows"])

@@ -88,6 +88,7 @@ def test_sigkill_midway_then_rerun_finishes_and_a_second_writer_is_refused(cli, 
         finally:
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
+            proc.stderr.close()
         assert proc.returncode == -signal.SIGKILL
         written_before = lines_in(out)
         assert 60 <= written_before < N
@@ -113,7 +114,8 @@ def test_two_processes_share_one_cache_directory(cli, tmp_path):
         procs = [spawn(inputs, tmp_path / f"out{k}.jsonl", server, cache, "--concurrency", "16")
                  for k in (1, 2)]
         for p in procs:
-            assert p.wait(60) == 0, p.stderr.read()
+            _, err = p.communicate(timeout=60)
+            assert p.returncode == 0, err
         for k in (1, 2):
             check_complete(tmp_path / f"out{k}.jsonl", 300)
         sent = server.chat_count

@@ -347,8 +347,9 @@ def test_errors_path_and_duplicates(tmp_path):
     p = write(tmp_path, [a, b])
     (tmp_path / "out.errors.jsonl").write_text(
         json.dumps({"id": "d", "reason": "old failure"}) + "\n" + json.dumps({"id": "f", "reason": "timeout", "attempts": 3})
-        + "\n", encoding="utf-8")
+        + "\n" + json.dumps({"id": None, "source": "in.csv:7", "kind": "input", "reason": "empty text"}) + "\n",
+        encoding="utf-8")
     msgs = []
     rs = load_records(p, warn=msgs.append)
     assert [x.text for x in rs.papers] == ["A newer text."] and any("duplicate id" in m for m in msgs)
-    assert [f.id for f in rs.failures] == ["f"] and rs.failures[0].attempts == 3
+    assert [f.id for f in rs.failures] == ["f", "in.csv:7"] and rs.failures[0].attempts == 3

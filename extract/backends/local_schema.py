@@ -55,6 +55,7 @@ class Policy:
     kinds_from_hint: bool = True   # number kinds from rules where they have a hint
     use_model: bool = True         # False: rules alone decide (a baseline for measurement)
     names: str = "labels"          # "labels": one label per offered name; "lists": pick lists
+    roles_from_hint: bool = True   # labels mode: the model keeps/vetoes, rules give the role
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -217,13 +218,14 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
     for t, label in (answer.get("names") or {}).items():
         n = offered.get(t)
         if n is None or label not in NAME_LABELS[1:]:
-            continue
-        if label == "dataset" and n.role_hint != "model":
-            picked_d.append(n)
-        elif label == "introduced":
+            continue            # "other": the model vetoes an uncertain name
+        # the model decides whether an uncertain name belongs; its role comes from the rules
+        # when they have one (they are measured to be better at roles than a tiny model)
+        role = n.role_hint if n.role_hint in ("method", "dataset") and policy.roles_from_hint else None
+        if role == "method" or (role is None and label == "introduced"):
             picked_m.append(n)
-            if n.role_hint == "dataset":
-                picked_d.append(n)
+        if role == "dataset" or (role is None and label == "dataset" and n.role_hint != "model"):
+            picked_d.append(n)
     contribution = plan.contribution or answer.get("contribution")
     if contribution not in CONTRIBUTIONS:
         contribution = "method"

@@ -11,7 +11,7 @@ _SYSTEM_NOUN = re.compile(r"\b(?:library|libraries|toolkit|toolbox|package|softw
                           r"(?:tool|system|platform|implementation)|platform|compiler|runtime|"
                           r"serving\s+system|api|plug-in|plugin|python\s+package)\b", re.I)
 _BENCH_NOUN = re.compile(r"\b(?:benchmark|evaluation\s+suite|test\s*bed|testbed|leaderboard|"
-                         r"evaluation\s+framework|arena)\b", re.I)
+                         r"evaluation\s+framework|arena|environment|simulator|gym)\b", re.I)
 _DATA_NOUN = re.compile(r"\b(?:dataset|data\s+set|corpus|corpora|collection\s+of)\b", re.I)
 _METHOD_NOUN = re.compile(r"\b(?:method|algorithm|approach|framework|model|architecture|objective|"
                           r"technique|loss|strategy|mechanism|module|procedure|estimator|optimizer|"
@@ -22,7 +22,8 @@ _THEORY = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?prove|proofs?|theorems?|lower\s+bo
                      r"theoretical|guarantees?|optimal(?:ity)?|tight|we\s+establish|we\s+derive|"
                      r"characteriz\w+|provabl\w+|asymptotic\w*|information-theoretic|polynomial(?:-time)?|"
                      r"quasi-polynomial|super-polynomial|np-hard\w*|hardness|statistical\s+query|"
-                     r"bounds?|complexity|lemma|corollary|in\s+time)\b", re.I)
+                     r"bounds?|complexity|lemma|corollary|in\s+time|competitive\s+ratio|approximation\s+ratio|"
+                     r"approximation\s+guarantee)\b", re.I)
 _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|examine|find|show|"
                        r"observe|uncover|identify|reveal|demonstrate|measure|quantify|revisit|"
                        r"explore|ask|characterize|evaluate|benchmark|compare|assess|probe|audit|test)|"
@@ -48,6 +49,11 @@ def contribution_hint(text: str, names=()) -> str | None:
     if not isinstance(text, str) or not text.strip():
         return None
     objects = _intro_objects(text)
+    theory = len(_THEORY.findall(text))
+    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+    if re.match(r"\s*(?:in\s+this\s+(?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:prove|show\s+that\s+\w+"
+                r"[^.]*\b(?:bound|optimal|complexity|ratio))", first, re.I):
+        theory += 2                                     # an abstract that opens with a proof
     introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
                          ("we-propose" in c.cues or "introduced" in c.cues or "appositive" in c.cues
                           or "our" in c.cues)), key=lambda c: c.start)
@@ -80,13 +86,12 @@ def contribution_hint(text: str, names=()) -> str | None:
                                                    (data_m, "dataset"), (meth_m, "method")) if m]
         if firsts:
             kind = min(firsts)[1]
-            if kind == "method" and len(_THEORY.findall(text)) >= 4 and re.search(
+            if kind == "method" and theory >= 4 and re.search(
                     r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I):
                 return "theory"
             if kind == "dataset" and bench_m and re.search(r"\b(?:evaluat|benchmark)", head, re.I):
                 kind = "benchmark"
             return kind
-    theory = len(_THEORY.findall(text))
     analysis = len(_ANALYSIS.findall(text))
     proofy = re.search(r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I)
     if objects and any(_METHOD_NOUN.search(o) and not _NON_METHOD_FRAMEWORK.search(o) for o in objects):

@@ -63,7 +63,9 @@ _NOUN_CALLED_BEFORE = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\
 _DATA_FROM_BEFORE = re.compile(
     r"\b(?:videos|images|data|samples|examples|questions|clips|documents|reports|records|recordings|"
     r"texts|tasks|problems|dialogues|conversations|scenes|episodes|trajectories|articles|papers|"
-    r"posts|prompts|sentences|utterances)\s+(?:drawn\s+|collected\s+|sourced\s+|taken\s+|sampled\s+)?"
+    r"posts|prompts|sentences|utterances|pairs|sequences|molecules|proteins|graphs|tables|passages|"
+    r"snippets|abstracts|transcripts|instances|items|queries|images-text|codes?)\s+"
+    r"(?:drawn\s+|collected\s+|sourced\s+|taken\s+|sampled\s+|filtered\s+)?"
     r"from\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
 _TRAINED_ON_BEFORE = re.compile(
     r"\b(?:trained|pretrained|pre-trained|fine-tuned|finetuned|fine-tuning|finetuning|training|pretraining|"
@@ -107,7 +109,6 @@ _ACRO_PAREN = re.compile(
     r"(?:\}|\*\*)?\s*(?:[;,][^()]{0,40})?\)")
 _SENT_START_LOOKBACK = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[\"“]\s*|\*\*)$")
 _COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|ence|ship|ure|al|ive)$")
-_GENERIC_LONG = re.compile(r"^(?:the|a|an)\b", re.I)
 _FUNC = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "by", "the", "a", "an", "as"}
 
 

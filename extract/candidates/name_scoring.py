@@ -43,12 +43,19 @@ def score(self) -> list[NameCandidate]:
             a.dataset = max(a.dataset, 0.75)
         if _model_like(a.text) and " " not in a.text:
             a.cues.add("model-pattern")
+    # a long form or capitalized run that ends in a dataset noun names a dataset
+    for a in aggs.values():
+        if a.shape in ("long", "run") and re.search(r"\s(?:Benchmark|Dataset|Corpus|Suite|Challenge|"
+                                                    r"Arena|Collection|Leaderboard|Database)s?$", a.text):
+            a.dataset = max(a.dataset, 0.75)
+            a.cues.add("dataset-noun-name")
     # acronym partners share the introduction
     for a in aggs.values():
         for p in a.partners:
             b = aggs.get(p)
             if b is not None:
                 a.method = b.method = max(a.method, b.method)
+                a.dataset = b.dataset = max(a.dataset, b.dataset)
                 if "introduced" in a.cues or "introduced" in b.cues:
                     a.cues.add("introduced")
                     b.cues.add("introduced")
@@ -147,9 +154,11 @@ def _finish(a: _Agg) -> NameCandidate | None:
     method, dataset = a.method, a.dataset
     if generic:
         cues.add("generic")
-        modified = False
-        method = min(method, 0.05) if not modified else method
+        method = min(method, 0.05)
         dataset = min(dataset, 0.05)
+    if "lowercase-coinage" in cues and not a.partners:
+        # an uncapitalized phrase is a name only by its context: never fully confident
+        method = min(method, 0.7 if ("appositive" in cues or "called" in cues) else 0.55)
     if plural and method < 0.85:
         cues.add("plural")
         method = min(method, 0.2)

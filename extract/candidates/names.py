@@ -31,6 +31,13 @@ from .name_patterns import (_ACRO_PAREN, _APPOSITIVE, _COINAGE_SUFFIX_WORDISH, _
                             _is_namey, _long_form, _upper_count)
 from .name_scoring import score
 
+# Words that start sentences and are not part of a name that follows them.
+_SENT_INITIAL_WORD = re.compile(
+    r"(?:On|In|For|Across|Using|With|To|By|From|At|Our|We|This|These|The|A|An|Unlike|Compared|"
+    r"Applied|Applying|Training|Fine-tuning|Evaluated|Evaluating|Experiments|Results|Here|Finally|"
+    r"Moreover|However|Furthermore|Specifically|Notably|Overall|Beyond|Under|Over|Without|Through|"
+    r"Given|Like|When|While|Although|Despite|Both|All|Each|Most|Many|Some|Recent|Existing|Prior)\s")
+
 __all__ = ["NameCandidate", "find_names", "select_names"]
 
 
@@ -132,6 +139,10 @@ class _Finder:
             if any(a < s < b for a, b in in_math):
                 continue
             ok, shape = _is_namey(tok)
+            if not ok and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():
+                ok, shape = True, "camelcase"               # Exphormer++: a coinage
+            if not ok and _dataset_like(tok) and tok[:1].isupper():
+                ok, shape = True, "known"                   # Wikipedia, ImageNet
             if not ok:
                 continue
             if re.search(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
@@ -220,6 +231,9 @@ class _Finder:
             e = s + len(phrase)
             follow = t[e:e + 80]
             appos = bool(_APPOSITIVE.search(follow)) or follow.lstrip().startswith(("(", ":"))
+            if words[0].islower() and "-" not in words[0] and not appos and (
+                    words[0].endswith("ing") or words[0].endswith("ly")):
+                continue                                    # "we propose using ...", "... training X"
             capital = all(w[:1].isupper() for w in words if w.lower() not in _FUNC)
             if capital:
                 score, cues = 0.85, {"we-propose", "capitalized"}
@@ -229,6 +243,10 @@ class _Finder:
                     score = 0.35
                 cues = {"we-propose", "lowercase-coinage"} | ({"appositive"} if appos else set())
             self.add(s, e, cues, method=score)
+        # "a method called foobar, ...": a lowercase coinage after called/named/dubbed/termed
+        for m in re.finditer(r"\b(?:called|named|dubbed|termed|coined)\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
+                             r"{0,2})(?=\s*(?:[,.;:(]|$))", t):
+            self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)
 
     def dataset_lists(self) -> None:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and ogbn-arxiv",
@@ -269,7 +287,7 @@ class _Finder:
                 rest = re.match(r"\S+\s+(?:(?:of|for|from|with|to|in|on|via)\s+)?", m.group(0))
                 if rest and len(m.group(0)[rest.end():].split()) >= 2:
                     self.add(s + rest.end(), e, {"capitalized-run"}, shape="run")
-                if not self._cued(s, e):
+                if _SENT_INITIAL_WORD.match(m.group(0)) or not self._cued(s, e):
                     continue
             self.add(s, e, {"capitalized-run"}, shape="run")
 

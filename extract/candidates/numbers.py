@@ -22,7 +22,6 @@ Conventions (they follow the gold guideline, /work/shared/eval/GUIDELINE.md):
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
@@ -223,8 +222,7 @@ def _scan(text: str) -> list[_Raw]:
         # unit after the number (possibly after a space)
         if unit is None and mult == 1.0:
             um = _SPACED_UNIT.match(text, end)
-            if um and not (um.group(0).startswith(" ") and um.group("pct") is None and um.group("times") is None
-                           and False):
+            if um:
                 if um.group("pct"):
                     unit = "%"
                 elif um.group("times") or um.group("xtimes"):
@@ -242,8 +240,6 @@ def _scan(text: str) -> list[_Raw]:
             start, end = min(start, math[0]), max(end, math[1])
             if re.search(r"\\%|%|\\times(?![A-Za-z])|×", text[math[0]:math[1]]):
                 unit = unit or ("%" if "%" in text[math[0]:math[1]] else "×")
-            if re.search(r"\\sim|\\approx", text[math[0]:math[1]]):
-                pass
             if unit is None and mult == 1.0:
                 am = re.match(r"\\%|%|×|[xX](?![A-Za-z0-9])", text[end:])
                 if am:
@@ -331,6 +327,5 @@ def find_numbers(text: str) -> list[NumberCandidate]:
         noun = _count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
         kind = _kind(text, r, noun, bounds)
         about = _about(text, r, noun)
-        value = r.value if math.isfinite(r.value) else r.value
-        out.append(NumberCandidate(text[r.start:r.end], r.start, r.end, value, r.unit, kind, about))
+        out.append(NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, kind, about))
     return out

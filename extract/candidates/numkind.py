@@ -212,8 +212,11 @@ def _kind(text: str, r: _Raw, noun: str | None, bounds) -> str:
                                    r"\b(?:with|using|use|uses|requires?|needs?)\s*$", before):
         return "result"                                 # 50,000 fewer parameters
     if noun is not None and noun.split()[-1] in ("points", "point") and (
-            strong_before or re.search(r"\bby\s*(?:up to|about|over|nearly)?\s*$", before)):
+            strong_before or re.search(r"\b(?:by|than)\s*(?:up to|about|over|nearly|only)?\s*$", before)):
         return "result"                                 # improves accuracy by 3.1 points
+    if r.unit is None and re.search(r"\bby\s+(?:a\s+)?factor\s+of\s*(?:up\s+to\s+|about\s+|roughly\s+)?\$?\s*$",
+                                    before):
+        return "result"                                 # reduces error by a factor of 2
     if r.unit is None and re.match(r"\s+(?:out\s+)?of\s+(?:the\s+)?\$?\d", after):
         return "result"                                 # solves 18 of 20 tasks
     core_text = text[r.core_start:r.core_end]

@@ -71,15 +71,17 @@ def _safe_pow(base: float, exp: float) -> float:
 # parse_number: value and unit of an arbitrary span
 # ---------------------------------------------------------------------------------------
 _PARSE = re.compile(
-    r"(?P<sign>[+\-−±])?\s*(?P<core>(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f)\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+)"
+    r"(?P<sign>[+\-−±])?\s*(?P<core>(?:\d{1,3}(?:(?:,|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
+    r"|\d+)(?:\.\d+)?|\.\d+)"
     r"(?:[eE](?P<e>[-+−]?\d{1,3})(?![A-Za-z]))?"
     r"(?:\s*\^\s*(?P<pow>[-+−]?\d{1,3}))?"
     r"(?:\s*[×x·*]\s*10\s*\^\s*(?P<sci>[-+−]?\d{1,3}))?"
     r"\s*(?P<suffix>%|percentage points?|percent|pp(?![A-Za-z])|×|times|"
     r"thousand|million|billion|trillion|[xX](?![A-Za-z0-9])|[kKMBT](?![A-Za-z0-9])|"
     r"(?:ms|ns|GB|MB|TB|KB|kB|dB|Hz|kHz|MHz|GHz|fps|FLOPs|GFLOPs|TFLOPs|PFLOPs|GPU-hours|"
-    r"hours|hrs|hr|h|seconds|sec|s|minutes|mins|min|days)(?![A-Za-z]))?")
-_PARSE_STRIP = [(re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
+    r"hours|hrs|hr|h|seconds|sec|s|minutes|mins|min|days)(?![A-Za-z])|°[CF]?)?")
+_PARSE_STRIP = [(re.compile(r"(?<=\d)(?:\\,|\{,\})(?=\d{3})"), ","),
+                (re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
                             r"textrm|mathit|textsc|textsf|mathsf)\s*\{"), ""),
                 (re.compile(r"\\times(?![A-Za-z])"), "×"), (re.compile(r"\\cdot(?![A-Za-z])"), "·"),
                 (re.compile(r"\\%"), "%"), (re.compile(r"\\pm(?![A-Za-z])"), "±"),

@@ -22,13 +22,13 @@
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
   /* ---------------------------------------------------------------- highlighting */
-  // spans: [field, start, end]; nested spans nest; a span crossing its parent's end is split
+  // spans: [field, start, end, status]; nested spans nest; a span crossing its parent's end is split
   // into pieces that share one data-span number.
   function renderMarked(container, text, spans) {
     var q = [];
     for (var i = 0; i < spans.length; i++) {
       var s = spans[i];
-      if (s[2] > s[1] && s[1] >= 0 && s[2] <= text.length) q.push({ f: s[0], s: s[1], e: s[2], id: i });
+      if (s[2] > s[1] && s[1] >= 0 && s[2] <= text.length) q.push({ f: s[0], s: s[1], e: s[2], id: i, st: s[3] || "" });
     }
     q.sort(function (a, b) { return a.s - b.s || b.e - a.e || a.id - b.id; });
     var stack = [{ node: container, e: text.length }], pos = 0;
@@ -39,7 +39,7 @@
       emit(sp.s);
       var top = stack[stack.length - 1], end = sp.e;
       if (end > top.e) {  // crosses the enclosing span: render the rest after it closes
-        var rest = { f: sp.f, s: top.e, e: sp.e, id: sp.id }, j = k + 1;
+        var rest = { f: sp.f, s: top.e, e: sp.e, id: sp.id, st: sp.st }, j = k + 1;
         while (j < q.length && (q[j].s < rest.s || (q[j].s === rest.s && q[j].e >= rest.e))) j++;
         q.splice(j, 0, rest);
         end = top.e;
@@ -47,7 +47,8 @@
       var m = el("mark", "hl hl-" + sp.f);
       m.setAttribute("data-span", String(sp.id));
       m.setAttribute("data-field", sp.f);
-      m.title = FIELD_LABEL[sp.f] || sp.f;
+      m.title = (FIELD_LABEL[sp.f] || sp.f) + (sp.st === "fuzzy" ? " (matched ignoring case and markup)" : "");
+      if (sp.st) m.setAttribute("data-status", sp.st);
       top.node.appendChild(m);
       stack.push({ node: m, e: end });
     }

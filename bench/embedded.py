@@ -70,23 +70,25 @@ def grounded_rate(records: list[dict]) -> float:
 
 
 def evaluate(records_path: Path) -> dict | None:
+    """The dev-gold figures from ``extract.evaluate`` (None when it or the gold is missing)."""
     try:
-        from extract import evaluate as ev
+        from extract.evaluate import evaluate as ev, load_jsonl
     except ImportError:
         return None
-    for name in ("evaluate_files", "evaluate_paths", "evaluate"):
-        fn = getattr(ev, name, None)
-        if callable(fn):
-            try:
-                return fn(records_path, GOLD)
-            except TypeError:
-                continue
-    return None
+    if not GOLD.is_file():
+        return None
+    res = ev(load_jsonl(records_path), load_jsonl(GOLD))
+    return {"grounded_rate": round(res.grounded_rate, 4), "macro_f1": round(res.macro_f1, 4),
+            "method_f1": round(res.method_names.f1, 4), "dataset_f1": round(res.datasets.f1, 4),
+            "numbers_f1": round(res.numbers.f1, 4), "result_numbers_f1": round(res.result_numbers.f1, 4),
+            "contribution_accuracy": round(res.contribution_accuracy, 4),
+            "gold_matched": f"{res.matched}/{res.gold_total}"}
 
 
-def run_cli(model: str | None, limit: int | None) -> float:
+def run_cli(model: str | None, limit: int | None) -> tuple[float, int, dict | None]:
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "extract.cli", "run", str(ROOT / "seeds"), "-o",
+        cmd = [sys.executable, "-c", "import sys; from extract.cli import main; sys.exit(main())",
+               "run", str(ROOT / "seeds"), "-o",
                str(Path(tmp) / "out.jsonl"), "--backend", "local", "--cache-dir", str(Path(tmp) / "cache")]
         if model:
             cmd += ["--model", model]
@@ -95,8 +97,11 @@ def run_cli(model: str | None, limit: int | None) -> float:
         started = time.perf_counter()
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         seconds = time.perf_counter() - started
-        print(f"cli: exit {proc.returncode}; {proc.stderr.strip().splitlines()[-1:] }", file=sys.stderr)
-        return seconds
+        tail = proc.stderr.strip().splitlines()[-1:] or [""]
+        print(f"cli: exit {proc.returncode}: {tail[0]}", file=sys.stderr)
+        out = Path(tmp) / "out.jsonl"
+        scores = evaluate(out) if out.is_file() else None
+        return seconds, proc.returncode, scores
 
 
 def main() -> int:
@@ -149,7 +154,9 @@ def main() -> int:
     if scores is not None:
         figures["eval"] = scores
     if args.cli:
-        cli_s = run_cli(args.model, args.limit)
+        cli_s, code, cli_scores = run_cli(args.model, args.limit)
+        figures["cli_exit"] = code
+        figures["cli_eval"] = cli_scores
         figures["cli_seconds_total"] = round(cli_s, 2)
         figures["cli_seconds_per_abstract"] = round(cli_s / max(1, len(items)), 3)
     print(json.dumps(figures, indent=2, default=str))

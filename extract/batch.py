@@ -243,19 +243,28 @@ class ResultIndex:
             fh.close()
 
 
+def _error_text(err) -> str:
+    """The message of an error in any of the shapes batch runners write: a string (vLLM),
+    ``{"code", "message"}`` (OpenAI) or ``{"error": {...}}`` (an error response body)."""
+    if isinstance(err, dict) and isinstance(err.get("error"), dict):
+        err = err["error"]
+    if isinstance(err, dict):
+        code, msg = err.get("code"), err.get("message")
+        return f"{code}: {msg}" if code and msg else str(msg or code or err)[:500]
+    return str(err)[:500]
+
+
 def answer_of(line: dict) -> tuple[dict, str]:
     """(completion body, JSON text of the answer) of one output line, or raise RecordError
     with the reason (per-line ``status_code``, request errors, truncation, refusals)."""
     err = line.get("error")
     if err:
-        code = err.get("code") if isinstance(err, dict) else None
-        msg = err.get("message") if isinstance(err, dict) else str(err)
-        raise RecordError(f"batch request failed: {code or 'error'}: {msg}")
+        raise RecordError(f"batch request failed: {_error_text(err)}")
     response = line.get("response") or {}
     status_code = response.get("status_code")
     body = response.get("body") or {}
     if status_code != 200:
-        detail = body.get("error", {}).get("message") if isinstance(body.get("error"), dict) else ""
+        detail = _error_text(body) if body.get("error") else ""
         raise RecordError(f"HTTP {status_code} in the batch output{': ' + detail if detail else ''}"
                           " (a batch is not retried: rerun live or submit again)")
     choices = body.get("choices") or []

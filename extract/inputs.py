@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -42,12 +43,14 @@ class Problem:
     id: str | None = None
 
 
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
 def _bad_bytes(s: str) -> int | None:
-    """Column of the first undecodable byte (kept as a surrogate escape), if any."""
-    for i, ch in enumerate(s):
-        if "\udc80" <= ch <= "\udcff":
-            return i + 1
-    return None
+    """Column of the first undecodable byte (kept as a surrogate escape), if any.
+    (A regex: a per-character loop was 40% of a cached rerun's time.)"""
+    m = _SURROGATE.search(s)
+    return m.start() + 1 if m else None
 
 
 def expand(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:

@@ -98,6 +98,7 @@ class RecordSink:
         self._new_errors: list[dict] = []
         self._old_errors: list[dict] = []
         self._attempted: set[str] = set()
+        self._old_error_ids: set = set()
 
     def __enter__(self) -> "RecordSink":
         if self.out is not None:
@@ -114,11 +115,13 @@ class RecordSink:
             self._fh = self.out.open("a", encoding="utf-8")
         if self.errors_path is not None:
             self._old_errors = read_errors(self.errors_path)
+            self._old_error_ids = {e.get("id") for e in self._old_errors}
         return self
 
     def attempted(self, rid: str | None) -> None:
         if rid is not None:
-            self._attempted.add(rid)
+            if rid in self._old_error_ids:   # only these matter at exit: memory stays flat
+                self._attempted.add(rid)
 
     def record(self, rec: dict) -> None:
         line = dumps(rec) + "\n"

@@ -192,6 +192,8 @@ class Extractor:
                         break
                     taken += 1
                     pending.append((entry, asyncio.ensure_future(guarded(entry))))
+                    if taken <= width:       # the first requests go out while reading on
+                        await asyncio.sleep(0)
                 else:
                     pending.append((entry, None))
                 while pending and (len(pending) >= window or pending[0][1] is None

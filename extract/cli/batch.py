@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import click
+import openai
 from tqdm import tqdm
 
 from ..config import DEFAULT_CACHE_DIR, RunConfig, remote_from_env
@@ -61,6 +62,10 @@ def handled(func):
             return func(*args, **kwargs)
         except ExtractError as e:
             fail(str(e), e.exit_code)
+        except openai.APIError as e:         # uploads, batch calls: the key is never in these
+            status = getattr(e, "status_code", None)
+            fail(f"the endpoint refused: HTTP {status} ({type(e).__name__})" if status
+                 else f"cannot reach the endpoint ({type(e).__name__})", 3)
         except KeyboardInterrupt:
             click.echo("extract: interrupted", err=True)
             sys.exit(130)

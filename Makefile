@@ -26,6 +26,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/embedded.py
+	$(BIN)/python bench/throughput.py
+	$(BIN)/python bench/cache_scale.py
 
 clean:
 	rm -rf $(VENV) cache out

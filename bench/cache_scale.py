@@ -71,7 +71,9 @@ def fill_direct(corpus: Path, cache_dir: Path) -> float:
 
 def extract_cmd(corpus: Path, out: Path, cache_dir: Path, url: str) -> list[str]:
     exe = Path(sys.executable).with_name("extract")
-    return [str(exe), "run", str(corpus), "-o", str(out), "--cache-dir", str(cache_dir),
+    launcher = ([str(exe)] if exe.exists() else
+                [sys.executable, "-c", "import sys; from extract.cli import main; sys.exit(main())"])
+    return [*launcher, "run", str(corpus), "-o", str(out), "--cache-dir", str(cache_dir),
             "--base-url", url, "--model", MODEL, "--concurrency", "64", "--no-progress",
             "--retries", "0"]
 

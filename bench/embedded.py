@@ -30,7 +30,7 @@ from extract.backends.local import LocalBackend  # noqa: E402
 from extract.backends.local_schema import Policy  # noqa: E402
 from extract.config import RunConfig  # noqa: E402
 from extract.inputs import Item, expand, read_inputs  # noqa: E402
-from extract.prompting import load_prompt, load_schema, sha256  # noqa: E402
+from extract.prompting import load_prompt, load_schema  # noqa: E402
 from extract.record import build_record  # noqa: E402
 
 GOLD = Path("/work/shared/eval/dev-gold.jsonl")

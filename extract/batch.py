@@ -29,7 +29,8 @@ from pathlib import Path
 import openai
 
 from ._version import __version__
-from .backends.openai_compat import OPENAI_URL, _prepared
+from .backends.instructor_fixes import prepared
+from .backends.openai_compat import OPENAI_URL
 from .config import RunConfig
 from .errors import RecordError, UsageError
 from .inputs import Item, Problem, expand, read_inputs
@@ -81,7 +82,7 @@ class BatchRequests:
             kwargs["seed"] = cfg.seed
         # instructor's handler adds response_format and passes the messages through: run it
         # once, then only the messages differ from one abstract to the next.
-        _, self._template = handler(_prepared(self.extractor.schema), kwargs)
+        _, self._template = handler(prepared(self.extractor.schema), kwargs)
 
     @property
     def request_sha(self) -> str:

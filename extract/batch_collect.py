@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from .batch import (BatchRequests, ResultIndex, _entries, answer_of, canonical, downloaded,
                     make_client, usage_of)
 from .config import RunConfig
-from .errors import (EXIT_OK, EXIT_SOME_FAILED, BackendError, ExtractError, RecordError,
+from .errors import (BatchNotReady, EXIT_OK, EXIT_SOME_FAILED, BackendError, ExtractError, RecordError,
                      UsageError)
 from .inputs import Item, Problem
 from .output import RecordSink
@@ -35,12 +35,6 @@ from .prompting import sha256
 from .record import error_entry
 
 PENDING = ("validating", "in_progress", "finalizing", "cancelling")
-
-
-class BatchNotReady(ExtractError):
-    """The batch has not finished: collect later (``extract batch status ID``)."""
-
-    exit_code = 6
 
 
 @dataclass

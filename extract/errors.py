@@ -10,7 +10,8 @@
     ├── RecordError               one record failed; it goes to the errors file
     │   ├── SchemaFailure         the answer stayed invalid after every re-ask
     │   └── RequestRejected       the endpoint refused this one request (400, 413, 422)
-    └── BudgetExhausted           --max-tokens-total was reached (exit 4, resumable)
+    ├── BudgetExhausted           --max-tokens-total was reached (exit 4, resumable)
+    └── BatchNotReady             extract batch collect before the batch ended (exit 6)
 
 A record-level failure never stops a batch; only ``FatalBackendError`` and the
 usage/input/lock errors do.  Messages never contain an API key.
@@ -74,6 +75,12 @@ class BudgetExhausted(ExtractError):
     exit_code = 4
 
 
+class BatchNotReady(ExtractError):
+    """The batch has not finished: collect later (``extract batch status ID``)."""
+
+    exit_code = 6
+
+
 # Exit statuses of `extract run`, documented in the README.
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
@@ -81,4 +88,5 @@ EXIT_USAGE = 2
 EXIT_BACKEND = 3
 EXIT_BUDGET = 4
 EXIT_LOCKED = 5
+EXIT_BATCH_PENDING = 6     # extract batch collect: the batch has not finished
 EXIT_INTERRUPTED = 130

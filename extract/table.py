@@ -56,15 +56,35 @@ def format_plain(v: float) -> str:
     return s
 
 
+_TAIL = re.compile(r"\d([^\d]*)$")
+
+
+def unit_from_text(text: str) -> str:
+    """The unit a number's text writes after its last digit, when no unit was given:
+    '80B' -> 'B', '22-fold' -> '×', '1.5 GPU hours' -> 'GPU hours', '85,229' -> ''."""
+    if re.search(r"\\?%", text):
+        return "%"
+    m = _TAIL.search(text.strip().rstrip("$").strip())
+    tail = m.group(1) if m else ""
+    tail = re.sub(r"\\(?:times)\b", "×", tail)
+    tail = re.sub(r"[\\${}~]|^\s*-", " ", tail).strip()
+    if tail in ("fold", "×", "x", "X", "times"):
+        return "×"
+    if tail and len(tail.split()) <= 3 and re.fullmatch(r"[A-Za-zµμ°][\w\s°/-]*", tail):
+        return tail
+    return ""
+
+
 def format_number(value: float | None, unit: str | None, text: str = "") -> str:
-    """A number for a table: value with thousands separators and its unit.
+    """A number for a table: value with thousands separators and its unit (from ``text`` when
+    no unit is given).
 
     ``(85229, None)`` -> ``85,229``; ``(11.25, '%')`` -> ``11.25 %``; ``(650, '×')`` -> ``650×``;
-    ``(80e9, 'B')`` -> ``80B``; no value -> the text as written.
+    ``(80e9, 'B')`` and ``(80e9, None, '80B')`` -> ``80B``; no value -> the text as written.
     """
     if value is None:
         return clean(text)
-    u = (unit or "").strip()
+    u = (unit or "").strip() or unit_from_text(text)
     if u in _MAGNITUDE:
         scale = _MAGNITUDE[u]
         shown = value / scale if abs(value) >= scale * 0.999 else value

@@ -131,7 +131,8 @@ class FakeOpenAI:
         self._ids = itertools.count(1)
         self._server = _Server(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
+                                        kwargs={"poll_interval": 0.05})  # quick shutdown
 
     # -- control ---------------------------------------------------------------------
     @property

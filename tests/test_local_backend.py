@@ -88,6 +88,27 @@ def test_labels_keep_or_veto_while_rules_give_the_role():
     assert fields["method_names"] == ["BarQA"] and fields["datasets"] == ["FooNet"]
 
 
+def test_names_with_backslashes_or_quotes_get_safe_keys_and_map_back():
+    text = 'We set \\alpha and call it "Foo" here.'
+    alpha = NameCandidate("\\alpha", 7, 13, None, 0.6, ())
+    foo = NameCandidate('"Foo"', 26, 31, "method", 0.6, ())
+    plan = build_plan(Candidates((), (alpha, foo), "method", "x y"), Policy(drop_score=0.5))
+    assert plan.schema["properties"]["names"]["required"] == ["alpha", "Foo"]
+    gbnf = grammar_from_schema(plan.schema) if HAVE_LLAMA else ""
+    assert "\\\\" not in gbnf
+    fields = map_answer(plan, {"names": {"alpha": "introduced", "Foo": "introduced"}})
+    assert fields["method_names"] == ["\\alpha", '"Foo"']
+    assert [text[n.start:n.end] for n in (alpha, foo)] == ["\\alpha", '"Foo"']
+
+
+@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract[local]')")
+def test_literals_the_converter_would_misescape_are_refused():
+    with pytest.raises(GrammarError, match="backslash or quote"):
+        grammar_from_schema({"enum": ["\\alpha", "beta"]})
+    with pytest.raises(GrammarError, match="backslash or quote"):
+        grammar_from_schema({"type": "object", "properties": {'say "hi"': {"type": "string"}}})
+
+
 def test_plan_bounds_every_array_and_the_task():
     many = [NameCandidate(f"N{i}", 0, 2, None, 0.5, ()) for i in range(40)]
     plan = build_plan(cands(many), Policy(names="lists"))
@@ -392,3 +413,14 @@ def test_real_model_fills_a_custom_schema_under_its_grammar():
     answer = asyncio.run(backend.extract(job))
     assert isinstance(answer.obj, Keywords) and 1 <= answer.attempts <= 3
     assert answer.model == backend.model_name
+
+
+@pytest.mark.embedded
+def test_real_model_too_long_abstract_is_a_record_error():
+    from extract.errors import RequestRejected
+
+    backend = _real_backend_or_skip()
+    text = "word " * 12000
+    job = Job("long#1", text, ({"role": "user", "content": text},), Keywords, {"source": text})
+    with pytest.raises(RequestRejected, match="too long"):
+        asyncio.run(backend.extract(job))

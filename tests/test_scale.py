@@ -15,7 +15,9 @@ import pytest
 from conftest import SECRET, read_jsonl
 from fakeserver import FakeOpenAI, FaultPlan
 
-EXTRACT = Path(sys.executable).with_name("extract")
+_SCRIPT = Path(sys.executable).with_name("extract")
+EXTRACT = ([str(_SCRIPT)] if _SCRIPT.exists()
+           else [sys.executable, "-c", "import sys; from extract.cli import main; sys.exit(main())"])
 N = 600
 
 
@@ -44,7 +46,7 @@ def check_complete(out: Path, n: int = N) -> list[dict]:
 def spawn(inputs: Path, out: Path, server: FakeOpenAI, cache: Path, *extra: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_BASE_URL"}
     env["OPENAI_API_KEY"] = SECRET
-    cmd = [str(EXTRACT), "run", str(inputs), "-o", str(out), "--base-url", server.base_url,
+    cmd = [*EXTRACT, "run", str(inputs), "-o", str(out), "--base-url", server.base_url,
            "--model", "test-model", "--cache-dir", str(cache), "--no-progress", *extra]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 

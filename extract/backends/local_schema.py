@@ -23,7 +23,7 @@ from typing import Any, Sequence
 from .local_task import task_phrases
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
-CONSTRAINT_VERSION = "choices-3"
+CONSTRAINT_VERSION = "choices-4"
 
 CONTRIBUTIONS = ("method", "benchmark", "dataset", "analysis", "theory", "system")
 KINDS = ("result", "setting")
@@ -53,7 +53,11 @@ Leave a list empty rather than guess."""
 
 @dataclass(frozen=True)
 class Policy:
-    """How rule hints and model choices are combined (measured by bench/embedded.py)."""
+    """How rule hints and model choices are combined (measured by bench/embedded.py).
+
+    The defaults scored best on the dev gold with SmolLM2-135M: the rules decide roles,
+    contribution and number kinds (the model was measured worse at each); the model keeps or
+    vetoes names the rules are unsure of (score 0.5-0.8) and picks the task phrase."""
 
     keep_score: float = 0.8        # names at or above this rule score are kept without asking
     drop_score: float = 0.5        # names below it are never offered
@@ -80,6 +84,7 @@ class Plan:
     kept_datasets: list[Any] = field(default_factory=list)
     numbers: list[Any] = field(default_factory=list)        # every NumberCandidate, in order
     asked_kinds: dict[str, int] = field(default_factory=dict)  # JSON key -> index in numbers
+    name_keys: dict[str, Any] = field(default_factory=dict)    # JSON key/enum value -> NameCandidate
     task: str | None = None                       # decided by rules, else None (model writes it)
     contribution: str | None = None               # decided by rules, else None
 
@@ -90,6 +95,28 @@ def _enum_texts(names: Sequence[Any]) -> list[str]:
         if n.text not in seen:
             seen.add(n.text)
             out.append(n.text)
+    return out
+
+
+_UNSAFE = re.compile(r'[\\"\x00-\x1f\x7f]')
+
+
+def _safe_keys(names: Sequence[Any]) -> dict[str, Any]:
+    """JSON-safe keys for names (first candidate per text).  llama-cpp-python's converter
+    mis-escapes backslashes and quotes in enum values and property names (the model would
+    then write invalid JSON), so those characters are left out of keys; the mapping gives
+    the candidate back."""
+    out: dict[str, Any] = {}
+    texts: set[str] = set()
+    for n in names:
+        if n.text in texts:
+            continue
+        texts.add(n.text)
+        base = " ".join(_UNSAFE.sub("", n.text).split()) or "name"
+        key, i = base, 2
+        while key in out:
+            key, i = f"{base} #{i}", i + 1
+        out[key] = n
     return out
 
 
@@ -136,8 +163,9 @@ def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
     else:
         props["contribution"] = {"enum": list(CONTRIBUTIONS)}
 
-    method_enum = _enum_texts(plan.offered)
-    dataset_enum = _enum_texts([n for n in plan.offered if n.role_hint != "model"])
+    plan.name_keys = _safe_keys(plan.offered)
+    method_enum = list(plan.name_keys)
+    dataset_enum = [k for k, n in plan.name_keys.items() if n.role_hint != "model"]
     if policy.names == "labels" and method_enum:
         props["names"] = {"type": "object", "additionalProperties": False, "required": method_enum,
                           "properties": {t: {"enum": list(NAME_LABELS)} for t in method_enum}}
@@ -166,7 +194,7 @@ def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
 
     if not policy.use_model:
         props, lines, method_enum, dataset_enum = {}, [], [], []
-        plan.offered, plan.asked_kinds = [], {}
+        plan.offered, plan.asked_kinds, plan.name_keys = [], {}, {}
         plan.task = plan.task or " ".join((cands.task_hint or "").split()) or None
         plan.contribution = plan.contribution or cands.contribution_hint
     plan.schema = {"type": "object", "properties": props, "required": list(props),
@@ -183,13 +211,6 @@ def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
         parts.append("Numbers to label: " + "; ".join(lines))
     plan.choices_text = "\n".join(parts)
     return plan
-
-
-def _by_text(names: Sequence[Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for n in names:
-        out.setdefault(n.text, n)
-    return out
 
 
 def resolve_roles(methods: list[Any], datasets: list[Any], contribution: str) -> tuple[list[Any], list[Any]]:
@@ -235,7 +256,7 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
 
     Every text, value and unit comes from a candidate; the model only contributes the
     selection, the labels and (when rules have none) the task phrase."""
-    offered = _by_text(plan.offered)
+    offered = plan.name_keys
     picked_m = [offered[t] for t in answer.get("methods", []) if t in offered]
     picked_d = [offered[t] for t in answer.get("datasets", []) if t in offered]
     for t, label in (answer.get("names") or {}).items():
@@ -299,11 +320,39 @@ def ignored_keywords(schema: Any) -> set[str]:
     return found
 
 
+def _misescaped_literals(schema: Any) -> list[str]:
+    found: list[str] = []
+
+    def strings(values: Any) -> list[str]:
+        return [v for v in (values if isinstance(values, list) else [values]) if isinstance(v, str)]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            lits = strings(node.get("enum", [])) + strings(node.get("const"))
+            props = node.get("properties")
+            if isinstance(props, dict):
+                lits += list(props)
+            found.extend(v for v in lits if "\\" in v or '"' in v)
+            for k, v in node.items():
+                if k not in ("enum", "const", "default", "examples"):
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(schema)
+    return found
+
+
 def grammar_from_schema(schema: dict) -> str:
     """GBNF text for ``schema``, or :class:`GrammarError` — never the silent fallback to
     free JSON that ``response_format`` does when conversion fails."""
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
+    bad = _misescaped_literals(schema)
+    if bad:
+        raise GrammarError(f"the JSON schema has enum/const values or property names with a backslash or "
+                           f"quote, which llama.cpp's converter turns into invalid JSON: {bad[:3]}")
     try:
         gbnf = json_schema_to_gbnf(json.dumps(schema))
     except Exception as e:  # the converter raises ValueError, AssertionError, KeyError...

@@ -37,7 +37,7 @@ def _clean(phrase: str) -> str | None:
     if not (2 <= len(words) <= MAX_WORDS) or _DEICTIC.match(words[0]):
         return None
     out = " ".join(words).strip(" -–—'\"`*")
-    return out if any(c.isalpha() for c in out) and "$" not in out and "\\" not in out else None
+    return out if any(c.isalpha() for c in out) and not any(c in out for c in '$\\"') else None
 
 
 def task_phrases(text: str) -> list[str]:

@@ -11,7 +11,6 @@ Layers, each with one job:
 
 from __future__ import annotations
 
-import functools
 import itertools
 import logging
 import os
@@ -19,16 +18,14 @@ import time
 from dataclasses import dataclass, field
 
 import instructor
-import instructor.v2.core.patch as _instructor_patch
-import instructor.v2.validation.async_validators as _async_validators
 import openai
 from instructor.core.hooks import Hooks
-from instructor.v2.core.function_calls import response_schema
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
 from ..config import RunConfig
 from ..errors import TransientBackendError, UsageError
 from .base import Answer, Backend, Job
+from .instructor_fixes import VERBATIM, prepared
 from .transport import backoff, classify
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -37,50 +34,6 @@ _MODES = {"tools": instructor.Mode.TOOLS, "json_schema": instructor.Mode.JSON_SC
 
 logging.getLogger("instructor").addHandler(logging.NullHandler())
 logging.getLogger("instructor").propagate = False
-
-
-_VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
-_templating = getattr(_instructor_patch, "handle_templating", None)
-
-
-def _verbatim_templating(kwargs, mode, provider=None, context=None):
-    """instructor renders every message as a Jinja2 template when a validation context is
-    given: an abstract with ``{{``, ``{#`` or ``{%`` was altered or failed, and trailing
-    newlines were cut.  Our calls carry the marker and are sent verbatim; others are not
-    touched."""
-    if isinstance(context, dict) and context.get(_VERBATIM):
-        return kwargs
-    return _templating(kwargs, mode, provider, context)
-
-
-if _templating is not None:
-    _instructor_patch.handle_templating = _verbatim_templating
-
-_reject_async = _async_validators.reject_async_validators
-_no_async_validators: set[type] = set()
-
-
-def _reject_async_once(model) -> None:
-    """instructor walks the response model's whole MRO for async validators 7 times per
-    request (~20% of the client's CPU in a profile at concurrency 32); a class that passed
-    once passes for good."""
-    if isinstance(model, type) and model in _no_async_validators:
-        return
-    _reject_async(model)
-    if isinstance(model, type):
-        _no_async_validators.add(model)
-
-
-_async_validators.reject_async_validators = _reject_async_once
-_instructor_patch.reject_async_validators = _reject_async_once
-
-
-@functools.lru_cache(maxsize=32)
-def _prepared(model: type) -> type:
-    """The response model wrapped the way instructor wraps it, once per model: instructor
-    otherwise builds a new wrapper class per request (and so misses its own schema cache),
-    which cost ~4 ms of CPU a request and capped throughput well below the endpoint's."""
-    return response_schema(model)
 
 
 def _http_client(config: RunConfig):
@@ -194,7 +147,7 @@ class OpenAIBackend(Backend):
 
     async def extract(self, job: Job) -> Answer:
         cfg = self.config
-        tally = _Tally(dict(job.context, last_attempt=cfg.reasks + 1, **{_VERBATIM: True}))
+        tally = _Tally(dict(job.context, last_attempt=cfg.reasks + 1, **{VERBATIM: True}))
         hooks = Hooks()
         hooks.on("completion:error", tally.on_error)
         hooks.on("completion:response", tally.on_response)
@@ -210,7 +163,7 @@ class OpenAIBackend(Backend):
                 try:
                     obj, _ = await replica.client.chat.completions.create_with_completion(
                         model=cfg.model, messages=list(job.messages),
-                        response_model=_prepared(job.response_model), max_retries=cfg.reasks,
+                        response_model=prepared(job.response_model), max_retries=cfg.reasks,
                         context=tally.context, hooks=hooks, **params)
                 except Exception as exc:  # noqa: BLE001 - classified right here
                     err = classify(exc)

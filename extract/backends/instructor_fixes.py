@@ -1,0 +1,63 @@
+"""Adjustments to instructor (1.17) internals, for correctness and throughput.
+
+With another instructor layout they are skipped and instructor behaves as shipped
+(tests/test_scale.py::test_abstract_reaches_the_model_verbatim notices the one that
+matters for correctness).
+"""
+
+from __future__ import annotations
+
+import functools
+
+try:
+    import instructor.v2.core.patch as _instructor_patch
+    import instructor.v2.validation.async_validators as _async_validators
+    from instructor.v2.core.function_calls import response_schema as _response_schema
+except ImportError:  # pragma: no cover - another instructor version
+    _instructor_patch = _async_validators = _response_schema = None
+
+VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
+_templating = getattr(_instructor_patch, "handle_templating", None)
+
+
+def _verbatim_templating(kwargs, mode, provider=None, context=None):
+    """instructor renders every message as a Jinja2 template when a validation context is
+    given: an abstract with ``{{``, ``{#`` or ``{%`` was altered or failed, and trailing
+    newlines were cut.  Our calls carry the marker and are sent verbatim; others are not
+    touched."""
+    if isinstance(context, dict) and context.get(VERBATIM):
+        return kwargs
+    return _templating(kwargs, mode, provider, context)
+
+
+if _templating is not None:
+    _instructor_patch.handle_templating = _verbatim_templating
+
+_reject_async = getattr(_async_validators, "reject_async_validators", None)
+_no_async_validators: set[type] = set()
+
+
+def _reject_async_once(model) -> None:
+    """instructor walks the response model's whole MRO for async validators 7 times per
+    request (~20% of the client's CPU in a profile at concurrency 32); a class that passed
+    once passes for good."""
+    if isinstance(model, type) and model in _no_async_validators:
+        return
+    _reject_async(model)
+    if isinstance(model, type):
+        _no_async_validators.add(model)
+
+
+if _reject_async is not None and hasattr(_instructor_patch, "reject_async_validators"):
+    _async_validators.reject_async_validators = _reject_async_once
+    _instructor_patch.reject_async_validators = _reject_async_once
+
+
+@functools.lru_cache(maxsize=32)
+def prepared(model: type) -> type:
+    """The response model wrapped the way instructor wraps it, once per model: instructor
+    otherwise builds a new wrapper class per request (and so misses its own schema cache),
+    which cost ~4 ms of CPU a request and capped throughput well below the endpoint's."""
+    return _response_schema(model) if _response_schema is not None else model
+
+

@@ -105,49 +105,13 @@ def contribution_hint(text: str, names=()) -> str | None:
     return "method"
 
 
-_TASK = re.compile(
-    r"\b(?:we\s+(?:\w+ly\s+)?(?:study|address|tackle|consider|investigate|revisit|examine|focus\s+on|"
-    r"explore|analy[sz]e)|the\s+(?:problem|task|challenge)\s+of|(?:problem|task)\s+of)\s+"
-    r"(?:the\s+(?:problem|task|question)\s+of\s+)?(?P<task>[^,.;:()]{8,120})", re.I)
-# "X, a framework for aligning ...", "a benchmark for measuring ...": the purpose of what is introduced
-_PURPOSE = re.compile(
-    r"(?:\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|"
-    r"describe|release)\w*|\bintroducing)\b[^.;]{0,160}?\b(?:for|to)\s+"
-    r"(?P<task>(?:[a-z]+ing|the\s+(?:problem|task)\s+of)\b[^.;:()]{5,140})", re.I)
-_GENERIC_HEAD = re.compile(r"(?:a|an|the|this|these|that|it|how|whether|why|what|two|three|several|"
-                           r"such|its|their|our)?\s*(?:\w+\s+)?(?:question|direction|problem|issue|gap|"
-                           r"limitation|challenge|setting|phenomenon|case|aspects?|questions)\b", re.I)
-_CUT_WORDS = {"that", "which", "where", "when", "and", "by", "using", "through", "via", "with", "we",
-              "because", "while", "is", "are", "without", "based", "so", "thereby", "as"}
-
-
-def _cut(phrase: str) -> str | None:
-    words = phrase.split()
-    cut: list[str] = []
-    for w in words:
-        if w.lower() in _CUT_WORDS and len(cut) >= 3:
-            break
-        cut.append(w)
-        if len(cut) == 12:
-            break
-    while cut and cut[-1].lower() in _CUT_WORDS | {"of", "the", "a", "an", "in", "on", "for", "to", "from"}:
-        cut.pop()
-    if len(cut) < 2:
-        return None
-    return " ".join(cut).strip(" -")
-
-
 def task_hint(text: str) -> str | None:
-    """A short task phrase found by a rule, else None: the purpose of what the paper introduces
-    ("a framework for aligning X" -> "aligning X"), "we study X", "the problem of X"."""
+    """The task phrase the rules rank first (see :mod:`extract.backends.local_task`): cut from
+    the abstract at a clause boundary, markup removed, possibly with a leading determiner
+    ("We study the sample complexity of X, and ..." -> "the sample complexity of X"); None
+    when no cue applies.  The exported form comes from ``local_task.polish``."""
     if not isinstance(text, str):
         return None
-    for pat in (_PURPOSE, _TASK):
-        for m in pat.finditer(text):
-            phrase = m.group("task")
-            if _GENERIC_HEAD.match(phrase):
-                continue
-            got = _cut(phrase)
-            if got and not re.match(r"(?:this|these|that|it|how|whether|why|what)\b", got, re.I):
-                return got
-    return None
+    from ..backends.local_task import best_task   # the task rules live with their one user
+
+    return best_task(text)

@@ -1,0 +1,192 @@
+"""Quality of the embedded backend's ``task`` phrase against the gold sets.
+
+    python bench/task_phrase.py [--show] [--model] [--ceiling] [--eyeball FILE ...]
+
+Scores the task phrase of every gold abstract (tests/gold/<set>-abstracts.txt with
+<set>-gold.jsonl, and seeds/000_* with dev-gold.jsonl) by token F1 over lowercased content
+words, per set and overall.  Without ``--model`` the phrase is what the pipeline gives with
+no model: the rules' decision, else the first phrase offered to the model (``rules``).
+``--model`` also runs the real embedded backend (about 1.2 s per abstract) and scores the
+task of its answer.  ``--ceiling`` adds the best F1 any offered phrase reaches (what a
+perfect chooser would get).  ``--eyeball`` prints the rule phrase for abstracts without
+gold (no scores): for checking unseen abstracts for junk, never for tuning.
+Figures go to stdout; progress to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from extract.backends.local_schema import Policy, build_plan, map_answer  # noqa: E402
+from extract.backends.local_task import task_phrases  # noqa: E402
+from extract.candidates import find_candidates  # noqa: E402
+from extract.inputs import Item, read_inputs  # noqa: E402
+
+GOLD_DIR = ROOT / "tests" / "gold"
+STOP = set("""a an the of in on for to with and or by from at as via under across into over its
+their our this that these those is are be using based toward towards through between within
+without while when how what why whether do does can""".split())
+
+
+def content_words(s: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", s.lower()) if w not in STOP]
+
+
+def token_f1(pred: str, gold: str) -> float:
+    p, g = content_words(pred or ""), content_words(gold or "")
+    if not p or not g:
+        return float(p == g)
+    common = 0
+    rest = list(g)
+    for w in p:
+        if w in rest:
+            rest.remove(w)
+            common += 1
+    if not common:
+        return 0.0
+    prec, rec = common / len(p), common / len(g)
+    return 2 * prec * rec / (prec + rec)
+
+
+def gold_sets() -> list[tuple[str, Path, Path]]:
+    out = [("dev", next((ROOT / "seeds").glob("000_*.txt")), GOLD_DIR / "dev-gold.jsonl")]
+    for gold in sorted(GOLD_DIR.glob("*-gold.jsonl")):
+        name = gold.name.removesuffix("-gold.jsonl")
+        abstracts = GOLD_DIR / f"{name}-abstracts.txt"
+        if abstracts.is_file():
+            out.append((name, abstracts, gold))
+    return out
+
+
+def items_of(path: Path) -> list[Item]:
+    return [e for e in read_inputs([path]) if isinstance(e, Item)]
+
+
+def paired(abstracts: Path, gold: Path) -> list[tuple[Item, dict]]:
+    golds = [json.loads(line) for line in gold.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = items_of(abstracts)
+    out = []
+    for g in golds:
+        item = next((i for i in items if i.text.startswith(g["first_words"])), None)
+        if item is None:
+            print(f"task_phrase: no abstract for gold {g['id']}", file=sys.stderr)
+            continue
+        out.append((item, g))
+    return out
+
+
+def rules_task(text: str) -> tuple[str, list[str]]:
+    """The pipeline's task without a model (first offered phrase), and the phrases offered."""
+    plan = build_plan(find_candidates(text), Policy(), text)
+    offered = list(plan.schema["properties"].get("task", {}).get("enum", []))
+    answer = {"task": offered[0]} if offered else {}
+    return map_answer(plan, answer)["task"], offered or task_phrases(text)
+
+
+def model_tasks(items: list[Item], policy: Policy) -> list[str]:
+    from extract.backends.base import Job
+    from extract.backends.local import LocalBackend
+    from extract.config import RunConfig
+    from extract.prompting import load_prompt, load_schema
+
+    config = RunConfig(backend="local")
+    backend = LocalBackend(config, policy)
+    prompt, schema = load_prompt(config.prompt), load_schema(config.schema)
+    out = []
+    for n, item in enumerate(items, 1):
+        job = Job(item.id, item.text, prompt.render(item.text), schema, {"source": item.text})
+        try:
+            answer = asyncio.run(backend.extract(job))
+            out.append(answer.obj.export(item.text)[0]["task"])
+        except Exception as e:  # a failed record scores 0, it does not stop the bench
+            print(f"task_phrase: {item.id}: {type(e).__name__}: {e}", file=sys.stderr)
+            out.append("")
+        print(f"\rmodel {n}/{len(items)}", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    return out
+
+
+def problems(task: str) -> list[str]:
+    """What is wrong with a task phrase by the guideline's form (empty when fine)."""
+    bad = []
+    n = len(task.split())
+    if n < 3 or n > 12:
+        bad.append(f"{n} words")
+    if re.search(r"[\\$*_{}`]|\*\*", task):
+        bad.append("markup")
+    if n <= 2 and re.fullmatch(r"[\w\-]*[A-Z0-9][\w\-]*", task.replace(" ", "")):
+        bad.append("bare name")
+    return bad
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--show", action="store_true", help="print each abstract's phrase and gold")
+    ap.add_argument("--model", action="store_true", help="also run the embedded model (slow)")
+    ap.add_argument("--policy", default="{}", help="JSON overrides of local_schema.Policy for --model "
+                    "(e.g. '{\"task_from_hint\": false}': the model picks among the offered phrases)")
+    ap.add_argument("--ceiling", action="store_true", help="best F1 among the offered phrases")
+    ap.add_argument("--eyeball", nargs="*", type=Path, help="abstract files without gold to print")
+    args = ap.parse_args()
+
+    if args.eyeball:
+        for path in args.eyeball:
+            for item in items_of(path):
+                task, _ = rules_task(item.text)
+                flag = ",".join(problems(task))
+                print(f"{item.id}\t{task}\t{flag}")
+        return 0
+
+    rows, total = [], {"rules": [], "model": [], "ceiling": []}
+    bad_forms = 0
+    for name, abstracts, gold in gold_sets():
+        pairs = paired(abstracts, gold)
+        rule_out = [rules_task(item.text) for item, _ in pairs]
+        scores = [token_f1(t, g["task"]) for (t, _), (_, g) in zip(rule_out, pairs)]
+        bad_forms += sum(bool(problems(t)) for t, _ in rule_out)
+        row = {"set": name, "n": len(pairs), "rules": sum(scores) / len(scores)}
+        total["rules"] += scores
+        if args.ceiling:
+            ceil = [max([token_f1(p, g["task"]) for p in offered] or [0.0])
+                    for (_, offered), (_, g) in zip(rule_out, pairs)]
+            row["ceiling"] = sum(ceil) / len(ceil)
+            total["ceiling"] += ceil
+        model_out = None
+        if args.model:
+            t0 = time.perf_counter()
+            model_out = model_tasks([item for item, _ in pairs], Policy(**json.loads(args.policy)))
+            mscores = [token_f1(t, g["task"]) for t, (_, g) in zip(model_out, pairs)]
+            row["model"] = sum(mscores) / len(mscores)
+            row["model_s"] = round(time.perf_counter() - t0, 1)
+            total["model"] += mscores
+            bad_forms += sum(bool(problems(t)) for t in model_out)
+        rows.append(row)
+        if args.show:
+            for i, ((item, g), (t, offered)) in enumerate(zip(pairs, rule_out)):
+                print(f"  {g['id']:8s} {scores[i]:.2f} rule: {t}")
+                if model_out is not None:
+                    print(f"  {'':8s} {token_f1(model_out[i], g['task']):.2f} model: {model_out[i]}")
+                print(f"  {'':8s}      gold: {g['task']}")
+                if args.ceiling and len(offered) > 1:
+                    print(f"  {'':8s}      offered: {' | '.join(offered)}")
+    cols = [c for c in ("rules", "ceiling", "model") if total[c]]
+    print(f"{'set':10s} {'n':>3s} " + " ".join(f"{c:>8s}" for c in cols))
+    for row in rows:
+        print(f"{row['set']:10s} {row['n']:3d} " + " ".join(f"{row[c]:8.3f}" for c in cols))
+    n = len(total["rules"])
+    print(f"{'all':10s} {n:3d} " + " ".join(f"{sum(total[c]) / n:8.3f}" for c in cols))
+    print(f"task phrases with a form problem (words, markup, bare name): {bad_forms}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

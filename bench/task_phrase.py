@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from extract.backends.local_schema import Policy, build_plan, map_answer  # noqa: E402
-from extract.backends.local_task import task_phrases  # noqa: E402
+from extract.candidates.task import task_phrases  # noqa: E402
 from extract.candidates import find_candidates  # noqa: E402
 from extract.inputs import Item, read_inputs  # noqa: E402
 

@@ -20,7 +20,7 @@ from extract.backends.local import (LocalBackend, _choice_messages, file_sha256,
 from extract.backends.local_schema import (CHOICE_INSTRUCTIONS, CONTRIBUTIONS, MAX_METHODS, GrammarError,
                                            Policy, build_plan, grammar_from_schema, ignored_keywords,
                                            map_answer, resolve_roles)
-from extract.backends.local_task import task_phrases
+from extract.candidates.task import task_phrases
 from extract.candidates import Candidates, NameCandidate, NumberCandidate
 from extract.config import RunConfig
 from extract.errors import FatalBackendError, SchemaFailure, UsageError

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extract.backends.local_schema import Policy, build_plan, map_answer
-from extract.backends.local_task import (MAX_WORDS, MIN_WORDS, cut, final_task, plain, polish,
+from extract.candidates.task import (MAX_WORDS, MIN_WORDS, cut, final_task, plain, polish,
                                          task_candidates, task_phrases)
 from extract.candidates import find_candidates
 from extract.candidates.cues import task_hint

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from .task import best_task
 
 _INTRO = (r"\b(?:we|this\s+(?:paper|work)|here\s+we)\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?"
           r"(?:propos|introduc|present|develop|design|devis|build|construct|creat|curat|releas|"
@@ -106,12 +107,10 @@ def contribution_hint(text: str, names=()) -> str | None:
 
 
 def task_hint(text: str) -> str | None:
-    """The task phrase the rules rank first (see :mod:`extract.backends.local_task`): cut from
+    """The task phrase the rules rank first (see :mod:`extract.candidates.task`): cut from
     the abstract at a clause boundary, markup removed, possibly with a leading determiner
     ("We study the sample complexity of X, and ..." -> "the sample complexity of X"); None
-    when no cue applies.  The exported form comes from ``local_task.polish``."""
+    when no cue applies.  The exported form comes from ``task.polish``."""
     if not isinstance(text, str):
         return None
-    from ..backends.local_task import best_task   # the task rules live with their one user
-
     return best_task(text)

@@ -137,7 +137,7 @@ def words_of(phrase: str) -> int:
     return len(phrase.split())
 
 
-_PRONOUN = re.compile(r"\b(?:we|they|our|us|them|I|you|he|she)\b|\bit\b(?!-)", re.I)
+_PRONOUN = re.compile(r"\b(?:we|they|our|us|them|I|you|he|she|this|these|those)\b|\bit\b(?!-)", re.I)
 # A noun phrase does not open with a preposition, subordinator, adverb or quantifier.
 _BAD_START = re.compile(r"(?:by|on|in|at|from|with|as|since|because|if|when|whether|no|more|can|could|"
                         r"may|might|must|should|would|will|is|are|be|been|has|have|had|was|were|"
@@ -211,6 +211,7 @@ def subject(sent: str) -> str | None:
     prefixes ("recent advances in", "existing analyses of"), cut before its verb."""
     m = _OPENING_SUBJECT.match(sent)
     s = m.group(1) if m else sent
+    s = re.sub(r"^(?:as|since|because|when|if|while|although|though|once)\s+", "", s, flags=re.I)
     v = _VERB.search(s)
     if v:
         s = s[:v.start()]

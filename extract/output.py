@@ -63,7 +63,10 @@ def repair_and_scan(path: Path) -> tuple[set[str], int]:
 def read_errors(path: Path) -> list[dict]:
     out = []
     if path.exists():
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        # iterate lines, not str.splitlines(): that also splits on U+2028 inside a reason
+        with path.open(encoding="utf-8", errors="replace", newline="\n") as fh:
+            lines = list(fh)
+        for line in lines:
             try:
                 obj = json.loads(line)
             except ValueError:

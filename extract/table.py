@@ -27,7 +27,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Iterable, Sequence
 
-from .names import NameIndex, clean
+from .names import NameIndex, clean, name_key
 from .records import Number, Paper, Span
 
 VIEWS = ("dataset", "method", "task")
@@ -100,12 +100,19 @@ def format_number(value: float | None, unit: str | None, text: str = "") -> str:
 
 # --------------------------------------------------------------- sentences
 
-_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9(\[$\\\"'*`])")
+_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z(\[$\\\"'*`])")
+# A period after these does not end a sentence ("Fig. 3", "et al. Their", "e.g. ImageNet").
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|cf|vs|Fig|Figs|Sec|Eq|Eqs|Tab|Art|No|Ref|approx|resp|etc|Dr|Prof|St|Vol|pp)"
+                     r"|\b[A-Z])\.[\"')\]]?\s+$")
 
 
 def sentence_bounds(text: str) -> list[int]:
     """Start offsets of the sentences of ``text`` (first is 0)."""
-    return [0] + [m.end() for m in _SENT_END.finditer(text)]
+    out = [0]
+    for m in _SENT_END.finditer(text):
+        if not _ABBREV.search(text, max(0, m.start() - 12), m.end()):
+            out.append(m.end())
+    return out
 
 
 def sentence_at(text: str, bounds: Sequence[int], pos: int) -> tuple[int, int]:
@@ -225,8 +232,9 @@ def _casekey(s: str) -> str:
     return s.casefold()
 
 
-def build_rows(papers: Sequence[Paper], by: str = "dataset") -> list[Row]:
-    """Every row of the dataset or method view, grouped (sorted) by ``by``."""
+def build_rows(papers: Sequence[Paper], by: str = "dataset", with_empty: bool = True) -> list[Row]:
+    """Every row of the dataset or method view, grouped (sorted) by ``by``; ``with_empty=False``
+    leaves out the rows that only say a paper names a dataset/method (no number)."""
     if by not in ("dataset", "method"):
         raise ValueError(f"unknown view {by!r}")
     ds, ms = index_names(papers)
@@ -244,7 +252,7 @@ def build_rows(papers: Sequence[Paper], by: str = "dataset") -> list[Row]:
         papers_per.setdefault(key(r), set()).add(r.paper)
         if r.shown:
             with_numbers.add(key(r))
-    rows = [r for r in rows if not (key(r) == empty and not r.shown)]  # nothing to say
+    rows = [r for r in rows if r.shown or (with_empty and key(r) != empty)]  # nothing to say
     # groups: named before "(no ... named)", with numbers before without, most papers first
     rows.sort(key=lambda r: (key(r) == empty, key(r) not in with_numbers, -len(papers_per[key(r)]),
                              _casekey(key(r)), not r.shown, order[r.paper],
@@ -267,7 +275,7 @@ def build_task_rows(papers: Sequence[Paper]) -> list[TaskRow]:
         out.append(TaskRow(p.task or "(no task)", p.contribution, methods, datasets,
                            [fmt(n) for n in p.numbers if n.kind == "result"],
                            [fmt(n) for n in p.numbers if n.kind != "result"], p.id))
-    out.sort(key=lambda r: (r.task == "(no task)", _casekey(r.task), r.paper))
+    out.sort(key=lambda r: (r.task == "(no task)", name_key(r.task), r.paper))  # markup ignored
     return out
 
 
@@ -389,9 +397,9 @@ def to_html(rows: list, by: str, title: str = "Comparison table") -> str:
             f"<style>{_HTML_CSS}</style></head><body>\n<h1>{e(title)}</h1>\n{content}</body></html>\n")
 
 
-def render(papers: Sequence[Paper], by: str = "dataset", fmt: str = "markdown") -> str:
+def render(papers: Sequence[Paper], by: str = "dataset", fmt: str = "markdown", with_empty: bool = True) -> str:
     """The table of ``papers`` in view ``by`` as ``fmt`` text."""
     if by not in VIEWS:
         raise ValueError(f"unknown view {by!r}")
-    rows = build_task_rows(papers) if by == "task" else build_rows(papers, by)
+    rows = build_task_rows(papers) if by == "task" else build_rows(papers, by, with_empty)
     return {"markdown": to_markdown, "csv": to_csv, "html": to_html, "json": to_json}[fmt](rows, by)

@@ -117,7 +117,8 @@ _COMPARISON = re.compile(
     r"|\b(?i:over|against|above|below|beyond)\s+(?:the\s+)?(?:[A-Z][\w.+-]*|(?i:strong|standard|vanilla|conventional|classical|existing|prior|previous|competing|\w+-based|state[- ]of[- ]the[- ]art)\b)"
 )
 _SUPERLATIVE = re.compile(
-    r"(?i)\b(?:state[- ]of[- ]the[- ]art|sota|significantly|significant\s+(?:improvements?|gains?|boosts?|reductions?|speed-?ups?|increases?|margins?)"
+    r"(?i)\b(?:(?:state[- ]of[- ]the[- ]art|sota)(?!\s+(?:methods?|baselines?|models?|approaches|defen[cs]es|systems?|"
+    r"techniques|algorithms|solutions|llms|detectors|attacks|competitors|alternatives|works?)\b)|significantly|significant\s+(?:improvements?|gains?|boosts?|reductions?|speed-?ups?|increases?|margins?)"
     r"|substantially|substantial\s+(?:improvements?|gains?|boosts?|reductions?|speed-?ups?)|dramatically|drastically|remarkabl[ey]"
     r"|unprecedented|superior|outperform(?:s|ed|ing)?|by\s+a\s+(?:large|wide|significant|clear)\s+margin|orders?\s+of\s+magnitude"
     r"|new\s+records?|best[- ]in[- ]class)\b")

@@ -18,6 +18,7 @@ def test_wheel_ships_schemas_prompts_and_entry_points(tmp_path):
     wheel = next(tmp_path.glob("extract-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "extract/schemas/paper.py" in names
+    assert "extract/report_assets/report.js" in names and "extract/report_assets/report.css" in names
     assert "extract/prompts/extract.system.txt" in names and "extract/prompts/extract.user.txt" in names
     ep = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(ep).decode()

@@ -272,7 +272,7 @@ def test_json():
     r = run([str(FIXTURE), "--format", "json", "--kind", "result"])
     assert r.exit_code == 0
     rows = json.loads(r.stdout)
-    assert rows and all(x["kind"] in ("result", "") for x in rows)
+    assert rows and all(x["kind"] == "result" and x["shown"] for x in rows)
     vals = {(x["dataset"], x["value"]) for x in rows}
     assert ("MIMIC-IV", 85229) not in vals  # a setting, filtered out
     assert any(x["text"] == "+8.26\\%" and x["dataset"] == "CIFAR-100" for x in rows)

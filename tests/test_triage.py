@@ -122,6 +122,19 @@ def test_unsupported_superlative():
     assert "unsupported_superlative" not in codes(clean())
 
 
+def test_superlative_about_others_is_not_a_claim():
+    r = clean(text=CLEAN_TEXT + " It stays robust against state-of-the-art defenses.")
+    assert "unsupported_superlative" not in codes(r)
+    r = clean(text=CLEAN_TEXT + " It sets a new state of the art on reasoning.")
+    assert "unsupported_superlative" in codes(r)
+
+
+def test_sentences_do_not_break_at_abbreviations():
+    from extract.table import sentence_bounds
+    t = "We follow Art. 11 and Fig. 3, e.g. ImageNet, as in Smith et al. 2020. A new sentence."
+    assert sentence_bounds(t) == [0, t.index("A new")]
+
+
 def test_settings_only():
     r = clean(numbers=[("7", 7, None, "setting", "layers")])
     f = flag(r, "settings_only")

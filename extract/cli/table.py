@@ -61,7 +61,7 @@ def write_output(command: str, text: str, output: str | None) -> None:
               help="dataset/method: one row per (dataset, method, number), grouped; task: one row per paper.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True)
 @click.option("--kind", type=click.Choice(["all", "result", "setting"]), default="all", show_default=True,
-              help="Keep only numbers of this kind (dataset/method views).")
+              help="Only numbers of this kind, and no rows without a number (dataset/method views).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Write to FILE instead of stdout.")
 def table(records: str, by: str, fmt: str, kind: str, output: str | None) -> None:
@@ -79,7 +79,7 @@ def table(records: str, by: str, fmt: str, kind: str, output: str | None) -> Non
         if bare:
             click.echo(f"{bare} paper(s) name no dataset and no number; they are listed with --by task",
                        err=True)
-    write_output("table", render(papers, by, fmt), output)
+    write_output("table", render(papers, by, fmt, with_empty=kind == "all"), output)
 
 
 def _only(paper, kind: str):

@@ -184,3 +184,10 @@ def test_parse_number_agrees_with_find_numbers_on_shipped_abstracts():
 def test_thousands_separators(span, expected):
     assert parse_number(span)[0] == expected
     assert [c.value for c in find_numbers(f"about {span} items")] == [expected]
+
+
+def test_plural_numerals_are_not_seconds():
+    from extract.candidates import find_numbers
+    assert find_numbers("strings of 0s and 1s") == []
+    assert find_numbers("since the 1990s") == []
+    assert [(n.value, n.unit) for n in find_numbers("it took 10s per image")] == [(10.0, "s")]

@@ -109,6 +109,20 @@ def _threads() -> int:
     return max(1, min(n, 8))
 
 
+def rules_digest() -> str:
+    """SHA-256 of the rule code that shapes local answers (the candidate layer and the
+    constraint builder), so changing a rule invalidates cached answers by itself."""
+    from .. import candidates
+    from . import local_schema
+
+    h = sha256()
+    files = sorted(Path(candidates.__file__).parent.glob("*.py")) + [Path(local_schema.__file__)]
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 class LocalBackend(Backend):
     """llama.cpp in-process; one model per backend, one call at a time."""
 
@@ -137,6 +151,7 @@ class LocalBackend(Backend):
             "decoding": {**self.config.decoding(), "n_ctx": N_CTX},
             "llama_cpp": getattr(self._llama_cpp, "__version__", "unknown"),
             "constraints": CONSTRAINT_VERSION,
+            "rules_sha256": rules_digest(),
             "policy": self.policy.as_dict(),
         }
 

@@ -311,6 +311,15 @@ def _apply_ranges(text: str, raws: list[_Raw]) -> None:
             a.unit = b.unit
 
 
+_PLURAL_NUMERAL = re.compile(r"^(?:[01]|1[5-9]\d0|20\d0)s$")
+
+
+def _plural_numeral(span: str) -> bool:
+    """"0s and 1s", "the 1990s": a numeral made plural, not a quantity in
+    seconds."""
+    return bool(_PLURAL_NUMERAL.match(span))
+
+
 def find_numbers(text: str) -> list[NumberCandidate]:
     """Every quantity written with digits in ``text``, in order of position."""
     if not isinstance(text, str) or not text:
@@ -324,6 +333,8 @@ def find_numbers(text: str) -> list[NumberCandidate]:
         if (r.start, r.end) in seen or r.start >= r.end:
             continue
         seen.add((r.start, r.end))
+        if _plural_numeral(text[r.start:r.end]):
+            continue
         noun = _count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
         kind = _kind(text, r, noun, bounds)
         about = _about(text, r, noun)

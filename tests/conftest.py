@@ -44,3 +44,10 @@ def cli(tmp_path, monkeypatch):
 
 def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+
+
+def write_abstracts(path: Path, abstracts: list[str]) -> Path:
+    """A JSONL input with ids p1, p2, ... for the given abstracts."""
+    path.write_text("".join(json.dumps({"id": f"p{i}", "abstract": a}) + "\n"
+                            for i, a in enumerate(abstracts, 1)))
+    return path

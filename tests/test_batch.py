@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import SECRET, SEEDS, read_jsonl
+from conftest import SECRET, SEEDS, read_jsonl, write_abstracts
 
 ABSTRACTS = [
     "We propose FlowNet, a solver that improves accuracy by 12.5% on ImageNet.",
@@ -18,10 +18,7 @@ ABSTRACTS = [
 
 @pytest.fixture
 def small(tmp_path):
-    p = tmp_path / "small.jsonl"
-    p.write_text("".join(json.dumps({"id": f"p{i}", "abstract": a}) + "\n"
-                         for i, a in enumerate(ABSTRACTS, 1)))
-    return p
+    return write_abstracts(tmp_path / "small.jsonl", ABSTRACTS)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import SECRET, SEEDS, read_jsonl
+from conftest import write_abstracts, SECRET, SEEDS, read_jsonl
 
 ABSTRACTS = [
     "We propose FlowNet, a solver that improves accuracy by 12.5% on ImageNet.",
@@ -16,10 +16,7 @@ ABSTRACTS = [
 
 @pytest.fixture
 def small(tmp_path):
-    p = tmp_path / "small.jsonl"
-    p.write_text("".join(json.dumps({"id": f"p{i}", "abstract": a}) + "\n"
-                         for i, a in enumerate(ABSTRACTS, 1)))
-    return p
+    return write_abstracts(tmp_path / "small.jsonl", ABSTRACTS)
 
 
 def assert_grounded(records):

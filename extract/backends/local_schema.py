@@ -314,18 +314,23 @@ def ignored_keywords(schema: Any) -> set[str]:
     """Constraint keywords in ``schema`` the grammar will not enforce."""
     found: set[str] = set()
 
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            found.update(k for k in node if k in _IGNORED_KEYWORDS)
-            for k, v in node.items():
-                if k not in ("enum", "const", "default", "examples", "description", "title"):
-                    walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
+    def visit(node: dict) -> None:
+        found.update(k for k in node if k in _IGNORED_KEYWORDS)
 
-    walk(schema)
+    _walk_schema(schema, visit, skip=("enum", "const", "default", "examples", "description", "title"))
     return found
+
+
+def _walk_schema(node: Any, visit, skip: tuple[str, ...]) -> None:
+    """Call ``visit`` on every object node of a JSON Schema, not descending into ``skip`` keys."""
+    if isinstance(node, dict):
+        visit(node)
+        for k, v in node.items():
+            if k not in skip:
+                _walk_schema(v, visit, skip)
+    elif isinstance(node, list):
+        for v in node:
+            _walk_schema(v, visit, skip)
 
 
 def _misescaped_literals(schema: Any) -> list[str]:
@@ -334,21 +339,14 @@ def _misescaped_literals(schema: Any) -> list[str]:
     def strings(values: Any) -> list[str]:
         return [v for v in (values if isinstance(values, list) else [values]) if isinstance(v, str)]
 
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            lits = strings(node.get("enum", [])) + strings(node.get("const"))
-            props = node.get("properties")
-            if isinstance(props, dict):
-                lits += list(props)
-            found.extend(v for v in lits if "\\" in v or '"' in v)
-            for k, v in node.items():
-                if k not in ("enum", "const", "default", "examples"):
-                    walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
+    def visit(node: dict) -> None:
+        lits = strings(node.get("enum", [])) + strings(node.get("const"))
+        props = node.get("properties")
+        if isinstance(props, dict):
+            lits += list(props)
+        found.extend(v for v in lits if "\\" in v or '"' in v)
 
-    walk(schema)
+    _walk_schema(schema, visit, skip=("enum", "const", "default", "examples"))
     return found
 
 

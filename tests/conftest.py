@@ -16,6 +16,16 @@ SEEDS = ROOT / "seeds"
 SECRET = "sk-test-SECRET-4f9a2c"
 
 
+@pytest.fixture(autouse=True)
+def _hermetic_env(monkeypatch):
+    """Tests talk only to servers they start on 127.0.0.1: no endpoint, key or proxy from
+    the environment leaks in."""
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+                "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+
+
 @pytest.fixture
 def server():
     with FakeOpenAI() as s:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
-from extract.candidates import parse_number
+from extract.candidates import is_model_name, parse_number
 from extract.grounding import Aligner, unwrap
 
 Contribution = Literal["method", "benchmark", "dataset", "analysis", "theory", "system"]
@@ -133,7 +133,8 @@ class PaperExtraction(BaseModel):
             "task": self.task,
             "contribution": self.contribution,
             "method_names": spans(self.method_names),
-            "datasets": spans(self.datasets),
+            # post-validation: a pretrained model's name (Llama3-8B, GPT-4o) is not a dataset
+            "datasets": [d for d in spans(self.datasets) if not is_model_name(d["text"])],
             "numbers": numbers,
         }
         return extraction, dropped

@@ -91,3 +91,11 @@ def test_record_roundtrip_keeps_valid_offsets(tokens, data):
         assert (align(source, name, unwrap_name=True) is None) == (name in dropped)
     assert len(extraction["method_names"]) + sum(n in dropped for n in obj.method_names) \
         <= len(obj.method_names)
+
+
+def test_export_never_lists_a_model_name_as_a_dataset():
+    source = "We fine-tune Llama3-8B and GPT-4o on ImageNet and report 3.2% gains."
+    obj = PaperExtraction(task="fine-tuning", contribution="analysis", method_names=[],
+                          datasets=["Llama3-8B", "ImageNet", "GPT-4o"], numbers=[])
+    extraction, dropped = obj.export(source)
+    assert [d["text"] for d in extraction["datasets"]] == ["ImageNet"] and dropped == []

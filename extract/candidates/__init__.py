@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from .cues import contribution_hint, task_hint
 from .names import NameCandidate, find_names, select_names
+from .name_patterns import _model_like as is_model_name
 from .numbers import NumberCandidate, find_numbers, parse_number
 
 __all__ = ["Candidates", "NameCandidate", "NumberCandidate", "find_candidates", "find_names",
-           "find_numbers", "parse_number", "select_names"]
+           "find_numbers", "is_model_name", "parse_number", "select_names"]
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,8 @@ def _is_namey(tok: str) -> tuple[bool, str]:
 
 
 def _model_like(tok: str) -> bool:
+    """A pretrained model's name (Llama3-8B, GPT-4o, Qwen2.5-7B, BERT-base), by family and
+    size/version shape."""
     low = tok.lower()
     for fam in MODEL_FAMILIES:
         if low.startswith(fam):

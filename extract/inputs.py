@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
+from .idindex import IdIndex
 
 EXTENSIONS = (".txt", ".jsonl", ".csv")
 csv.field_size_limit(sys.maxsize)
@@ -178,18 +179,22 @@ _READERS = {".txt": _read_txt, ".jsonl": _read_jsonl, ".csv": _read_csv}
 
 def read_inputs(files: Iterable[Path]) -> Iterator[Item | Problem]:
     """Items and problems in input order; empty abstracts and duplicate ids become problems."""
-    seen: dict[str, str] = {}
-    for path in files:
-        try:
-            for entry in _READERS[path.suffix.lower()](path):
-                if isinstance(entry, Item):
-                    if not entry.text:
-                        entry = Problem(entry.source, "empty abstract", entry.id)
-                    elif entry.id in seen:
-                        entry = Problem(entry.source, f"duplicate id {entry.id!r} "
-                                        f"(first at {seen[entry.id]})", entry.id)
-                    else:
-                        seen[entry.id] = entry.source
-                yield entry
-        except OSError as e:
-            yield Problem(f"{path}:0", f"cannot read ({e.strerror or e})")
+    seen = IdIndex()     # id -> where it first appeared; bounded memory for huge inputs
+    try:
+        for path in files:
+            try:
+                for entry in _READERS[path.suffix.lower()](path):
+                    if isinstance(entry, Item):
+                        first = seen.get(entry.id) if entry.text else None
+                        if not entry.text:
+                            entry = Problem(entry.source, "empty abstract", entry.id)
+                        elif first is not None:
+                            entry = Problem(entry.source, f"duplicate id {entry.id!r} "
+                                            f"(first at {first})", entry.id)
+                        else:
+                            seen.add(entry.id, entry.source)
+                    yield entry
+            except OSError as e:
+                yield Problem(f"{path}:0", f"cannot read ({e.strerror or e})")
+    finally:
+        seen.close()

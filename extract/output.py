@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from .errors import OutputLockedError
+from .idindex import IdIndex
 
 FSYNC_EVERY = 256
 
@@ -33,20 +34,33 @@ def errors_path_for(out: Path) -> Path:
     return out.with_name(name + ".errors.jsonl")
 
 
-def repair_and_scan(path: Path) -> tuple[set[str], int]:
-    """Cut a torn last line off ``path``; return the ids it holds and how many bytes were cut."""
-    ids: set[str] = set()
+def _last_newline_end(fh, size: int, chunk: int = 1 << 16) -> int:
+    """Offset just past the last newline of the file (0 if none), reading backwards."""
+    pos = size
+    while pos > 0:
+        start = max(0, pos - chunk)
+        fh.seek(start)
+        block = fh.read(pos - start)
+        i = block.rfind(b"\n")
+        if i >= 0:
+            return start + i + 1
+        pos = start
+    return 0
+
+
+def repair_and_scan(path: Path) -> tuple[IdIndex, int]:
+    """Cut a torn last line off ``path``; return the ids it holds and how many bytes were
+    cut.  Streams the file: memory does not grow with its size."""
+    ids = IdIndex()
     if not path.exists():
         return ids, 0
     with path.open("r+b") as fh:
         size = fh.seek(0, os.SEEK_END)
         cut = 0
         if size:
-            fh.seek(max(0, size - 1))
+            fh.seek(size - 1)
             if fh.read(1) != b"\n":
-                fh.seek(0)
-                data = fh.read()
-                keep = data.rfind(b"\n") + 1
+                keep = _last_newline_end(fh, size)
                 fh.truncate(keep)
                 cut = size - keep
         fh.seek(0)
@@ -93,7 +107,7 @@ class RecordSink:
         self.out = out
         self.errors_path = errors or (errors_path_for(out) if out else None)
         self.stream = stream or sys.stdout
-        self.done: set[str] = set()
+        self.done = IdIndex()
         self.repaired_bytes = 0
         self._fh: IO[str] | None = None
         self._lock: IO[str] | None = None
@@ -164,6 +178,7 @@ class RecordSink:
                     if not keep and not self._new_errors:
                         self.errors_path.unlink()
         finally:
+            self.done.close()
             if self._lock is not None:
                 fcntl.flock(self._lock, fcntl.LOCK_UN)
                 self._lock.close()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .errors import InputError
+from .output import errors_path_for
 
 Warn = Callable[[str], None]
 
@@ -102,13 +103,6 @@ class RecordSet:
     errors_path: Path | None = None
     skipped_lines: int = 0
     foreign_schema: int = 0  # records kept with schema_ok=False
-
-
-def errors_path_for(path: Path) -> Path:
-    """``out.jsonl`` -> ``out.errors.jsonl`` (any other name gets ``.errors.jsonl`` appended)."""
-    name = path.name
-    stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else name
-    return path.with_name(stem + ".errors.jsonl")
 
 
 def _int(v) -> int | None:

@@ -34,7 +34,7 @@ from .backends.openai_compat import OPENAI_URL
 from .config import RunConfig
 from .errors import RecordError, UsageError
 from .inputs import Item, Problem, expand, read_inputs
-from .pipeline import Extractor
+from .pipeline import Extractor, oversize
 from .prompting import sha256
 
 ENDPOINT = "/v1/chat/completions"
@@ -113,9 +113,9 @@ def _entries(inputs, config: RunConfig, notes: list[str]) -> Iterator[Item | Pro
     files, skipped = expand(inputs)
     notes.extend(skipped)
     for entry in read_inputs(files):
-        if isinstance(entry, Item) and len(entry.text) > config.max_chars:
-            entry = Problem(entry.source, f"abstract is {len(entry.text):,} characters, over "
-                            f"--max-chars {config.max_chars:,}; not sent", entry.id)
+        reason = oversize(entry.text, config.max_chars) if isinstance(entry, Item) else None
+        if reason:
+            entry = Problem(entry.source, reason, entry.id)
         yield entry
 
 

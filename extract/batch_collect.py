@@ -204,10 +204,8 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
         obj = ex.schema.model_validate_json(content, context={"source": item.text, "lenient": True})
     except ValidationError as e:
         return fail(f"answer invalid, and a batch cannot re-ask: {_brief(e)}")
-    meta = {"answer": obj.model_dump(mode="json"), "model": body.get("model") or reqs.config.model,
-            "attempts": 1, "usage": usage, "extracted_at": _when(body)}
-    ex.cache.set(ex.key(item.text), meta)
-    record = ex._record(item, obj, meta, False)
+    record = ex.remember(item, obj, model=body.get("model") or reqs.config.model, attempts=1,
+                         usage=usage, extracted_at=_when(body))
     sink.record(record)
     summary.ok += 1
     summary.dropped += len(record.get("dropped") or ())

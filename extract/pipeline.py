@@ -56,6 +56,13 @@ class Summary:
         return "extract: " + ", ".join(parts)
 
 
+def oversize(text: str, max_chars: int) -> str | None:
+    """Why an abstract is not sent (too long), or None."""
+    if len(text) > max_chars:
+        return f"abstract is {len(text):,} characters, over --max-chars {max_chars:,}; not sent"
+    return None
+
+
 class Extractor:
     """Extraction of single abstracts with caching; :meth:`run` drives a whole batch."""
 
@@ -74,9 +81,9 @@ class Extractor:
                          reasks=self.config.reasks, text=text)
 
     def _check(self, item: Item) -> None:
-        if len(item.text) > self.config.max_chars:
-            raise RecordError(f"abstract is {len(item.text):,} characters, over --max-chars "
-                              f"{self.config.max_chars:,}; not sent")
+        reason = oversize(item.text, self.config.max_chars)
+        if reason:
+            raise RecordError(reason)
 
     def _record(self, item: Item, obj, meta: dict, cached: bool) -> dict:
         provenance = {
@@ -101,11 +108,18 @@ class Extractor:
         job = Job(item.id, item.text, self.prompt.render(item.text), self.schema,
                   {"source": item.text})
         answer = await self.backend.extract(job)
-        meta = {"answer": answer.obj.model_dump(mode="json"), "model": answer.model,
-                "attempts": answer.attempts, "usage": answer.usage,
-                "extracted_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        record = self.remember(item, answer.obj, model=answer.model, attempts=answer.attempts,
+                               usage=answer.usage)
+        return record, False, answer.usage
+
+    def remember(self, item: Item, obj, *, model: str | None, attempts: int, usage: dict,
+                 extracted_at: str | None = None) -> dict:
+        """Cache a fresh answer under ``item``'s key and return its record."""
+        meta = {"answer": obj.model_dump(mode="json"), "model": model, "attempts": attempts,
+                "usage": usage, "extracted_at": extracted_at
+                or datetime.now(timezone.utc).isoformat(timespec="seconds")}
         self.cache.set(self.key(item.text), meta)
-        return self._record(item, answer.obj, meta, False), False, answer.usage
+        return self._record(item, obj, meta, False)
 
     async def extract(self, item: Item) -> tuple[dict, bool, dict]:
         """(record, cached, tokens spent now) for one item, or raise."""

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from .batch import (BatchRequests, ResultIndex, _entries, answer_of, canonical, downloaded,
                     make_client, usage_of)
 from .config import RunConfig
-from .errors import (BatchNotReady, EXIT_OK, EXIT_SOME_FAILED, BackendError, ExtractError, RecordError,
+from .errors import (BatchNotReady, EXIT_OK, EXIT_SOME_FAILED, BackendError, RecordError,
                      UsageError)
 from .inputs import Item, Problem
 from .output import RecordSink

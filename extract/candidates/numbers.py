@@ -185,7 +185,7 @@ def _scan(text: str) -> list[_Raw]:
                 pass                                        # 3x3: a shape, no unit
             else:
                 continue                                    # 3D, 2nd, 4o, 2n
-        cs, ce_core = s, ce
+        ce_core = ce
         start = s
         # wrapper \textbf{12.3}
         if start > 0 and _WRAP_OPEN.search(text[max(0, start - 14):start]) and text[end:end + 1] == "}":

@@ -11,10 +11,11 @@ import click
 import openai
 from tqdm import tqdm
 
-from ..config import DEFAULT_CACHE_DIR, RunConfig, remote_from_env
+from ..config import RunConfig, remote_from_env
 from ..errors import ExtractError, UsageError
 from ..output import RecordSink
-from .common import fail
+from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
+                     no_cache_option, prompt_option, schema_option, temperature_option)
 from .run import build_config
 
 
@@ -25,23 +26,12 @@ def request_options(func):
         click.option("--base-url", "base_url", default=None,
                      help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI). "
                           "Part of the cache key: use the one later live runs will use."),
-        click.option("--schema", default=RunConfig.schema, show_default=True,
-                     help="Pydantic model as module:Class."),
-        click.option("--prompt", default=RunConfig.prompt, show_default=True,
-                     help="Shipped prompt name or a path prefix."),
-        click.option("--temperature", type=click.FloatRange(0), default=RunConfig.temperature,
-                     show_default=True),
-        click.option("--max-tokens", type=click.IntRange(16), default=RunConfig.max_tokens,
-                     show_default=True, help="Completion tokens per request."),
-        click.option("--max-chars", type=click.IntRange(100), default=RunConfig.max_chars,
-                     show_default=True, help="Longer abstracts are rejected, never sent."),
+        schema_option, prompt_option, temperature_option, max_tokens_option, max_chars_option,
         click.option("--reasks", type=click.IntRange(0, 10), default=RunConfig.reasks,
                      show_default=True,
                      help="Only part of the cache key here (a batch cannot re-ask): keep it "
                           "equal to later live runs' so they hit the cache."),
-        click.option("--cache-dir", type=click.Path(file_okay=False),
-                     default=str(DEFAULT_CACHE_DIR), show_default=True),
-        click.option("--no-cache", is_flag=True, help="Neither read nor fill the cache."),
+        cache_dir_option, no_cache_option,
     ]
     for option in reversed(options):
         func = option(func)

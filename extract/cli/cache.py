@@ -7,10 +7,7 @@ import json
 import click
 
 from ..cache import AnswerCache
-from ..config import DEFAULT_CACHE_DIR
-
-cache_dir_option = click.option("--cache-dir", type=click.Path(file_okay=False),
-                                default=str(DEFAULT_CACHE_DIR), show_default=True)
+from .common import cache_dir_option
 
 
 @click.group()

@@ -9,12 +9,13 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from ..config import DEFAULT_CACHE_DIR, RunConfig, remote_from_env
+from ..config import RunConfig, remote_from_env
 from ..errors import EXIT_INTERRUPTED, ExtractError
 from ..inputs import expand, read_inputs
 from ..output import RecordSink
 from ..pipeline import Extractor
-from .common import fail
+from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
+                     no_cache_option, prompt_option, schema_option, temperature_option)
 
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 
@@ -52,26 +53,20 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
               show_default=True, help="How the schema is held to a remote model.")
 @click.option("--concurrency", type=click.IntRange(1, 1024), default=8, show_default=True,
               help="Requests in flight (remote backends).")
-@click.option("--cache-dir", type=click.Path(file_okay=False), default=str(DEFAULT_CACHE_DIR),
-              show_default=True)
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@cache_dir_option
+@no_cache_option
 @click.option("--limit", type=click.IntRange(0), help="Process at most N new abstracts.")
-@click.option("--schema", default=RunConfig.schema, show_default=True,
-              help="Pydantic model as module:Class.")
-@click.option("--prompt", default=RunConfig.prompt, show_default=True,
-              help="Shipped prompt name or a path prefix (P.system.txt, P.user.txt).")
+@schema_option
+@prompt_option
 @click.option("--reasks", type=click.IntRange(0, 10), default=RunConfig.reasks, show_default=True,
               help="Re-asks after an invalid or ungrounded answer.")
 @click.option("--retries", type=click.IntRange(0, 50), default=RunConfig.retries, show_default=True,
               help="Retries of transient faults (429, 5xx, timeouts).")
 @click.option("--timeout", type=click.FloatRange(0.1), default=RunConfig.timeout, show_default=True,
               help="Seconds per HTTP request.")
-@click.option("--temperature", type=click.FloatRange(0), default=RunConfig.temperature,
-              show_default=True)
-@click.option("--max-tokens", type=click.IntRange(16), default=RunConfig.max_tokens,
-              show_default=True, help="Completion tokens per request.")
-@click.option("--max-chars", type=click.IntRange(100), default=RunConfig.max_chars,
-              show_default=True, help="Longer abstracts are rejected, never sent whole.")
+@temperature_option
+@max_tokens_option
+@max_chars_option
 @click.option("--max-tokens-total", type=click.IntRange(1),
               help="Stop cleanly (resumable, exit 4) once the run has spent this many tokens.")
 @click.option("--progress/--no-progress", default=None,

@@ -25,6 +25,19 @@ class NumberMention(BaseModel):
         description="result = a claimed outcome (accuracy, gain, speedup, error); "
                     "setting = scale or configuration (dataset size, parameters, dimension)")
     about: str = Field(default="", description="what the number quantifies, a few words")
+    metric: str | None = Field(
+        default=None,
+        description="what the number measures, copied from the abstract ('top-1 accuracy', 'AUPR', "
+                    "'success rate', 'speedup', 'parameters'); null when the abstract does not say")
+    dataset: str | None = Field(
+        default=None,
+        description="the dataset/benchmark the number is reported on, exactly as one of `datasets`; "
+                    "null when tied to no single named dataset (joint averages included)")
+    method: str | None = Field(
+        default=None,
+        description="the system the number belongs to: one of `method_names` or a named baseline "
+                    "the abstract compares ('GPT-4o'), verbatim; '' for the paper's own unnamed "
+                    "approach; null when it describes no system (dataset sizes, counts)")
 
 
 class PaperExtraction(BaseModel):
@@ -111,6 +124,25 @@ class PaperExtraction(BaseModel):
                     out.append(span.as_dict())
             return out
 
+        methods = spans(self.method_names)
+        datasets = [d for d in spans(self.datasets) if not is_model_name(d["text"])]
+
+        def listed(name: str | None, pool: list[dict]) -> dict | None:
+            """The record's own span for ``name`` (case and wrappers ignored), else None."""
+            if not name:
+                return None
+            key = unwrap(name).lower()
+            return next((dict(d) for d in pool if d["text"].lower() == key), None)
+
+        def claim_span(name: str | None) -> dict | None:
+            if not name or not name.strip():
+                return None
+            span = aligner.align(name, unwrap_name=True)
+            if span is None:
+                dropped.append(name)
+                return None
+            return span.as_dict()
+
         numbers, taken = [], set()
         for n in self.numbers:
             span = aligner.align(n.text, taken=frozenset(taken))
@@ -125,16 +157,23 @@ class PaperExtraction(BaseModel):
                 continue
             taken.add((span.start, span.end))
             value, unit = parsed        # normalized from the text, not trusted from the model
+            if n.method is None or n.method.strip() == "":
+                method = n.method if n.method is None else ""
+            else:
+                method = listed(n.method, methods) or claim_span(n.method)
             numbers.append({"text": span.text, "value": value, "unit": unit, "kind": n.kind,
                             "about": n.about, "start": span.start, "end": span.end,
-                            "status": span.status})
+                            "status": span.status,
+                            "metric": claim_span(n.metric),
+                            "dataset": listed(n.dataset, datasets),
+                            "method": method})
         numbers.sort(key=lambda d: d["start"])
         extraction = {
             "task": self.task,
             "contribution": self.contribution,
-            "method_names": spans(self.method_names),
+            "method_names": methods,
             # post-validation: a pretrained model's name (Llama3-8B, GPT-4o) is not a dataset
-            "datasets": [d for d in spans(self.datasets) if not is_model_name(d["text"])],
+            "datasets": datasets,
             "numbers": numbers,
         }
         return extraction, dropped

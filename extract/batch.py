@@ -94,7 +94,7 @@ class BatchRequests:
 
     def body(self, item: Item) -> dict:
         """The chat request a live json_schema run sends for ``item``'s first attempt."""
-        return {**self._template, "messages": list(self.extractor.prompt.render(item.text))}
+        return {**self._template, "messages": list(self.extractor.prompt.render(item.text, item.title))}
 
     def line(self, item: Item) -> dict:
         return {"custom_id": item.id, "method": "POST", "url": ENDPOINT, "body": self.body(item)}
@@ -141,7 +141,7 @@ def write_requests(inputs, config: RunConfig, keep: Path, max_lines: int = MAX_L
             if isinstance(entry, Problem):
                 report.problems.append(f"{entry.source}: {entry.reason}")
                 continue
-            if use_cache and cache.get(reqs.extractor.key(entry.text)) is not None:
+            if use_cache and cache.get(reqs.extractor.key(entry.text, entry.title)) is not None:
                 report.cached += 1
                 continue
             data = (json.dumps(reqs.line(entry), ensure_ascii=False) + "\n").encode("utf-8")

@@ -1,12 +1,61 @@
-"""The one frozen configuration object a run is described by."""
+"""The one frozen configuration object a run is described by.
+
+``RunConfig()`` is the plain defaults: nothing is read from the environment, so a program
+gets the same run everywhere.  ``RunConfig.from_env(**overrides)`` applies the environment
+exactly as the ``extract`` command does (the one-call API uses it):
+
+    EXTRACT_BACKEND    backend name (default: RunConfig.backend)
+    EXTRACT_MODEL      model name, or a .gguf path for the embedded backend
+    EXTRACT_CACHE_DIR  answer cache directory (default: ./cache)
+    OPENAI_BASE_URL    endpoint(s) of the openai backend (space- or comma-separated)
+    OPENAI_API_KEY     key of the openai backend (never in a log, a cache key or an export)
+
+An API key or base URL in the environment never chooses the backend by itself.
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 DEFAULT_CACHE_DIR = Path("cache")
+ENV_BACKEND, ENV_MODEL, ENV_CACHE_DIR = "EXTRACT_BACKEND", "EXTRACT_MODEL", "EXTRACT_CACHE_DIR"
+
+
+class Options(Mapping):
+    """A frozen, hashable ``str -> str`` mapping: backend options (``-O KEY VALUE``)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping | tuple | list = ()):
+        pairs = items.items() if isinstance(items, Mapping) else items
+        object.__setattr__(self, "_items", tuple(sorted((str(k), str(v)) for k, v in pairs)))
+
+    def __getitem__(self, key: str) -> str:
+        for k, v in self._items:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Mapping) and dict(self) == dict(other)
+
+    def __setattr__(self, *_):  # pragma: no cover - frozen
+        raise AttributeError("Options is read-only")
+
+    def __repr__(self) -> str:
+        return f"Options({dict(self._items)!r})"
 
 
 @dataclass(frozen=True)
@@ -36,6 +85,15 @@ class RunConfig:
     limit: int | None = None
     max_chars: int = 20_000                # longer abstracts are rejected, never sent whole
     max_tokens_total: int | None = None    # token budget for the whole run
+    backend_options: Options = field(default_factory=Options)  # -O KEY VALUE, the backend validates
+
+    def __post_init__(self):
+        if not isinstance(self.backend_options, Options):
+            object.__setattr__(self, "backend_options", Options(self.backend_options or ()))
+        if not isinstance(self.cache_dir, Path):
+            object.__setattr__(self, "cache_dir", Path(self.cache_dir))
+        if isinstance(self.base_urls, str):
+            object.__setattr__(self, "base_urls", (self.base_urls,))
 
     def with_(self, **changes) -> "RunConfig":
         return replace(self, **changes)
@@ -44,9 +102,40 @@ class RunConfig:
         """Decoding parameters: part of every cache key."""
         return {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
 
+    @classmethod
+    def from_env(cls, environ: Mapping | None = None, **overrides) -> "RunConfig":
+        """The defaults with the environment applied (see the module docstring), then
+        ``overrides``.  An override of None means "not given" and keeps the default."""
+        values = env_defaults(environ)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        unknown = set(values) - {f.name for f in fields(cls)}
+        if unknown:
+            from .errors import UsageError
+            raise UsageError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        return cls(**values)
 
-def remote_from_env(environ: dict | None = None) -> tuple[tuple[str, ...], str | None]:
+
+def remote_from_env(environ: Mapping | None = None) -> tuple[tuple[str, ...], str | None]:
     """``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` as (base_urls, api_key)."""
     env = os.environ if environ is None else environ
     base = env.get("OPENAI_BASE_URL") or ""
-    return ((base,) if base else ()), (env.get("OPENAI_API_KEY") or None)
+    urls = tuple(u for u in base.replace(",", " ").split() if u)
+    return urls, (env.get("OPENAI_API_KEY") or None)
+
+
+def env_defaults(environ: Mapping | None = None) -> dict:
+    """The RunConfig fields the environment sets (only those that are set)."""
+    env = os.environ if environ is None else environ
+    urls, key = remote_from_env(env)
+    out: dict = {}
+    if env.get(ENV_BACKEND):
+        out["backend"] = env[ENV_BACKEND].strip()
+    if env.get(ENV_MODEL):
+        out["model"] = env[ENV_MODEL].strip()
+    if env.get(ENV_CACHE_DIR):
+        out["cache_dir"] = Path(env[ENV_CACHE_DIR])
+    if urls:
+        out["base_urls"] = urls
+    if key:
+        out["api_key"] = key
+    return out

@@ -23,7 +23,7 @@ from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
                      FatalBackendError, RecordError, TransientBackendError)
 from .inputs import Item, Problem
 from .output import RecordSink
-from .prompting import load_prompt, load_schema, schema_json, sha256
+from .prompting import load_schema, prompt_for, schema_json, sha256
 from .record import build_record, error_entry
 
 
@@ -70,15 +70,15 @@ class Extractor:
         self.config = config
         self.backend = backend or load_backend(config)
         self.schema = load_schema(config.schema)
-        self.prompt = load_prompt(config.prompt)
+        self.prompt = prompt_for(config.prompt, self.schema)
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = self.backend.fingerprint()
 
-    def key(self, text: str) -> str:
+    def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
                          prompt_sha=self.prompt.sha, schema_sha=self.schema_sha,
-                         reasks=self.config.reasks, text=text)
+                         reasks=self.config.reasks, text=self.prompt.key_text(text, title))
 
     def _check(self, item: Item) -> None:
         reason = oversize(item.text, self.config.max_chars)
@@ -97,7 +97,7 @@ class Extractor:
     def from_cache(self, item: Item) -> tuple[dict, bool, dict] | None:
         """(record, True, {}) when the answer is cached, else None."""
         self._check(item)
-        hit = self.cache.get(self.key(item.text))
+        hit = self.cache.get(self.key(item.text, item.title))
         if hit is None:
             return None
         return self._record(item, self.schema.model_validate(hit["answer"]), hit, True), True, {}
@@ -105,7 +105,7 @@ class Extractor:
     async def ask(self, item: Item) -> tuple[dict, bool, dict]:
         """Ask the backend (no cache read), cache the answer: (record, False, tokens spent)."""
         self._check(item)
-        job = Job(item.id, item.text, self.prompt.render(item.text), self.schema,
+        job = Job(item.id, item.text, self.prompt.render(item.text, item.title), self.schema,
                   {"source": item.text})
         answer = await self.backend.extract(job)
         record = self.remember(item, answer.obj, model=answer.model, attempts=answer.attempts,
@@ -118,7 +118,7 @@ class Extractor:
         meta = {"answer": obj.model_dump(mode="json"), "model": model, "attempts": attempts,
                 "usage": usage, "extracted_at": extracted_at
                 or datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        self.cache.set(self.key(item.text), meta)
+        self.cache.set(self.key(item.text, item.title), meta)
         return self._record(item, obj, meta, False)
 
     async def extract(self, item: Item) -> tuple[dict, bool, dict]:

@@ -21,6 +21,7 @@ def build_record(item: Item, obj: BaseModel, provenance: dict) -> dict:
         "id": item.id,
         "source": item.source,
         "title": item.title,
+        "meta": dict(item.meta or {}),      # the input's other fields (doi, year, venue, ...)
         "text": item.text,
         "status": "ok",
         "extraction": extraction,

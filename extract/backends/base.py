@@ -47,9 +47,14 @@ class Backend(abc.ABC):
     name: ClassVar[str]
     #: how many jobs may be in flight at once (an in-process model says 1)
     max_concurrency: ClassVar[int | None] = None
+    #: the backend's own options (``-O KEY VALUE``), as a Pydantic model (llm-style); None
+    #: takes none.  Validated values are ``self.options``; put those that shape answers in
+    #: ``fingerprint()``.
+    Options: ClassVar[type[BaseModel] | None] = None
 
     def __init__(self, config: RunConfig):
         self.config = config
+        self.options = validate_options(type(self), config.backend_options)
 
     @abc.abstractmethod
     def fingerprint(self) -> dict[str, Any]:
@@ -63,6 +68,33 @@ class Backend(abc.ABC):
 
     async def aclose(self) -> None:  # pragma: no cover - default is nothing to close
         return None
+
+
+def validate_options(cls: type, given) -> BaseModel | None:
+    """``given`` (str -> str) checked against ``cls.Options``: a one-line UsageError."""
+    from pydantic import ValidationError
+
+    model = getattr(cls, "Options", None)
+    name = getattr(cls, "name", cls.__name__)
+    if model is None:
+        if given:
+            raise UsageError(f"backend {name!r} takes no -O options (got {', '.join(given)})")
+        return None
+    unknown = set(given) - set(model.model_fields)
+    if unknown:
+        known = ", ".join(sorted(model.model_fields)) or "none"
+        raise UsageError(f"backend {name!r} has no option {', '.join(sorted(unknown))} "
+                         f"(its options: {known})")
+    try:
+        return model.model_validate(dict(given))
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise UsageError(f"backend {name!r}: -O {'.'.join(map(str, err['loc']))}: "
+                         f"{err['msg']}") from None
+
+
+def installed_backends() -> list[str]:
+    return sorted(ep.name for ep in entry_points(group="extract.backends"))
 
 
 def load_backend(config: RunConfig) -> Backend:

@@ -3,38 +3,87 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
-from ..config import RunConfig, remote_from_env
-from ..errors import EXIT_INTERRUPTED, ExtractError
-from ..inputs import expand, read_inputs
-from ..output import RecordSink
+from ..backends.base import installed_backends
+from ..config import ENV_BACKEND, RunConfig, env_defaults
+from ..errors import EXIT_INTERRUPTED, ExtractError, UsageError
+from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
+from ..output import RecordSink, errors_path_for
 from ..pipeline import Extractor
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
                      no_cache_option, prompt_option, schema_option, temperature_option)
-
-DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
+from .progress import Progress
 
 
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
                  schema, prompt, reasks, retries, timeout, max_tokens, max_chars,
-                 max_tokens_total, temperature) -> RunConfig:
-    env_urls, api_key = remote_from_env()
-    urls = tuple(base_urls) or env_urls
+                 max_tokens_total, temperature, *, backend_options=(), environ=None) -> RunConfig:
+    """The run's config from the options, with the environment as defaults.
+
+    The backend is the one named by ``--backend``, else ``EXTRACT_BACKEND``, else
+    ``openai`` when ``--base-url`` is given, else ``RunConfig``'s default.  An API key or
+    ``OPENAI_BASE_URL`` in the environment never chooses it; there is no default model
+    for a remote backend (``--model`` or ``EXTRACT_MODEL``)."""
+    env = env_defaults(environ)
     if backend is None:
-        backend = "openai" if (urls or api_key) else "local"
-    if backend == "openai" and not model and not urls:
-        model = DEFAULT_OPENAI_MODEL
+        backend = env.get("backend") or ("openai" if base_urls else RunConfig.backend)
     return RunConfig(
-        backend=backend, model=model, base_urls=urls, api_key=api_key, mode=mode,
-        concurrency=concurrency, cache_dir=Path(cache_dir), use_cache=not no_cache,
-        limit=limit, schema=schema, prompt=prompt, reasks=reasks, retries=retries,
-        timeout=timeout, max_tokens=max_tokens, max_chars=max_chars,
-        max_tokens_total=max_tokens_total, temperature=temperature)
+        backend=backend, model=model or env.get("model"),
+        base_urls=tuple(base_urls) or env.get("base_urls", ()), api_key=env.get("api_key"),
+        mode=mode, concurrency=concurrency,
+        cache_dir=Path(cache_dir) if cache_dir else env.get("cache_dir", RunConfig.cache_dir),
+        use_cache=not no_cache, limit=limit, schema=schema, prompt=prompt, reasks=reasks,
+        retries=retries, timeout=timeout, max_tokens=max_tokens, max_chars=max_chars,
+        max_tokens_total=max_tokens_total, temperature=temperature,
+        backend_options=dict(backend_options))
+
+
+def describe(extractor: Extractor) -> str:
+    """One line saying which backend and model answer (and what that costs)."""
+    cfg, backend = extractor.config, extractor.backend
+    model = getattr(backend, "model_name", None) or cfg.model or "(the backend's default)"
+    line = f"backend {backend.name}, model {model}"
+    urls = getattr(backend, "urls", None) or cfg.base_urls
+    if urls:
+        line += f" at {', '.join(urls)}"
+        if any("api.openai.com" in u for u in urls):
+            line += " (paid: OpenAI bills every token)"
+    elif backend.name == "local":
+        line += " (embedded, offline, no cost)"
+    if cfg.backend_options:
+        line += " with " + ", ".join(f"{k}={v}" for k, v in cfg.backend_options.items())
+    return line
+
+
+def _check_backend(name: str) -> None:
+    found = installed_backends()
+    if name not in found:
+        raise UsageError(f"unknown backend {name!r} (installed: {', '.join(found) or 'none'}; "
+                         "a plugin adds one under the extract.backends entry-point group)")
+
+
+class _Notes:
+    """How inputs were read, on stderr: every note with -v, else the first few."""
+
+    def __init__(self, out, verbose: bool, quiet: bool, first: int = 3):
+        self.out, self.verbose, self.quiet, self.first = out, verbose, quiet, first
+        self.count = 0
+
+    def __call__(self, message: str) -> None:
+        self.count += 1
+        if not self.quiet and (self.verbose or self.count <= self.first):
+            self.out(f"extract: {message}")
+
+    def close(self) -> None:
+        hidden = self.count - self.first
+        if not self.quiet and not self.verbose and hidden > 0:
+            self.out(f"extract: ... and {hidden} more input notes (-v lists them)")
 
 
 @click.command()
@@ -44,9 +93,12 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
                    "OUTPUT minus .jsonl plus .errors.jsonl.")
 @click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Errors file (default: next to --output; stderr lines without -o).")
-@click.option("--backend", type=click.Choice(["local", "openai"]), default=None,
-              help="Default: openai if an endpoint or key is configured, else the embedded model.")
-@click.option("--model", help="Model name (remote) or a .gguf path (local).")
+@click.option("--backend", default=None, metavar="NAME",
+              help=f"Any installed backend (entry-point group extract.backends). Default: "
+                   f"${ENV_BACKEND}, else openai with --base-url, else {RunConfig.backend}.")
+@click.option("-O", "--backend-option", "backend_options", type=(str, str), multiple=True,
+              metavar="KEY VALUE", help="An option the backend declares; repeat for more.")
+@click.option("--model", help="Model name (remote) or a .gguf path (local). Default: $EXTRACT_MODEL.")
 @click.option("--base-url", "base_urls", multiple=True,
               help="OpenAI-compatible endpoint; repeat for replicas. Wins over OPENAI_BASE_URL.")
 @click.option("--mode", type=click.Choice(["tools", "json_schema", "json"]), default="tools",
@@ -69,48 +121,97 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
 @max_chars_option
 @click.option("--max-tokens-total", type=click.IntRange(1),
               help="Stop cleanly (resumable, exit 4) once the run has spent this many tokens.")
+@click.option("--id-field", help="Input field holding the id (default: id, paperId, Key, EID).")
+@click.option("--title-field", help="Input field holding the title (default: title, display_name).")
+@click.option("--text-field", help="Input field holding the abstract (default: abstract, text, "
+                                   "summary, Abstract Note, abstract_inverted_index).")
+@click.option("--input-format", type=click.Choice(FORMATS), default=None,
+              help="Read every input as this format (default: by extension; stdin is sniffed).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
-def run(inputs, output, errors_file, backend, model, base_urls, mode, concurrency, cache_dir,
-        no_cache, limit, schema, prompt, reasks, retries, timeout, temperature, max_tokens,
-        max_chars, max_tokens_total, progress):
-    """Extract records from abstracts in INPUTS (.txt, .jsonl, .csv files or directories).
+@click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr: no bar, notes or summary.")
+@click.option("-v", "--verbose", is_flag=True, help="Every input note and the full configuration.")
+@click.option("--json", "as_json", is_flag=True,
+              help="The run summary as one JSON line: on stdout with -o, else stderr's last line.")
+def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
+        concurrency, cache_dir, no_cache, limit, schema, prompt, reasks, retries, timeout,
+        temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
+        text_field, input_format, progress, quiet, verbose, as_json):
+    """Extract records from abstracts in INPUTS (.txt, .jsonl, .json, .csv, .bib files,
+    directories, or - for stdin).
 
     Exit status: 0 all ok; 1 some records failed (see the errors file); 2 bad usage or
     input; 3 the backend is unusable (run stopped); 4 token budget spent (rerun resumes);
     5 the output file is locked by another run; 130 interrupted.
     """
+    def say(line: str) -> None:
+        if not quiet:
+            click.echo(line, err=True)
+
     try:
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
-                              max_chars, max_tokens_total, temperature)
-        files, notes = expand(inputs)
-        for note in notes:
-            click.echo(f"extract: {note}", err=True)
+                              max_chars, max_tokens_total, temperature,
+                              backend_options=backend_options)
+        _check_backend(config.backend)
+        errors_path = errors_file or (errors_path_for(output) if output else None)
+        if output is not None and errors_path is not None and \
+                Path(output).absolute() == Path(errors_path).absolute():
+            raise UsageError("--errors must not be the same file as -o")
+        files, skipped = expand(inputs, exclude=(output, errors_path))
+        others = [n for n in skipped if "skipped (not" in n]
+        for note in skipped:
+            if verbose or note not in others or len(others) <= 10 or note in others[:5]:
+                say(f"extract: {note}")
+        if not verbose and len(others) > 10:
+            say(f"extract: ... and {len(others) - 5} more files of other types skipped (-v lists them)")
+        fields = FieldMap(id=id_field, title=title_field, text=text_field)
         extractor = Extractor(config)
+        say(f"extract: {describe(extractor)}")
+        if verbose or extractor.prompt.name != "extract" or config.schema != RunConfig.schema:
+            say(f"extract: schema {config.schema}, prompt {extractor.prompt.name!r}"
+                + ("" if config.schema == RunConfig.schema
+                   else " with the schema's docstring and field descriptions as instructions"))
+        if verbose:
+            say(f"extract: cache {config.cache_dir if config.use_cache else 'off'}; "
+                f"concurrency {config.concurrency}; reasks {config.reasks}; retries {config.retries}")
         with RecordSink(output, errors_file) as sink:
             if sink.repaired_bytes:
-                click.echo(f"extract: repaired a torn last line in {output} "
-                           f"({sink.repaired_bytes} bytes cut)", err=True)
+                say(f"extract: repaired a torn last line in {output} "
+                    f"({sink.repaired_bytes} bytes cut)")
             if sink.done:
-                click.echo(f"extract: resuming: {len(sink.done):,} records already in {output}",
-                           err=True)
-            bar = tqdm(file=sys.stderr, unit=" abstracts", dynamic_ncols=True, leave=False,
-                       disable=None if progress is None else not progress)
+                say(f"extract: resuming: {len(sink.done):,} records already in {output}")
+            total = None
+            if not quiet and progress is not False:
+                total = count_inputs(files, fields, input_format)
+                if total is not None:
+                    total = max(0, total - len(sink.done))
+                    if limit is not None:
+                        total = min(total, limit)
+            bar = Progress(total, False if quiet else progress,
+                           stage="loading model" if config.backend == "local" else "starting")
+            notes = _Notes(bar.write, verbose, quiet)
             try:
-                summary = asyncio.run(extractor.run(read_inputs(files), sink, bar))
+                entries = read_inputs(files, fields, input_format=input_format, note=notes)
+                summary = asyncio.run(extractor.run(entries, sink, bar))
             finally:
                 bar.close()
+                notes.close()
     except ExtractError as e:
         fail(str(e), e.exit_code)
     except KeyboardInterrupt:
         click.echo("extract: interrupted; rerun with the same -o to resume", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    click.echo(summary.line(), err=True)
+    say(summary.line())
     if summary.stopped:
         click.echo(f"extract: stopped: {summary.stopped}", err=True)
     elif summary.failed or summary.problems:
         where = sink.errors_path or "stderr"
-        click.echo(f"extract: {summary.failed + summary.problems} failures listed in {where}",
-                   err=True)
+        say(f"extract: {summary.failed + summary.problems} failures listed in {where}")
+    if as_json:
+        line = json.dumps({**asdict(summary), "backend": extractor.backend.name,
+                           "model": getattr(extractor.backend, "model_name", None) or config.model,
+                           "output": str(output) if output else None,
+                           "errors": str(sink.errors_path) if sink.errors_path else None})
+        click.echo(line, err=output is None)
     sys.exit(summary.exit_code)

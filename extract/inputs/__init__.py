@@ -1,0 +1,120 @@
+"""Reading abstracts from files, directories and stdin, streamed, with stable unique ids.
+
+Formats (by extension; stdin's is sniffed or given): ``.txt`` (see :mod:`.txt` for how a
+header and one-abstract-per-line files are recognised), ``.jsonl``/``.ndjson`` and
+``.json`` (arXiv snapshot, OpenAlex, Semantic Scholar, your own; :mod:`.jsonfmt`), ``.csv``
+(Zotero, Scopus, your own; :mod:`.csvfmt`) and ``.bib`` (:mod:`.bib`).  Field names and
+``meta``: :mod:`.model`; which files and their default ids: :mod:`.paths`.
+
+Every file is read as UTF-8 with an optional BOM.  A problem with one record (undecodable
+bytes, a lone surrogate, an unparsable line, an empty abstract, a duplicate id) is yielded
+as a :class:`Problem` naming file and line; it never stops the others.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from ..idindex import IdIndex
+from .bib import read_bib
+from .csvfmt import read_csv
+from .jsonfmt import read_json, read_jsonl, sniff
+from .model import FieldMap, Item, Problem, from_mapping
+from .paths import EXTENSIONS, STDIN, InputFiles, expand, is_own_output
+from .txt import read_txt
+
+__all__ = ["Item", "Problem", "FieldMap", "EXTENSIONS", "InputFiles", "expand", "read_inputs",
+           "count_inputs", "is_own_output", "from_mapping", "FORMATS"]
+
+_READERS = {".txt": "txt", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
+            ".csv": "csv", ".bib": "bib"}
+FORMATS = ("txt", "jsonl", "json", "csv", "bib")
+
+
+def _open(path: Path):
+    if path == STDIN:
+        buf = getattr(sys.stdin, "buffer", None)
+        if buf is None:                         # a text-only stdin (tests, notebooks)
+            return sys.stdin
+        return io.TextIOWrapper(buf, encoding="utf-8-sig", errors="surrogateescape", newline="")
+    return path.open("r", encoding="utf-8-sig", errors="surrogateescape", newline="")
+
+
+def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
+             note: Callable[[str], None] | None) -> Iterator[Item | Problem]:
+    name = "<stdin>" if path == STDIN else str(path)
+    fh = _open(path)
+    try:
+        lines: Iterable[str] = fh
+        if fmt is None and path == STDIN:
+            head = list(itertools.takewhile(lambda s: not s.strip(), iter(fh.readline, "")))
+            first = fh.readline()
+            lines = itertools.chain(head, [first] if first else [], fh)
+            fmt = _READERS[sniff(first)]
+            if note is not None:
+                note(f"<stdin>: read as {fmt} (use --input-format to say otherwise)")
+        fmt = fmt or _READERS[path.suffix.lower()]
+        if fmt == "txt":
+            tell = (lambda m: note(f"{name}: {m}")) if note is not None else None
+            yield from read_txt(lines, name, label, tell)
+        else:
+            reader = {"jsonl": read_jsonl, "json": read_json, "csv": read_csv, "bib": read_bib}[fmt]
+            yield from reader(lines, name, label, fields)
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def read_inputs(files: Iterable[Path], fields: FieldMap | None = None, *,
+                input_format: str | None = None,
+                note: Callable[[str], None] | None = None) -> Iterator[Item | Problem]:
+    """Items and problems in input order; empty abstracts and duplicate ids become problems.
+    ``note`` hears how each .txt file (and stdin) was read."""
+    labels = files if isinstance(files, InputFiles) else InputFiles(files)
+    seen = IdIndex()     # id -> where it first appeared; bounded memory for huge inputs
+    try:
+        for path in list(files):
+            try:
+                for entry in _entries(path, labels.label(path), input_format, fields, note):
+                    if isinstance(entry, Item):
+                        first = seen.get(entry.id) if entry.text else None
+                        if not entry.text:
+                            entry = Problem(entry.source, "empty abstract", entry.id)
+                        elif first is not None:
+                            entry = Problem(entry.source, f"duplicate id {entry.id!r} (first at "
+                                            f"{first}; ids are compared as text, so 123 and "
+                                            f"\"123\" are one id)", entry.id)
+                        else:
+                            seen.add(entry.id, entry.source)
+                    yield entry
+            except OSError as e:
+                yield Problem(f"{path}:0", f"cannot read ({e.strerror or e})")
+    finally:
+        seen.close()
+
+
+CHEAP_BYTES = 64 << 20
+
+
+def count_inputs(files: Iterable[Path], fields: FieldMap | None = None,
+                 input_format: str | None = None) -> int | None:
+    """How many entries :func:`read_inputs` will yield, when that is cheap to know (local
+    files of at most 64 MiB in all; stdin never): else None."""
+    files = list(files)
+    try:
+        if any(f == STDIN for f in files) or sum(f.stat().st_size for f in files) > CHEAP_BYTES:
+            return None
+    except OSError:
+        return None
+    labels = files if isinstance(files, InputFiles) else InputFiles(files)
+    n = 0
+    for path in files:
+        try:
+            n += sum(1 for _ in _entries(path, labels.label(path), input_format, fields, None))
+        except OSError:
+            n += 1
+    return n

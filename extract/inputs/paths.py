@@ -1,0 +1,142 @@
+"""Which files a run reads: ``expand`` turns the INPUT arguments into a list of files.
+
+* ``-`` is standard input (its format sniffed, or given by ``--input-format``);
+* a directory is searched recursively, in a stable order; hidden files and hidden folders
+  (``.git``, ``.venv``, ...) are not entered; files of other types are skipped with a note;
+  a directory with no input file in it is an error;
+* the tool's own outputs are never read back as input: ``*.errors.jsonl``, the run's own
+  ``-o`` and errors file, and JSONL files whose first line is an extract record;
+* a file named twice (``./x.jsonl`` and its absolute path, or a file inside a directory
+  also given) is read once.
+
+Default ids are built from each file's *label*: its path relative to the INPUT argument it
+was found under, without the extension (``d/2024/papers.txt`` under ``d`` -> ``2024/papers``),
+so files of the same name in different folders never share ids.  Two files whose labels
+still clash (``a.txt`` and ``a.jsonl``) keep their extension in the label.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..errors import InputError
+
+EXTENSIONS = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
+STDIN = Path("-")
+
+
+class InputFiles(list):
+    """The files to read (a list of Paths), with the label each one's default ids use."""
+
+    def __init__(self, files=(), labels: dict | None = None):
+        super().__init__(files)
+        self.labels: dict[Path, str] = dict(labels or {})
+
+    def label(self, path: Path) -> str:
+        return self.labels.get(path) or ("stdin" if path == STDIN else path.stem)
+
+
+def is_own_output(path: Path) -> bool:
+    """A file extract wrote: an errors file, or JSONL whose first line is a record."""
+    name = path.name.lower()
+    if name.endswith(".errors.jsonl"):
+        return True
+    if path.suffix.lower() not in (".jsonl", ".ndjson"):
+        return False
+    try:
+        with path.open("rb") as fh:
+            first = fh.readline(1 << 20)
+        obj = json.loads(first.decode("utf-8-sig", "replace"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return (isinstance(obj, dict) and "provenance" in obj and "status" in obj
+            and ("extraction" in obj or obj.get("status") == "error"))
+
+
+def _hidden(rel: Path) -> bool:
+    return any(part.startswith(".") for part in rel.parts)
+
+
+def _key(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:  # pragma: no cover
+        return path.absolute()
+
+
+def expand(paths: Iterable[str | Path], exclude: Iterable[str | Path | None] = ()
+           ) -> tuple[InputFiles, list[str]]:
+    """Input files in a stable order, plus notes on skipped files.  A path that does not
+    exist, a file of an unsupported type and a directory with no input file in it are
+    :class:`InputError` (raised before anything runs).  ``exclude``: the run's outputs."""
+    excluded = {_key(Path(p)) for p in exclude if p}
+    found: list[tuple[Path, str]] = []      # (file, label relative to its argument)
+    notes: list[str] = []
+    seen: dict[Path, str] = {}
+    for raw in paths:
+        p = Path(raw)
+        if str(raw) == "-":
+            if STDIN in seen:
+                continue
+            seen[STDIN] = "-"
+            found.append((STDIN, "stdin"))
+            continue
+        if p.is_dir():
+            hits, skipped = 0, []
+            for f in sorted(p.rglob("*")):
+                rel = f.relative_to(p)
+                if _hidden(rel) or not f.is_file():
+                    continue
+                if f.suffix.lower() not in EXTENSIONS:
+                    skipped.append(f)
+                    continue
+                if _key(f) in excluded or is_own_output(f):
+                    notes.append(f"{f}: skipped (an output of extract, not an input)")
+                    continue
+                hits += 1
+                if _key(f) in seen:
+                    notes.append(f"{f}: already read as {seen[_key(f)]}; read once")
+                    continue
+                seen[_key(f)] = str(f)
+                found.append((f, rel.with_suffix("").as_posix()))
+            notes += [f"{f}: skipped (not {', '.join(EXTENSIONS)})" for f in skipped]
+            if not hits:
+                raise InputError(f"{p}: no input file in this directory (looked for "
+                                 f"{', '.join(EXTENSIONS)}; hidden files and folders are "
+                                 f"not searched; {len(skipped)} other file(s))")
+        elif p.is_file():
+            if p.suffix.lower() not in EXTENSIONS:
+                raise InputError(f"{p}: unsupported input type {p.suffix or '(none)'!r}; "
+                                 f"use {', '.join(EXTENSIONS)} (or - for stdin)")
+            if _key(p) in excluded:
+                raise InputError(f"{p}: is this run's own output; it cannot be an input too")
+            if _key(p) in seen:
+                notes.append(f"{p}: already read as {seen[_key(p)]}; read once")
+                continue
+            seen[_key(p)] = str(p)
+            found.append((p, p.stem))
+        elif p.exists():
+            raise InputError(f"{p}: not a regular file or directory")
+        else:
+            raise InputError(f"{p}: no such file or directory")
+    return InputFiles([f for f, _ in found], _labels(found)), notes
+
+
+def _labels(found: list[tuple[Path, str]]) -> dict[Path, str]:
+    """Labels unique across the run: clashing ones are widened (path as given, then with
+    the extension) until they differ."""
+    labels = {f: label for f, label in found}
+    for widen in (lambda f, lab: f.with_suffix("").as_posix() if f != STDIN else lab,
+                  lambda f, lab: f.as_posix() if f != STDIN else lab,
+                  lambda f, lab: str(_key(f)) if f != STDIN else lab):
+        counts: dict[str, int] = {}
+        for lab in labels.values():
+            counts[lab] = counts.get(lab, 0) + 1
+        clashing = [f for f, lab in labels.items() if counts[lab] > 1]
+        if not clashing:
+            break
+        for f in clashing:
+            labels[f] = widen(f, labels[f])
+    return labels

@@ -51,8 +51,11 @@ def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
     try:
         lines: Iterable[str] = fh
         if fmt is None and path == STDIN:
-            head = list(itertools.takewhile(lambda s: not s.strip(), iter(fh.readline, "")))
+            head: list[str] = []
             first = fh.readline()
+            while first and not first.strip():
+                head.append(first)
+                first = fh.readline()
             lines = itertools.chain(head, [first] if first else [], fh)
             fmt = _READERS[sniff(first)]
             if note is not None:

@@ -8,7 +8,8 @@ from extract.cache import AnswerCache, cache_key
 from extract.schemas.paper import NumberMention, PaperExtraction
 
 PINNED = {
-    "__version__", "RunConfig", "Extractor", "Summary", "RecordSink", "Item", "Problem", "expand",
+    "__version__", "extract", "extract_many", "Record", "Fields", "load_records", "build_table",
+    "triage_records", "write_report", "FieldMap", "RunConfig", "Extractor", "Summary", "RecordSink", "Item", "Problem", "expand",
     "read_inputs", "Backend", "Job", "Answer", "load_backend", "Aligner", "Span", "align",
     "ExtractError", "UsageError", "InputError", "OutputLockedError", "BackendError",
     "TransientBackendError", "FatalBackendError", "RecordError", "SchemaFailure",

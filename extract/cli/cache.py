@@ -7,7 +7,7 @@ import json
 import click
 
 from ..cache import AnswerCache
-from .common import cache_dir_option
+from .common import cache_dir_option, format_options, output_option, write_output
 
 
 @click.group()
@@ -17,14 +17,15 @@ def cache() -> None:
 
 @cache.command()
 @cache_dir_option
-@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of text.")
-def stats(cache_dir: str, as_json: bool) -> None:
+@format_options(("text", "json"), "text")
+@output_option
+def stats(cache_dir: str, fmt: str, as_json: bool, output: str | None) -> None:
     """Entries and size of the cache."""
     s = AnswerCache(cache_dir).stats()
-    if as_json:
-        click.echo(json.dumps(s))
+    if as_json or fmt == "json":
+        write_output(json.dumps(s) + "\n", output)
     else:
-        click.echo(f"{s['directory']}: {s['entries']:,} entries, {s['bytes']:,} bytes")
+        write_output(f"{s['directory']}: {s['entries']:,} entries, {s['bytes']:,} bytes\n", output)
 
 
 @cache.command()

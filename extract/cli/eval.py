@@ -15,8 +15,9 @@ from ..evaluate import evaluate, format_table, load_jsonl
 @click.argument("records", metavar="RECORDS.jsonl", type=str)
 @click.option("--gold", "gold_path", required=True, metavar="GOLD.jsonl",
               help="gold annotations, one JSON object per abstract (dev-gold.jsonl format)")
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
-def eval_cmd(records: str, gold_path: str, as_json: bool) -> None:
+@common.format_options(("text", "json"), "text")
+@common.output_option
+def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str | None) -> None:
     """Score RECORDS.jsonl against --gold: names, datasets, numbers, result numbers,
     contribution accuracy and grounded rate (micro counts plus a macro F1)."""
     try:
@@ -29,13 +30,16 @@ def eval_cmd(records: str, gold_path: str, as_json: bool) -> None:
         common.fail(f"gold file {gold_path} has no annotations")
         return
     res = evaluate(recs, gold)
+    if len(res.unmatched_gold) == len(gold):
+        common.fail(f"none of the {len(gold)} gold record(s) matched a record in {records} "
+                    "(by id, PPP-n, or first words): wrong files?")
     if res.unmatched_gold:
         click.echo(f"extract eval: {len(res.unmatched_gold)} gold record(s) not found in {records} "
                    f"(counted as misses): {', '.join(res.unmatched_gold)}", err=True)
     if res.not_understood:
         click.echo(f"extract eval: {len(res.not_understood)} record(s) without the default schema's "
                    f"fields were scored as empty", err=True)
-    if as_json:
-        click.echo(json.dumps(res.as_dict(), ensure_ascii=False))
+    if as_json or fmt == "json":
+        common.write_output(json.dumps(res.as_dict(), ensure_ascii=False) + "\n", output)
     else:
-        click.echo(format_table(res), nl=False)
+        common.write_output(format_table(res), output)

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
 import click
 
 from . import common
@@ -23,6 +19,9 @@ def load_or_exit(command: str, path: str) -> RecordSet:
     try:
         rs = load_records(path, warn=lambda m: click.echo(m, err=True))
         if not rs.papers and not rs.failures:
+            if common.has_content(path):
+                fail(command, InputError(f"{path} holds no extract records (is it an input "
+                                         "file? give the -o file of `extract run`)"))
             click.echo(f"extract {command}: no records in {path}", err=True)
         return rs
     except ExtractError as e:
@@ -33,43 +32,25 @@ def load_or_exit(command: str, path: str) -> RecordSet:
 
 
 def write_output(command: str, text: str, output: str | None) -> None:
-    """``text`` to stdout, or atomically to ``output`` (a failed write leaves no partial file)."""
-    if not output or output == "-":
-        click.echo(text, nl=False)
-        return
-    target = Path(output)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file ordinary permissions
-        os.replace(tmp, target)
-    except OSError as e:
-        try:
-            os.unlink(tmp)  # type: ignore[possibly-undefined]
-        except (OSError, NameError):
-            pass
-        fail(command, f"cannot write {output}: {e.strerror or e}")
-    click.echo(f"wrote {output}", err=True)
+    common.write_output(text, output)
 
 
 @click.command("table")
 @click.argument("records", type=click.Path(dir_okay=True, path_type=str))
 @click.option("--by", "by", type=click.Choice(VIEWS), default="dataset", show_default=True,
               help="dataset/method: one row per (dataset, method, number), grouped; task: one row per paper.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True)
+@common.format_options(FORMATS, "markdown")
 @click.option("--kind", type=click.Choice(["all", "result", "setting"]), default="all", show_default=True,
               help="Only numbers of this kind, and no rows without a number (dataset/method views).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Write to FILE instead of stdout.")
-def table(records: str, by: str, fmt: str, kind: str, output: str | None) -> None:
+def table(records: str, by: str, fmt: str, as_json: bool, kind: str, output: str | None) -> None:
     """Comparison table of the numbers claimed in RECORDS.jsonl, by dataset, method or task.
 
     Dataset and method names are merged across papers when they are the same name written
     differently (case, punctuation, wrappers, long form vs acronym).
     """
+    fmt = "json" if as_json else fmt
     rs = load_or_exit("table", records)
     papers = rs.papers
     if kind != "all":

@@ -1,0 +1,100 @@
+"""One convention across commands: --format (with --json as its alias) plus -o for
+results, one error prefix, and non-zero exits for inputs that cannot be what was meant."""
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from extract.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS = ROOT / "tests" / "fixtures" / "records-sample.jsonl"
+GOLD = ROOT / "tests" / "gold" / "dev-gold.jsonl"
+
+
+def commands(group=main, prefix=()):
+    for name, cmd in sorted(group.commands.items()):
+        if isinstance(cmd, click.Group):
+            yield from commands(cmd, prefix + (name,))
+        else:
+            yield prefix + (name,), cmd
+
+
+def invoke(*argv):
+    return CliRunner().invoke(main, [str(a) for a in argv])
+
+
+@pytest.mark.parametrize("path,cmd", list(commands()), ids=lambda x: " ".join(x) if isinstance(x, tuple) else "")
+def test_format_and_output_options_follow_one_convention(path, cmd):
+    opts = {o: p for p in cmd.params if isinstance(p, click.Option) for o in p.opts}
+    if "--format" in opts:
+        choices = list(opts["--format"].type.choices)
+        assert "json" in choices, f"{path}: --format without json"
+        assert "--json" in opts and opts["--json"].is_flag, f"{path}: --json alias missing"
+        assert "-o" in opts and "--output" in opts, f"{path}: --format without -o/--output"
+    elif "--json" in opts:
+        assert path == ("run",), f"{path}: --json without --format"   # run: its summary line
+
+
+@pytest.mark.parametrize("argv", [
+    ("eval", RECORDS, "--gold", GOLD, "--format", "json"),
+    ("eval", RECORDS, "--gold", GOLD, "--json"),
+    ("table", RECORDS, "--format", "json"), ("table", RECORDS, "--json"),
+    ("triage", RECORDS, "--format", "json"), ("triage", RECORDS, "--json"),
+])
+def test_json_format_prints_json(argv, tmp_path):
+    if argv[0] == "eval":      # eval refuses the fixture's deliberately torn line
+        good = tmp_path / "good.jsonl"
+        lines = RECORDS.read_text().splitlines()
+        good.write_text("".join(x + "\n" for x in lines if _is_json(x)))
+        argv = (argv[0], good) + argv[2:]
+    r = invoke(*argv)
+    assert r.exit_code == 0, r.stderr
+    json.loads(r.stdout)
+    out = tmp_path / "x.json"
+    r = invoke(*argv, "-o", out)
+    assert r.exit_code == 0 and r.stdout == "" and json.loads(out.read_text()) is not None
+
+
+def _is_json(line):
+    try:
+        json.loads(line)
+        return True
+    except ValueError:
+        return False
+
+
+def test_cache_stats_json_and_output(tmp_path):
+    r = invoke("cache", "stats", "--cache-dir", tmp_path / "c", "--json")
+    assert json.loads(r.stdout)["entries"] == 0
+
+
+@pytest.mark.parametrize("argv", [
+    ("run", "/nonexistent/in.jsonl"), ("eval", "/nonexistent.jsonl", "--gold", GOLD),
+    ("table", "/nonexistent.jsonl"), ("triage", "/nonexistent.jsonl"),
+    ("report", "/nonexistent.jsonl", "-o", "-"), ("schema", "--schema", "nomod_zz:X"),
+    ("run", "x.jsonl", "--backend", "nosuch"),
+])
+def test_errors_have_one_prefix_and_exit_2(argv):
+    r = invoke(*argv)
+    assert r.exit_code == 2, (argv, r.stderr)
+    assert r.stderr.startswith("extract: error: ") and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_eval_with_no_matched_gold_record_fails(tmp_path):
+    recs = tmp_path / "r.jsonl"
+    recs.write_text(json.dumps({"id": "zzz#1", "text": "Nothing alike at all.", "status": "ok",
+                                "extraction": {}}) + "\n")
+    r = invoke("eval", recs, "--gold", GOLD)
+    assert r.exit_code == 2 and r.stderr.splitlines()[-1].startswith("extract: error: none of the")
+
+
+@pytest.mark.parametrize("command", ["triage", "table", "report"])
+def test_a_non_records_file_fails(tmp_path, command):
+    inp = tmp_path / "abstracts.jsonl"
+    inp.write_text(json.dumps({"id": "a", "abstract": "An input, not a record."}) + "\n")
+    r = invoke(command, inp, "-o", tmp_path / "out")
+    assert r.exit_code == 2 and "holds no extract records" in r.stderr

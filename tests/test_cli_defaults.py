@@ -197,3 +197,26 @@ def test_schema_errors_are_one_line(tmp_path, monkeypatch):
         r = invoke("schema", "--schema", ref)
         assert r.exit_code == 2 and r.stderr.startswith("extract: error: ") and msg in r.stderr, r.stderr
         assert "Traceback" not in r.stderr
+
+
+def test_outputs_are_never_read_back_as_inputs(cli, server, tmp_path):
+    d = tmp_path / "in"
+    d.mkdir()
+    write_abstracts(d / "a.jsonl", ABSTRACTS)
+    same = cli("run", str(d / "a.jsonl"), server=server, out=d / "a.jsonl")
+    assert same.exit_code == 2 and "own output" in same.stderr
+    both = cli("run", str(d), "--errors", str(tmp_path / "o.jsonl"), server=server, out=tmp_path / "o.jsonl")
+    assert both.exit_code == 2 and "--errors must not be the same file as -o" in both.stderr
+    out = d / "out.jsonl"
+    for _ in range(2):                     # the second run scans the folder holding its -o
+        r = cli("run", str(d), server=server, out=out)
+        assert r.exit_code == 0, r.stderr
+    assert len(read_jsonl(out)) == 2
+
+
+def test_the_txt_reading_is_said_on_stderr(cli, server, tmp_path):
+    inp = tmp_path / "plain.txt"
+    inp.write_text("\n\n".join(ABSTRACTS) + "\n")
+    r = cli("run", str(inp), server=server, out=tmp_path / "o.jsonl")
+    assert r.exit_code == 0 and len(read_jsonl(tmp_path / "o.jsonl")) == 2
+    assert f"{inp}: no header line; abstracts separated by blank lines" in r.stderr

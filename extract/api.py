@@ -33,6 +33,7 @@ from .backends.base import Backend, load_backend
 from .config import RunConfig
 from .errors import RecordError, UsageError
 from .inputs import Item, Problem, from_mapping
+from .inputs.model import bad_text
 
 __all__ = ["Record", "Fields", "extract", "extract_many", "load_records", "build_table",
            "triage_records", "write_report"]
@@ -181,7 +182,8 @@ def _item(obj, n: int) -> Item | Problem:
     if isinstance(obj, Item):
         return obj
     if isinstance(obj, str):
-        return Item(f"item#{n}", src, obj.strip())
+        reason = bad_text(obj)
+        return Problem(src, reason, f"item#{n}") if reason else Item(f"item#{n}", src, obj.strip())
     if isinstance(obj, Mapping):
         return from_mapping(obj, "item", n, src)
     if isinstance(obj, tuple) and len(obj) == 2 and all(isinstance(x, (str, type(None))) for x in obj):
@@ -196,6 +198,10 @@ def extract(text: str, title: str | None = None, **options) -> Record:
     (``BackendError`` / ``UsageError`` when the backend or options are unusable)."""
     if not isinstance(text, str) or not text.strip():
         raise UsageError("extract() needs the abstract as a non-empty string")
+    for what in (text, title or ""):
+        reason = bad_text(what)
+        if reason:
+            raise UsageError(f"extract(): the {'abstract' if what is text else 'title'} has {reason}")
     config = _config(options)
     item = Item("item#1", "<python>:1", text.strip(), title or None)
 

@@ -65,6 +65,8 @@ def test_extract_raises_a_record_error_for_a_failed_abstract(server, opts):
         extract.extract("x" * 200, max_chars=100, **opts)
     with pytest.raises(extract.UsageError):
         extract.extract("", **opts)
+    with pytest.raises(extract.UsageError, match="lone surrogate"):
+        extract.extract("Bad \ud800 text.", **opts)
 
 
 def test_run_config_from_env_honours_what_the_cli_honours(tmp_path):

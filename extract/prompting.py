@@ -13,6 +13,7 @@ so an edited prompt is never served with its old text or its old digest.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -26,6 +27,7 @@ from .schema_loader import DEFAULT_SCHEMA, is_default_schema, load_schema
 __all__ = ["Prompt", "load_prompt", "prompt_for", "schema_instructions", "schema_json",
            "load_schema", "sha256", "DEFAULT_SCHEMA"]
 
+_PLACEHOLDER = re.compile(r"\{(abstract|title)\}")
 DEFAULT_PROMPT = "extract"      # the shipped prompt written for the default schema
 GENERIC_PROMPT = "generic"      # the shipped prompt for any other schema
 
@@ -45,15 +47,12 @@ class Prompt:
         return "{title}" in self.user
 
     def render(self, abstract: str, title: str | None = None) -> tuple[dict, ...]:
-        lines = []
-        for line in self.user.split("\n"):
-            if "{title}" in line:
-                if not title:
-                    continue
-                line = line.replace("{title}", " ".join(title.split()))
-            lines.append(line)
-        # {abstract} last: an abstract that contains "{title}" is left as written
-        user = "\n".join(lines).replace("{abstract}", abstract)
+        title = " ".join(title.split()) if title else ""
+        template = "\n".join(line for line in self.user.split("\n")
+                             if title or "{title}" not in line)
+        # one pass: a title holding "{abstract}" (or an abstract holding "{title}") stays as written
+        values = {"abstract": abstract, "title": title}
+        user = _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
         return ({"role": "system", "content": self.system}, {"role": "user", "content": user})
 
     def key_text(self, abstract: str, title: str | None = None) -> str:

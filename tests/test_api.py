@@ -105,3 +105,13 @@ def test_edited_prompt_is_read_again(tmp_path):
     (tmp_path / "p.system.txt").write_text("System two, longer.")
     second = load_prompt(str(base))
     assert second.system == "System two, longer." and second.sha != first.sha
+
+
+def test_prompt_render_with_and_without_title():
+    from extract.prompting import load_prompt
+    p = load_prompt("extract")
+    _, user = p.render("Text with {title} inside.", "A {abstract}  title")
+    assert user["content"].rstrip() == "Title: A {abstract} title\nAbstract:\nText with {title} inside."
+    _, user = p.render("Plain.")
+    assert user["content"].rstrip() == "Abstract:\nPlain."
+    assert p.key_text("Plain.") == "Plain." and p.key_text("Plain.", "T") != "Plain."

@@ -14,11 +14,8 @@ class Progress:
     def __init__(self, total: int | None, enabled: bool | None, stage: str = "loading model"):
         self.bar = tqdm(file=sys.stderr, total=total, unit=" abstracts", dynamic_ncols=True,
                         leave=True, disable=enabled is False if enabled is not None else None,
-                        smoothing=0.1)
+                        smoothing=0.1, desc=stage or None)
         self._started = False
-        if stage:
-            self.bar.set_description_str(stage)
-            self.bar.refresh()
 
     def update(self, n: int = 1) -> None:
         if not self._started:

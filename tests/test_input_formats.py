@@ -241,3 +241,13 @@ def test_stdin_and_meta_end_to_end(cli, server, tmp_path):
     r = CliRunner().invoke(main, ["run", "-", "--base-url", server.base_url, "--model", "m",
                                   "--cache-dir", str(tmp_path / "c")], input=txt)
     assert [json.loads(x)["id"] for x in r.stdout.splitlines()] == ["stdin#1", "stdin#2"]
+
+
+def test_count_matches_what_is_read(tmp_path):
+    from extract.inputs import count_inputs
+    write(tmp_path, "a.jsonl", '{"abstract": "A."}\n\n{"abstract": "B."}\nnot json\n')
+    write(tmp_path, "b.txt", "Header\n\nOne.\n\nTwo.\n")
+    write(tmp_path, "c.csv", 'abstract\n"multi\nline"\nsecond\n')
+    write(tmp_path, "e.jsonl", "\n")
+    files, _ = expand([tmp_path])
+    assert count_inputs(files) == len(list(read_inputs(files))) == 8

@@ -100,24 +100,36 @@ def read_inputs(files: Iterable[Path], fields: FieldMap | None = None, *,
         seen.close()
 
 
-CHEAP_BYTES = 64 << 20
+CHEAP_BYTES = 64 << 20          # files parsed to be counted
+CHEAP_LINES_BYTES = 4 << 30     # JSON Lines: counted by scanning for non-blank lines
 
 
 def count_inputs(files: Iterable[Path], fields: FieldMap | None = None,
                  input_format: str | None = None) -> int | None:
-    """How many entries :func:`read_inputs` will yield, when that is cheap to know (local
-    files of at most 64 MiB in all; stdin never): else None."""
+    """How many entries :func:`read_inputs` will yield, when that is cheap to know: JSON
+    Lines files by their non-blank lines, other files by parsing them when they total at
+    most 64 MiB; stdin never.  Else None (the progress bar then has no total)."""
     files = list(files)
+    labels = files if isinstance(files, InputFiles) else InputFiles(files)
+    if any(f == STDIN for f in files):
+        return None
     try:
-        if any(f == STDIN for f in files) or sum(f.stat().st_size for f in files) > CHEAP_BYTES:
-            return None
+        sizes = {f: f.stat().st_size for f in files}
     except OSError:
         return None
-    labels = files if isinstance(files, InputFiles) else InputFiles(files)
+    lines_only = {f for f in files
+                  if (input_format or _READERS.get(f.suffix.lower())) == "jsonl"}
+    if sum(sizes[f] for f in lines_only) > CHEAP_LINES_BYTES or \
+            sum(sizes[f] for f in files if f not in lines_only) > CHEAP_BYTES:
+        return None
     n = 0
     for path in files:
         try:
-            n += sum(1 for _ in _entries(path, labels.label(path), input_format, fields, None))
+            if path in lines_only:
+                with path.open("rb") as fh:
+                    n += max(1, sum(1 for line in fh if line.strip()))
+            else:
+                n += sum(1 for _ in _entries(path, labels.label(path), input_format, fields, None))
         except OSError:
             n += 1
     return n

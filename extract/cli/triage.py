@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import click
 
-from ..triage import FORMATS, render
-from .table import load_or_exit, write_output
+from .readside import load_or_exit, output_option, write_output
+from ..triage import FORMATS, flags_help, render
+
+_EPILOG = ("\b\nFlags (weight; * = counted per item, up to 3 times; README \"Triage flags\"):\n"
+           + flags_help())
 
 
-@click.command("triage")
+@click.command("triage", epilog=_EPILOG)
 @click.argument("records", type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
-              help="Write to FILE instead of stdout.")
-def triage(records: str, fmt: str, output: str | None) -> None:
+@click.option("--top", type=click.IntRange(1), default=None, help="Show only the N highest-scoring papers.")
+@click.option("--min-score", type=click.IntRange(0), default=None,
+              help="Show only papers scoring at least S.")
+@output_option
+def triage(records: str, fmt: str, top: int | None, min_score: int | None, output: str | None) -> None:
     """Flag papers of RECORDS.jsonl whose claims need a closer look, highest score first.
 
-    Reads RECORDS minus .jsonl plus .errors.jsonl too, when present (failed extractions).
-    Flags and weights: see `extract.triage` (README "Triage flags").
+    Each flag comes with the evidence (the sentence, the span marked) that raised it; the score
+    is the sum of the flags' weights. Reads RECORDS minus .jsonl plus .errors.jsonl too, when
+    present (failed extractions). A file that is not a records file of the default schema
+    exits 2.
     """
-    rs = load_or_exit("triage", records)
-    write_output("triage", render(rs, fmt), output)
+    rs = load_or_exit("triage", records, default_schema=True)
+    write_output("triage", render(rs, fmt, top, min_score), output)

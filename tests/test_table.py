@@ -178,14 +178,14 @@ def test_long_form_and_acronym_merge_across_papers():
     g = {idx.group("HSQ", "p2"), idx.group("Hyper-Spherical Quantization", "p1"),
          idx.group("hyper-spherical quantization", "p3"), idx.group("**HSQ**")}
     assert len(g) == 1
-    assert idx.display(g.pop()) == "HSQ"  # used by two papers; each long-form spelling by one
+    assert idx.displays()[g.pop()] == "HSQ"  # used by two papers; each long-form spelling by one
 
 
 def test_display_is_most_frequent_surface():
     idx = NameIndex()
     for i, n in enumerate(["ImageNet-1k", "ImageNet-1K", "imagenet-1k", "ImageNet-1k"]):
         idx.add(f"p{i}", [n])
-    assert idx.display(idx.group("IMAGENET 1K")) == "ImageNet-1k"
+    assert idx.displays()[idx.group("IMAGENET 1K")] == "ImageNet-1k"
 
 
 def test_ambiguous_acronym_merges_only_inside_its_paper():

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from extract.cli.triage import triage as triage_cmd
 from extract.records import load_records, paper_from_record
-from extract.triage import FLAG_TYPES, paper_flags, render, triage
+from extract.triage import FLAG_TYPES, paper_flags, triage
+from extract.triage_render import render
 
 from test_table import num, rec, write
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from .readside import load_or_exit, output_option, write_output
-from ..triage import FORMATS, flags_help, render
+from ..triage import flags_help
+from ..triage_render import FORMATS, render
 
 _EPILOG = ("\b\nFlags (weight; * = counted per item, up to 3 times; README \"Triage flags\"):\n"
            + flags_help())

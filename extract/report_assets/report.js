@@ -191,7 +191,9 @@
       p.flags.forEach(function (f) {
         var li = el("li");
         li.setAttribute("data-flag", f.code);
-        add(li, el("span", "flag-name", f.label), el("span", "flag-w", "+" + f.weight));
+        var fw = el("span", "flag-w", "+" + (f.points === undefined ? f.weight : f.points));
+        fw.title = "weight " + f.weight + (f.points !== undefined && f.points !== f.weight ? ", counted per item" : "");
+        add(li, el("span", "flag-name", f.label), fw);
         f.evidence.slice(0, 4).forEach(function (e) {
           var d = el("div", "ev");
           if (e.context) renderContext(d, e.context);

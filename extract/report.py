@@ -165,7 +165,7 @@ _BODY = """<header class="top">
 {charts}<div class="controls">
 <input type="search" id="table-filter" placeholder="Filter rows: dataset, method, metric, paper" aria-label="filter table">
 <label class="count">Kind <select id="table-kind"><option value="">all</option><option value="result">result</option><option value="setting">setting</option></select></label>
-<span class="count">Click a column header to sort; a paper id opens the paper.</span>
+<span class="count">Click a column header to sort; a paper opens its abstract.</span>
 </div>
 <div class="table-wrap"><table class="cmp" id="cmp-table"><thead><tr></tr></thead><tbody></tbody></table>
 <div class="empty" id="table-empty" hidden>No row matches.</div></div>

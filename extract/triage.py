@@ -52,6 +52,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
 from .candidates._text import sentence_at, sentence_bounds  # moving to extract.text (issue 8)
+from .names import NameIndex
 from .records import Failure, Number, Paper, RecordSet, Span
 
 PER_ITEM_CAP = 3  # a per-item flag counts at most this many times
@@ -304,8 +305,11 @@ def paper_flags(p: Paper) -> list[Flag]:
     results = [n for n in p.numbers if n.kind == "result"]
     own = own_sentences(p, bounds)
     own_text = " ".join(text[a:b] for a, b in bounds if a in own)
-    compared = any(isinstance(n.method, Span) and n.method.text and
-                   not any(n.method.text.casefold() == m.text.casefold() for m in p.methods) for n in results)
+    systems = [n.method.text for n in results if isinstance(n.method, Span) and n.method.text.strip()]
+    index = NameIndex()  # the paper's own names, long form and acronym merged
+    index.add(p.id, [m.text for m in p.methods] + systems, text)
+    own_groups = {index.group(m.text, p.id) for m in p.methods}
+    compared = any(index.group(s, p.id) not in own_groups for s in systems)
     if results and not compared and not _COMPARISON.search(own_text):
         by_sentence("no_comparison", results, lambda n: "")
     for n in results:

@@ -312,3 +312,19 @@ def test_help_explains_every_flag_and_points_to_the_readme():
     for code, f in FLAG_TYPES.items():
         line = next(ln for ln in out.splitlines() if ln.strip().startswith(code + " "))
         assert f"+{f.weight}" in line and len(line.split(f"+{f.weight}", 1)[1].strip()) > 15
+
+
+def test_the_papers_own_method_by_its_acronym_is_not_a_baseline():
+    text = ("We propose Hyper-Spherical Quantization (HSQ). On ToyQA, HSQ reaches 71.2% accuracy, "
+            "4.1 points with 7 layers.")
+    r = clean(text=text, methods=["Hyper-Spherical Quantization"],
+              numbers=[num("71.2%", 71.2, "%", "result", "accuracy", "ToyQA", "HSQ"),
+                       num("4.1 points", 4.1, "pp", "result", "accuracy", "ToyQA", "HSQ")])
+    assert "no_comparison" in codes(r)
+
+
+def test_module_docstring_lists_every_flag_with_its_weight():
+    import extract.triage as mod
+    for code, f in FLAG_TYPES.items():
+        line = next(ln for ln in mod.__doc__.splitlines() if ln.startswith(f"``{code}``"))
+        assert line.split()[1:3] == [str(f.weight), "yes" if f.per_item else "no"], code

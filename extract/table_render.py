@@ -4,8 +4,8 @@ CSV and JSON carry the rows as they are: nulls are null (an empty CSV cell), val
 numbers, every field of :class:`extract.table.Row` is a column.  Markdown and HTML are for
 reading: the value is shown with its unit (``85,229``, ``11.25 %``, ``650×``, ``80B``), and
 nulls get a readable placeholder (``—``; ``(unnamed, own)`` for the paper's own unnamed
-approach).  Markdown pastes into a draft: one ``###`` section per group, aligned columns,
-pipes and tag-like ``<`` escaped.
+approach).  Markdown pastes into a draft: one ``###`` section per group (one table with a Task column
+for ``--by task``), aligned columns, pipes and tag-like ``<`` escaped.
 """
 
 from __future__ import annotations
@@ -158,6 +158,11 @@ def md_table(headers: list[tuple[str, bool]], body: list[list[str]]) -> str:
 
 
 def to_markdown(rows: Sequence[Row], by: str) -> str:
+    if by == "task":  # tasks are mostly one paper each: one table, the task as its first column
+        cols = columns(by)
+        return md_table([(h, right) for h, _, right in cols],
+                        [[cell(x, a) if a != "task" else group_title(x, by) for _, a, _ in cols] for x in rows]) \
+            + "\n" if rows else ""
     inner = columns(by)[1:]
     parts = []
     for name, grp in grouped(rows, by):

@@ -527,3 +527,10 @@ def test_errors_path_and_duplicates(tmp_path):
     rs = load_records(p, warn=msgs.append)
     assert [x.text for x in rs.papers] == ["A newer text."] and any("duplicate id" in m for m in msgs)
     assert [f.id for f in rs.failures] == ["f", "in.csv:7"] and rs.failures[0].attempts == 3
+
+
+def test_task_view_markdown_is_one_table_with_a_task_column():
+    out = run([str(DEV2), "--by", "task"]).stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("| Task ") and "###" not in out
+    assert len(lines) == 2 + len(build_rows(load_records(DEV2, warn=lambda m: None).papers, "task"))

@@ -65,10 +65,11 @@ def paper_label(p: Paper) -> str:
 
 
 def number_value(v: float | None) -> float | int | None:
-    """A value for JSON/CSV: integral floats as ints (85229, not 85229.0)."""
-    if v is None:
+    """A value for JSON/CSV: integral floats as ints (85229, not 85229.0); a value that is not a
+    finite number (``Infinity`` read from a hand-edited file) is None, so outputs stay strict JSON."""
+    if v is None or v != v or v in (float("inf"), float("-inf")):
         return None
-    if v == v and abs(v) < 2 ** 53 and float(v).is_integer():
+    if abs(v) < 2 ** 53 and float(v).is_integer():
         return int(v)
     return v
 

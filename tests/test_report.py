@@ -181,3 +181,19 @@ def test_hostile_title_is_escaped_in_table_rows_and_charts():
     assert "window.__pwned" not in outside.replace("&lt;script&gt;window.__pwned=1&lt;/script&gt;", "")
     rows = json.loads(data_block(page))["rows"]
     assert any(r[6].startswith("<script>window.__pwned=1</script>Hostile") for r in rows)  # data, shown as text
+
+
+def test_a_value_that_is_not_finite_keeps_the_page_and_table_strict_json(tmp_path):
+    from test_table import num, rec
+    r = rec("inf", "FooNet reaches 1e999 on ToyQA and 71.2% on ToyQA too.", ["FooNet"], ["ToyQA"],
+            [num("1e999", float("inf"), None, "result", None, "ToyQA", "FooNet"),
+             num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet")])
+    p = tmp_path / "inf.jsonl"
+    p.write_text(json.dumps(r) + "\n", encoding="utf-8")  # json.dumps writes Infinity
+    page = render(load_records(p, warn=lambda m: None))
+    data = json.loads(data_block(page), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+    assert len(data["rows"]) == 2 and [row[3] for row in data["rows"] if row[3] is not None] == [71.2]
+    from extract.cli.table import table
+    out = CliRunner().invoke(table, [str(p), "--format", "json"])
+    assert out.exit_code == 0
+    json.loads(out.stdout, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))

@@ -23,7 +23,7 @@ def triage(records: str, fmt: str, top: int | None, min_score: int | None, outpu
     """Flag papers of RECORDS.jsonl whose claims need a closer look, highest score first.
 
     Each flag comes with the evidence (the sentence, the span marked) that raised it; the score
-    is the sum of the flags' weights. Reads RECORDS minus .jsonl plus .errors.jsonl too, when
+    is the sum of the flags' weights, a flag marked * counting once per item (up to 3). Reads RECORDS minus .jsonl plus .errors.jsonl too, when
     present (failed extractions). A file that is not a records file of the default schema
     exits 2.
     """

@@ -534,3 +534,28 @@ def test_task_view_markdown_is_one_table_with_a_task_column():
     lines = out.splitlines()
     assert lines[0].startswith("| Task ") and "###" not in out
     assert len(lines) == 2 + len(build_rows(load_records(DEV2, warn=lambda m: None).papers, "task"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["12.5%", "0.81", "7", "85,229", "3.2×"]),
+                          st.sampled_from([None, "AlphaSet", "BetaBench", "GammaQA"]),
+                          st.sampled_from([None, "", "FooNet", "BarNet", "BazLM"]),
+                          st.sampled_from([None, "accuracy", "F1"]),
+                          st.sampled_from(["result", "setting"])), min_size=1, max_size=6))
+def test_rows_say_exactly_what_the_claims_say(claims):
+    """Whatever the claims, each number is one row carrying its own dataset, method and metric."""
+    parts = [f"{t} ({n})" for n, (t, *_) in enumerate(claims)]
+    text = "FooNet and BarNet and BazLM on AlphaSet, BetaBench and GammaQA; accuracy and F1: " + ", ".join(parts) + "."
+    numbers = [num(t, float(i), None, kind, metric, ds, m, at=0) for i, (t, ds, m, metric, kind) in enumerate(claims)]
+    for i, n in enumerate(numbers):  # each number is its own occurrence
+        n["text"] = parts[i]
+    p = paper_from_record(rec("p", text, ["FooNet"], ["AlphaSet", "BetaBench", "GammaQA"], numbers))
+    for by in ("dataset", "method", "metric", "task"):
+        rows = build_rows([p], by)
+        assert sorted(r.value for r in rows) == list(range(len(claims)))
+        for r in rows:
+            t, ds, m, metric, kind = claims[r.value]
+            assert (r.dataset, r.method, r.metric, r.kind) == (ds, m, metric, kind)
+            assert r.method_role == (None if m is None else "proposed" if m in ("", "FooNet") else "compared")
+        out = json.loads(render([p], by, "json"))
+        assert [x["value"] for x in out] == [r.value for r in rows]

@@ -299,27 +299,30 @@ def _record_set(records):
 
 
 def build_table(records, by: str = "dataset", format: str | None = None, *,
-                with_empty: bool = True):
-    """The comparison table of a RecordSet or a records file: rows (``Row``/``TaskRow``
-    objects with ``as_dict()``), or the rendered text with ``format`` (markdown, csv, html,
-    json)."""
+                kind: str | None = None):
+    """The comparison table of a RecordSet or a records file: its rows (``Row`` objects, one
+    per claimed number), or the rendered text with ``format`` (markdown, csv, html, json).
+    ``kind`` keeps only ``result`` or ``setting`` numbers."""
     from . import table as _table
 
-    papers = _record_set(records).papers
-    if format is not None:
-        return _table.render(papers, by, format, with_empty=with_empty)
-    if by == "task":
-        return _table.build_task_rows(papers)
-    return _table.build_rows(papers, by, with_empty)
+    rows = _table.build_rows(_record_set(records).papers, by, kind)
+    if format is None:
+        return rows
+    from .table_render import render_rows
+    return render_rows(rows, by, format)
 
 
-def triage_records(records, format: str | None = None):
+def triage_records(records, format: str | None = None, *, top: int | None = None,
+                   min_score: int | None = None):
     """Papers to read or question first (``Triage`` objects, highest score first), or the
     rendered text with ``format`` (text, json, csv)."""
     from . import triage as _triage
 
     rs = _record_set(records)
-    return _triage.render(rs, format) if format is not None else _triage.triage(rs)
+    if format is not None:
+        from .triage_render import render
+        return render(rs, format, top, min_score)
+    return _triage.select(_triage.triage(rs), top, min_score)
 
 
 def write_report(records, path: str | Path, title: str | None = None) -> Path:

@@ -205,17 +205,6 @@ class NameIndex:
             k = self._local[(paper_id, k)]
         return self._find(k)
 
-    def display(self, group: str) -> str:
-        """The most frequent surface form of a group."""
-        self._finish()
-        counts: Counter = Counter()
-        for k in self._parent:
-            if self._find(k) == group:
-                counts.update(self._surface.get(k, {}))
-        if not counts:
-            return group
-        return sorted(counts.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0][0]
-
     def displays(self) -> dict[str, str]:
         """Every group id with its display name (one pass; use for many lookups)."""
         self._finish()

@@ -48,10 +48,19 @@ class Number(Span):
     unit: str | None = None
     kind: str = ""  # result | setting | "" (unknown)
     about: str = ""
+    # The claim (schemas/paper.py): what the number measures, on which of the record's datasets,
+    # by which system ("" = the paper's own unnamed approach; None = no system).
+    metric: Span | None = None
+    dataset: Span | None = None
+    method: Span | str | None = None
+    has_claims: bool = False  # the record carries the claim fields (older records do not)
 
     def as_dict(self) -> dict:
         d = super().as_dict()
-        d.update(value=self.value, unit=self.unit, kind=self.kind, about=self.about)
+        d.update(value=self.value, unit=self.unit, kind=self.kind, about=self.about,
+                 metric=self.metric.as_dict() if self.metric else None,
+                 dataset=self.dataset.as_dict() if self.dataset else None,
+                 method=self.method.as_dict() if isinstance(self.method, Span) else self.method)
         return d
 
 
@@ -140,9 +149,13 @@ def _number(obj, text: str) -> Number | None:
     if base is None or not isinstance(obj, dict):
         return None
     kind = _str(obj.get("kind"))
+    method = obj.get("method")
     return Number(base.text, base.start, base.end, base.status, base.grounded,
                   value=_float(obj.get("value")), unit=obj.get("unit") if isinstance(obj.get("unit"), str) else None,
-                  kind=kind if kind in ("result", "setting") else "", about=_str(obj.get("about")))
+                  kind=kind if kind in ("result", "setting") else "", about=_str(obj.get("about")),
+                  metric=_span(obj.get("metric"), text), dataset=_span(obj.get("dataset"), text),
+                  method="" if method == "" else _span(method, text),
+                  has_claims=any(k in obj for k in ("metric", "dataset", "method")))
 
 
 _DEFAULT_KEYS = {"task", "contribution", "method_names", "datasets", "numbers"}

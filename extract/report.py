@@ -11,6 +11,11 @@ stay fast.  Every string from the source or the model is data, never markup:
 * the few strings put into the HTML itself (title, file name) go through :func:`html.escape`;
 * a Content-Security-Policy allows only the page's own inline script and style (by hash), no
   network access at all.
+
+The comparison table tab shows the claims (:mod:`extract.table`) with the pictures of
+:mod:`extract.report_charts` above them (inline SVG made here, escaped like the rest).
+Offsets in the data are UTF-16 code units, as the browser's strings count them (Python counts
+code points: they differ after any character outside the BMP, such as an emoji or 𝒳).
 """
 
 from __future__ import annotations
@@ -19,12 +24,28 @@ import base64
 import hashlib
 import html
 import json
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .records import Paper, RecordSet
-from .table import NO_DATASET, NO_METHOD, build_rows, format_number
+from .records import Number, Paper, RecordSet
+from .report_charts import overview_html
+from .table import Names, build_rows
+from .table_render import OWN_UNNAMED, format_number
 from .triage import FLAG_TYPES, Triage, triage
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+def utf16_offsets(text: str):
+    """A function from a code-point offset of ``text`` to its UTF-16 offset (what JavaScript's
+    ``String.slice`` counts)."""
+    if not _ASTRAL.search(text):
+        return lambda i: i
+    acc = [0]
+    for ch in text:
+        acc.append(acc[-1] + (2 if ord(ch) > 0xFFFF else 1))
+    return lambda i: acc[i]
 
 
 def _asset(name: str) -> str:
@@ -42,41 +63,61 @@ def script_json(obj) -> str:
 def _flags(t: Triage | None) -> list[dict]:
     if t is None:
         return []
-    return [{"code": f.code, "label": f.label, "weight": f.weight,
+    return [{"code": f.code, "label": f.label, "weight": f.weight, "points": f.points,
              "evidence": [{"text": e.text, "context": e.context, "note": e.note} for e in f.evidence]}
             for f in t.flags]
 
 
-def _paper(p: Paper, t: Triage | None) -> dict:
+def _claim(n: Number, names: Names, paper_id: str) -> str:
+    """The number's claim in words: 'mIoU · ADE20K · CanViT-B' (``about`` for older records)."""
+    if not n.has_claims:
+        return n.about
+    method = names.method(n.method, paper_id)
+    parts = [names.metric(n.metric, paper_id) or "metric not stated",
+             names.dataset(n.dataset, paper_id) or "no single dataset",
+             OWN_UNNAMED if method == "" else (method or "no system")]
+    return " · ".join(parts)
+
+
+def _paper(p: Paper, t: Triage | None, names: Names) -> dict:
     spans = []
+    u16 = utf16_offsets(p.text)
     for field, s in p.spans():
         if s.grounded:
             f = field if field != "number" else ("result" if getattr(s, "kind", "") == "result" else "setting")
-            spans.append([f, s.start, s.end, s.status])
+            spans.append([f, u16(s.start), u16(s.end), s.status])
     return {
         "id": p.id, "source": p.source, "title": p.title, "text": p.text, "task": p.task,
         "contribution": p.contribution, "score": t.score if t else 0, "failed": False, "reason": "",
         "spans": spans,
         "methods": [[s.text, s.grounded] for s in p.methods],
         "datasets": [[s.text, s.grounded] for s in p.datasets],
-        "numbers": [[format_number(n.value, n.unit, n.text), n.text, n.kind or "?", n.about, n.grounded]
-                    for n in p.numbers],
+        "numbers": [[format_number(n.value, n.unit, n.text), n.text, n.kind or "?", _claim(n, names, p.id),
+                     n.grounded] for n in p.numbers],
         "dropped": p.dropped, "flags": _flags(t),
     }
 
 
 def build_data(rs: RecordSet, title: str | None = None) -> dict:
     """Everything the page shows, as plain JSON-able data."""
+    return _build(rs, title)[0]
+
+
+def _build(rs: RecordSet, title: str | None) -> tuple[dict, str]:
+    """The page's data and its static charts (HTML with inline SVG)."""
     tri = {t.id: t for t in triage(rs)}
-    papers = [_paper(p, tri.get(p.id)) for p in rs.papers]
+    names = Names.of(rs.papers)
+    papers = [_paper(p, tri.get(p.id), names) for p in rs.papers]
     for f in rs.failures:
         t = tri.get(f.id)
         papers.append({"id": f.id, "source": f.source, "title": None, "text": f.text or "", "task": "",
                        "contribution": "", "score": t.score if t else 0, "failed": True,
                        "reason": f.reason, "spans": [], "methods": [], "datasets": [], "numbers": [],
                        "dropped": [], "flags": _flags(t)})
-    rows = [["" if r.dataset == NO_DATASET else r.dataset, "" if r.method == NO_METHOD else r.method,
-             r.shown, r.value, r.kind, r.about, r.paper] for r in build_rows(rs.papers, "dataset")]
+    table = build_rows(rs.papers, "dataset", names=names)
+    # [dataset, method, metric, value, unit, kind, paper label, paper id, value shown, method role]
+    rows = [[r.dataset, r.method, r.metric, r.value, r.unit, r.kind, r.paper, r.paper_id,
+             format_number(r.value, r.unit, r.text or ""), r.method_role] for r in table]
     n_spans = sum(len(p["spans"]) for p in papers)
     n_results = sum(1 for p in rs.papers for n in p.numbers if n.kind == "result")
     n_numbers = sum(len(p.numbers) for p in rs.papers)
@@ -90,7 +131,7 @@ def build_data(rs: RecordSet, title: str | None = None) -> dict:
                       for f in FLAG_TYPES.values()],
         "papers": papers,
         "rows": rows,
-    }
+    }, overview_html(rs.papers, table, names)
 
 
 def _sha256(s: str) -> str:
@@ -121,10 +162,10 @@ _BODY = """<header class="top">
 <div class="pager" id="paper-pager"></div>
 </section>
 <section id="view-table" hidden>
-<div class="controls">
-<input type="search" id="table-filter" placeholder="Filter rows: dataset, method, paper, what is measured" aria-label="filter table">
+{charts}<div class="controls">
+<input type="search" id="table-filter" placeholder="Filter rows: dataset, method, metric, paper" aria-label="filter table">
 <label class="count">Kind <select id="table-kind"><option value="">all</option><option value="result">result</option><option value="setting">setting</option></select></label>
-<span class="count">Click a column header to sort; a paper id opens the paper.</span>
+<span class="count">Click a column header to sort; a paper opens its abstract.</span>
 </div>
 <div class="table-wrap"><table class="cmp" id="cmp-table"><thead><tr></tr></thead><tbody></tbody></table>
 <div class="empty" id="table-empty" hidden>No row matches.</div></div>
@@ -136,11 +177,11 @@ _BODY = """<header class="top">
 
 def render(rs: RecordSet, title: str | None = None) -> str:
     """The whole report page as one HTML string."""
-    data = build_data(rs, title)
+    data, charts = _build(rs, title)
     css, js = _asset("report.css"), _asset("report.js")
     csp = (f"default-src 'none'; script-src '{_sha256(js)}'; style-src '{_sha256(css)}'; "
            "img-src data:; base-uri 'none'; form-action 'none'")
-    body = _BODY.format(title=html.escape(data["meta"]["title"]))
+    body = _BODY.format(title=html.escape(data["meta"]["title"]), charts=charts)
     return (
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{html.escape(csp, quote=False)}\">\n"

@@ -1,53 +1,61 @@
 """Reviewer triage: which papers' claims to question first.
 
 Each paper gets flags, each with the evidence (spans of the abstract, or the failure reason)
-that triggered it, and a score: the sum of the weights of its flags.  Papers are listed by
-score, highest first, then by id.
+that triggered it, and a score.  A flag marked *per item* counts once per item (number,
+name or sentence) up to three times; the others count once.  The score is the sum of
+weight × count; papers are listed by score, highest first, then in file order.
 
-============================  ======  ============================================================
-flag                          weight  fires when
-============================  ======  ============================================================
-``failed``                    5       the paper is in the errors file next to the records (RECORDS
-                                      minus ``.jsonl`` plus ``.errors.jsonl``): nothing extracted
-``number_not_in_source``      4       a number's text is not at its offsets
-                                      (``text[start:end] != text``) or not in the abstract at all
-``partial``                   3       ``dropped`` is not empty: the model named strings that are not
-                                      in the abstract and they were removed
-``no_comparison``             3       results are claimed (numbers of kind ``result``) but the
-                                      abstract names no baseline or comparison ("than",
-                                      "outperforms", "compared with", "baseline", "over/above <Name>",
-                                      "prior methods", ...)
-``value_mismatch``            2       a number's value is not the numeral its text states ("85,229"
-                                      read as 85.229); judged only for texts with one plain numeral
-``name_not_in_source``        2       a method or dataset name is not at its offsets / not in the text
-``unsupported_superlative``   2       a sentence says "state-of-the-art", "significantly",
-                                      "substantially", "outperforms", "by a large margin", ... and
-                                      has no number in it (one evidence item per sentence)
-``settings_only``             2       there are numbers but all are settings (sizes, dimensions,
-                                      counts): no claimed result is quantified
-``no_numbers``                1       no number at all (not raised for ``theory`` papers)
-``no_dataset``                1       no dataset named (not raised for ``theory`` papers); evidence:
-                                      the first sentence mentioning experiments/evaluation, if any
-``other_schema``              0       the record is not of the default schema: shown, not scored
-============================  ======  ============================================================
+============================  ======  ========  ================================================
+flag                          weight  per item  fires when
+============================  ======  ========  ================================================
+``failed``                    5       no        the paper is in the errors file next to the
+                                                records: nothing was extracted
+``number_not_in_source``      4       yes       a number's text is not at its offsets or not in
+                                                the abstract at all
+``no_comparison``             3       no        results are claimed but none belongs to another
+                                                named system (a baseline) and the paper's own
+                                                sentences name no comparison ("than",
+                                                "outperforms", "compared with", "baseline", ...)
+``partial``                   3       yes       the model named strings that are not in the
+                                                abstract; they were dropped
+``result_no_metric``          2       yes       a result's claim does not say what it measures
+                                                (metric null)
+``value_mismatch``            2       yes       a number's value is not the numeral its text
+                                                states ("85,229" read as 85.229)
+``name_not_in_source``        2       yes       a method, dataset or claim name is not at its
+                                                offsets / not in the abstract
+``unsupported_superlative``   2       yes       one of the paper's own claim sentences says
+                                                "state-of-the-art", "significantly",
+                                                "outperforms", ... with no number in it
+                                                (background sentences are not counted)
+``settings_only``             2       no        there are numbers but all are settings (sizes,
+                                                counts): no claimed result is quantified
+``result_no_dataset``         1       yes       a result's claim names no dataset although the
+                                                paper names datasets
+``no_numbers``                1       no        no number at all (not for ``theory`` papers)
+``no_dataset``                1       no        no dataset named (not for ``theory`` papers)
+``other_schema``              0       no        the record is not of the default schema: shown,
+                                                not scored
+============================  ======  ========  ================================================
 
-The cue lists are English-only and lexical: they point a reviewer at a sentence, they do not
-judge it.
+The paper's own claim sentences are those with a result number or one of its method names,
+those in its own voice ("we", "our", "this paper", "the proposed") and those opening with
+"Experiments"/"Results"; the rest (typically the opening background) are not searched for
+superlatives or comparisons.  The cue lists are English-only and lexical: they point a
+reviewer at a sentence, they do not judge it.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
-from .records import Failure, Paper, RecordSet, Span
-from .table import sentence_at, sentence_bounds
+from .candidates._text import sentence_at, sentence_bounds  # moving to extract.text (issue 8)
+from .names import NameIndex
+from .records import Failure, Number, Paper, RecordSet, Span
 
-FORMATS = ("text", "json", "csv")
+PER_ITEM_CAP = 3  # a per-item flag counts at most this many times
 
 
 @dataclass(frozen=True)
@@ -56,22 +64,31 @@ class FlagType:
     weight: int
     label: str
     description: str
+    per_item: bool = False
 
 
 FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
     FlagType("failed", 5, "extraction failed", "in the errors file: nothing was extracted"),
     FlagType("number_not_in_source", 4, "number not in source",
-             "a number's text is not at its offsets or not in the abstract"),
-    FlagType("partial", 3, "partial extraction", "strings the model named were not in the abstract and were dropped"),
-    FlagType("no_comparison", 3, "no baseline named", "results are claimed but no baseline or comparison is named"),
+             "a number's text is not at its offsets or not in the abstract", True),
+    FlagType("no_comparison", 3, "no baseline or comparison",
+             "results are claimed, but none belongs to another named system and the paper's own "
+             "sentences name no comparison"),
+    FlagType("partial", 3, "partial extraction",
+             "strings the model named were not in the abstract and were dropped", True),
+    FlagType("result_no_metric", 2, "result without metric", "a result's claim does not say what it measures", True),
     FlagType("value_mismatch", 2, "value does not match text",
-             "a number's value is not the number its text states (e.g. '85,229' read as 85.229)"),
-    FlagType("name_not_in_source", 2, "name not in source", "a method/dataset name is not at its offsets or not in the abstract"),
+             "a number's value is not the number its text states (e.g. '85,229' read as 85.229)", True),
+    FlagType("name_not_in_source", 2, "name not in source",
+             "a method, dataset or claim name is not at its offsets or not in the abstract", True),
     FlagType("unsupported_superlative", 2, "superlative without number",
-             "'state-of-the-art', 'significantly', ... in a sentence with no number"),
+             "one of the paper's own claim sentences says 'state-of-the-art', 'significantly', ... "
+             "with no number in it", True),
     FlagType("settings_only", 2, "numbers are all settings", "every number is a setting; no result is quantified"),
-    FlagType("no_numbers", 1, "no numbers", "no number at all"),
-    FlagType("no_dataset", 1, "no dataset named", "no dataset, benchmark or corpus is named"),
+    FlagType("result_no_dataset", 1, "result without dataset",
+             "a result's claim names no dataset although the paper names datasets", True),
+    FlagType("no_numbers", 1, "no numbers", "no number at all (not for theory papers)"),
+    FlagType("no_dataset", 1, "no dataset named", "no dataset, benchmark or corpus is named (not for theory papers)"),
     FlagType("other_schema", 0, "not the default schema", "the record's extraction is not of the default schema"),
 ]}
 
@@ -92,10 +109,18 @@ class Flag:
     label: str
     evidence: list[Evidence] = field(default_factory=list)
 
+    @property
+    def points(self) -> int:
+        """What the flag adds to the score: its weight, times its items (capped) when per item."""
+        if FLAG_TYPES[self.code].per_item:
+            return self.weight * max(1, min(len(self.evidence), PER_ITEM_CAP))
+        return self.weight
+
 
 @dataclass
 class Triage:
     id: str
+    title: str | None
     source: str
     task: str
     contribution: str
@@ -103,8 +128,15 @@ class Triage:
     flags: list[Flag]
     failed: bool = False
 
+    @property
+    def label(self) -> str:
+        return " ".join((self.title or "").split()) or self.id
+
     def as_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        for f, flag in zip(d["flags"], self.flags):
+            f["points"] = flag.points
+        return d
 
 
 # ----------------------------------------------------------------- cues
@@ -126,11 +158,38 @@ _DIGIT_QUANTITY = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:\\?%|×|\\times|x\b|-?fold\
 _EVALUATION = re.compile(r"(?i)\b(?:experiments?|evaluat\w+|benchmarks?|datasets?|empirical(?:ly)?|we\s+(?:test|validate)\w*)\b")
 
 
+_OWN_VOICE = re.compile(r"(?i)\b(?:we|our|ours|this\s+(?:paper|work|study|article|report|thesis)|the\s+proposed)\b")
+_RESULTS_OPENER = re.compile(r"(?i)^\W*(?:(?:extensive|comprehensive|empirical|experimental|numerical)\s+)?"
+                             r"(?:experiments?|results?|evaluations?|simulations?|empirically|experimentally)\b")
+
+
+_CONTINUES = re.compile(r"^\W*(?:it|its|this|these|they|their|such|both|moreover|furthermore|additionally|also)\b", re.I)
+
+
+def own_sentences(p: Paper, bounds: list[tuple[int, int]]) -> set[int]:
+    """Starts of the sentences that state the paper's own claims: those with a result number or
+    one of its method names, those in its own voice, those opening with "Experiments/Results",
+    and those that continue such a sentence ("It", "This", "Moreover", ...).  When none
+    qualifies, every sentence does (an impersonal abstract)."""
+    text, own = p.text, set()
+    names = [re.compile(r"(?<!\w)" + re.escape(m.text) + r"(?!\w)") for m in p.methods if len(m.text.strip()) > 1]
+    results = {sentence_at(bounds, n.start)[0] for n in p.numbers if n.kind == "result" and n.grounded}
+    prev = False
+    for a, b in bounds:
+        seg = text[a:b]
+        mine = (a in results or bool(_OWN_VOICE.search(seg)) or bool(_RESULTS_OPENER.match(seg))
+                or any(rx.search(seg) for rx in names) or (prev and bool(_CONTINUES.match(seg))))
+        if mine:
+            own.add(a)
+        prev = mine
+    return own or {a for a, _ in bounds}
+
+
 def _context(text: str, bounds: list[int], start: int, end: int, width: int = 220,
              more: Sequence[tuple[int, int]] = ()) -> str:
     """The sentence around ``text[start:end]``, that span (and ``more`` spans in the same
     sentence) marked «like this», shortened at word boundaries to about ``width`` characters."""
-    lo, hi = sentence_at(text, bounds, start)
+    lo, hi = sentence_at(bounds, start)
     spans = sorted({(start, end), *((a, b) for a, b in more if lo <= a and b <= max(hi, end))})
     hi = max(hi, max(b for _, b in spans))
     parts, pos = [], lo
@@ -187,6 +246,12 @@ def value_problem(text: str, value: float | None) -> str | None:
 
 # ----------------------------------------------------------------- flags
 
+def _claim_spans(n: Number) -> list[tuple[str, Span]]:
+    out = [(f, s) for f, s in (("metric", n.metric), ("dataset", n.dataset), ("method", n.method))
+           if isinstance(s, Span) and s.text]
+    return out
+
+
 def paper_flags(p: Paper) -> list[Flag]:
     """Every flag one paper raises, with its evidence."""
     text, bounds = p.text, sentence_bounds(p.text)
@@ -202,9 +267,8 @@ def paper_flags(p: Paper) -> list[Flag]:
 
     if not p.schema_ok:
         add("other_schema", Evidence("", note="extraction fields missing or of another shape"))
-    if p.dropped:
-        for d in p.dropped:
-            add("partial", Evidence(d, note="dropped: not in the abstract"))
+    for d in p.dropped:
+        add("partial", Evidence(d, note="dropped: not in the abstract"))
     for n in p.numbers:
         why = _span_problem(text, n)
         if why:
@@ -213,10 +277,14 @@ def paper_flags(p: Paper) -> list[Flag]:
         why = value_problem(n.text, n.value)
         if why:
             add("value_mismatch", ev_span(n, why))
-    for _, s in [*(("method", m) for m in p.methods), *(("dataset", d) for d in p.datasets)]:
+    names = [*(("method", m) for m in p.methods), *(("dataset", d) for d in p.datasets),
+             *(("claim " + f, s) for n in p.numbers for f, s in _claim_spans(n))]
+    seen: set = set()
+    for what, s in names:
         why = _span_problem(text, s)
-        if why:
-            add("name_not_in_source", Evidence(s.text, s.start, s.end, "", why))
+        if why and (s.text, s.start) not in seen:
+            seen.add((s.text, s.start))
+            add("name_not_in_source", Evidence(s.text, s.start, s.end, "", f"{what}: {why}"))
     if not p.schema_ok:
         return _finish(found)
 
@@ -225,7 +293,7 @@ def paper_flags(p: Paper) -> list[Flag]:
         groups: dict[int, list] = {}
         for n in nums:
             if n.grounded:
-                groups.setdefault(sentence_at(text, bounds, n.start)[0], []).append(n)
+                groups.setdefault(sentence_at(bounds, n.start)[0], []).append(n)
             else:
                 add(code, ev_span(n, note(n)))
         for ns in groups.values():
@@ -235,13 +303,27 @@ def paper_flags(p: Paper) -> list[Flag]:
                                "; ".join(x for x in (note(n) for n in ns) if x)))
 
     results = [n for n in p.numbers if n.kind == "result"]
-    if results and not _COMPARISON.search(text):
+    own = own_sentences(p, bounds)
+    own_text = " ".join(text[a:b] for a, b in bounds if a in own)
+    systems = [n.method.text for n in results if isinstance(n.method, Span) and n.method.text.strip()]
+    index = NameIndex()  # the paper's own names, long form and acronym merged
+    index.add(p.id, [m.text for m in p.methods] + systems, text)
+    own_groups = {index.group(m.text, p.id) for m in p.methods}
+    compared = any(index.group(s, p.id) not in own_groups for s in systems)
+    if results and not compared and not _COMPARISON.search(own_text):
         by_sentence("no_comparison", results, lambda n: "")
-    number_sentences = {sentence_at(text, bounds, n.start)[0] for n in p.numbers if n.grounded}
+    for n in results:
+        if not n.has_claims:
+            continue
+        if n.metric is None:
+            add("result_no_metric", ev_span(n, "metric: not stated"))
+        if n.dataset is None and p.datasets:
+            add("result_no_dataset", ev_span(n, "dataset: none named for this result"))
+    number_sentences = {sentence_at(bounds, n.start)[0] for n in p.numbers if n.grounded}
     superlatives: dict[int, list[re.Match]] = {}
     for m in _SUPERLATIVE.finditer(text):
-        lo, hi = sentence_at(text, bounds, m.start())
-        if lo in number_sentences or _DIGIT_QUANTITY.search(text, lo, hi):
+        lo, hi = sentence_at(bounds, m.start())
+        if lo not in own or lo in number_sentences or _DIGIT_QUANTITY.search(text, lo, hi):
             continue
         superlatives.setdefault(lo, []).append(m)
     for ms in superlatives.values():
@@ -264,7 +346,7 @@ def paper_flags(p: Paper) -> list[Flag]:
 
 def _finish(found: dict[str, list[Evidence]]) -> list[Flag]:
     flags = [Flag(c, FLAG_TYPES[c].weight, FLAG_TYPES[c].label, ev) for c, ev in found.items()]
-    flags.sort(key=lambda f: (-f.weight, f.code))
+    flags.sort(key=lambda f: (-f.points, -f.weight, f.code))
     return flags
 
 
@@ -278,82 +360,23 @@ def triage(rs: RecordSet) -> list[Triage]:
     out = []
     for p in rs.papers:
         flags = paper_flags(p)
-        out.append(Triage(p.id, p.source, p.task, p.contribution, sum(f.weight for f in flags), flags))
+        out.append(Triage(p.id, p.title, p.source, p.task, p.contribution, sum(f.points for f in flags), flags))
     for f in rs.failures:
         flags = failure_flags(f)
-        out.append(Triage(f.id, f.source, "", "", sum(fl.weight for fl in flags), flags, failed=True))
+        out.append(Triage(f.id, None, f.source, "", "", sum(fl.points for fl in flags), flags, failed=True))
     order = {t.id: i for i, t in enumerate(out)}
     out.sort(key=lambda t: (-t.score, order[t.id]))
     return out
 
 
-# ----------------------------------------------------------------- output
-
-def _one_line(ev: Evidence) -> str:
-    if ev.context:
-        s = ev.context
-        return f"{s}" + (f"  [{ev.note}]" if ev.note else "")
-    if ev.text:
-        return f"{ev.text!r}: {ev.note}" if ev.note else repr(ev.text)
-    return ev.note
+def select(items: Sequence[Triage], top: int | None = None, min_score: int | None = None) -> list[Triage]:
+    """The items with a score of at least ``min_score``, at most the first ``top`` of them."""
+    out = [t for t in items if min_score is None or t.score >= min_score]
+    return out[:top] if top is not None else out
 
 
-def to_text(items: Sequence[Triage], max_evidence: int = 3) -> str:
-    n_failed = sum(t.failed for t in items)
-    flagged = sum(t.score > 0 for t in items)
-    counts: dict[str, int] = {}
-    for t in items:
-        for f in t.flags:
-            counts[f.code] = counts.get(f.code, 0) + 1
-    lines = [f"{len(items)} paper{'s' if len(items) != 1 else ''}, {flagged} flagged, {n_failed} failed."]
-    if counts:
-        lines.append("flags: " + ", ".join(f"{FLAG_TYPES[c].label} {k}" for c, k in
-                                            sorted(counts.items(), key=lambda kv: (-FLAG_TYPES[kv[0]].weight, kv[0]))))
-    width = max((len(str(t.score)) for t in items), default=1)
-    for t in items:
-        head = " · ".join(x for x in (t.source, t.contribution, t.task) if x)
-        lines.append("")
-        lines.append(f"{t.score:>{width}}  {t.id}" + (f"  ({head})" if head else ""))
-        if not t.flags:
-            lines.append(" " * (width + 2) + "no flags")
-        for f in t.flags:
-            lines.append(" " * (width + 2) + f"- {f.label} (+{f.weight})" + (":" if f.evidence else ""))
-            shown = [e for e in f.evidence if _one_line(e)][:max_evidence]
-            for e in shown:
-                lines.append(" " * (width + 6) + _one_line(e))
-            if len(f.evidence) > len(shown) and shown:
-                lines.append(" " * (width + 6) + f"(+{len(f.evidence) - len(shown)} more)")
-    return "\n".join(lines) + "\n"
-
-
-def to_json(items: Sequence[Triage]) -> str:
-    return json.dumps([t.as_dict() for t in items], ensure_ascii=False, indent=1) + "\n"
-
-
-def to_csv(items: Sequence[Triage]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["id", "source", "score", "flag", "weight", "evidence", "start", "end", "context", "note"])
-    for t in items:
-        if not t.flags:
-            w.writerow([t.id, t.source, t.score, "", "", "", "", "", "", ""])
-        for f in t.flags:
-            for e in f.evidence or [Evidence("")]:
-                w.writerow([t.id, t.source, t.score, f.code, f.weight, e.text,
-                            "" if e.start is None else e.start, "" if e.end is None else e.end, e.context, e.note])
-    return buf.getvalue()
-
-
-def render(rs: RecordSet, fmt: str = "text") -> str:
-    items = triage(rs)
-    return {"text": to_text, "json": to_json, "csv": to_csv}[fmt](items)
-
-
-def weights_markdown() -> str:
-    """The flags table for the README."""
-    rows = [("Flag", "Weight", "Meaning")] + [(f"`{f.code}`", str(f.weight), f.description) for f in FLAG_TYPES.values()]
-    w = [max(len(r[i]) for r in rows) for i in range(3)]
-    out = ["| " + " | ".join(c.ljust(w[i]) for i, c in enumerate(rows[0])) + " |",
-           "| " + " | ".join("-" * w[i] if i != 1 else "-" * (w[i] - 1) + ":" for i in range(3)) + " |"]
-    out += ["| " + " | ".join(c.rjust(w[i]) if i == 1 else c.ljust(w[i]) for i, c in enumerate(r)) + " |" for r in rows[1:]]
-    return "\n".join(out) + "\n"
+def flags_help() -> str:
+    """One line per flag for ``extract triage --help``."""
+    width = max(len(c) for c in FLAG_TYPES)
+    return "\n".join(f"{f.code:<{width}}  +{f.weight}{'*' if f.per_item else ' '} {f.description}"
+                     for f in FLAG_TYPES.values())

@@ -97,4 +97,4 @@ def test_a_non_records_file_fails(tmp_path, command):
     inp = tmp_path / "abstracts.jsonl"
     inp.write_text(json.dumps({"id": "a", "abstract": "An input, not a record."}) + "\n")
     r = invoke(command, inp, "-o", tmp_path / "out")
-    assert r.exit_code == 2 and "holds no extract records" in r.stderr
+    assert r.exit_code == 2 and "is not a records file" in r.stderr

@@ -6,6 +6,8 @@ import base64
 import hashlib
 import json
 import re
+from collections import Counter
+from html.parser import HTMLParser
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -48,8 +50,9 @@ def test_page_is_self_contained_and_escaped():
     assert not re.search(r"<(?:script|img|link|iframe|object|embed)\b[^>]*\b(?:src|href)\s*=", outside, re.I)
     assert not re.search(r"https?://|@import|url\(", outside, re.I)
     assert "<title>&lt;b&gt;T&lt;/b&gt; &amp; co</title>" in page
-    # the hostile abstract is only inside the data block, as escaped JSON
-    assert "window.__pwned" not in outside
+    # the hostile abstract is only inside the data block, as escaped JSON (a hostile title is
+    # also in a chart, HTML-escaped)
+    assert "window.__pwned" not in outside.replace("&lt;script&gt;window.__pwned=1&lt;/script&gt;", "")
     data = json.loads(block)
     hostile = next(p for p in data["papers"] if p["id"] == "synthetic#1")
     assert "</script><script>window.__pwned=1</script>" in hostile["text"]
@@ -79,7 +82,7 @@ def test_data_matches_records():
             assert status in ("exact", "fuzzy") and field in ("method", "dataset", "result", "setting") and p.text[a:b]
     broken = next(d for d in data["papers"] if d["id"] == "synthetic#2")
     assert len(broken["spans"]) == 2  # the two numbers with wrong offsets are not highlighted
-    assert data["rows"] and all(len(r) == 7 for r in data["rows"])
+    assert data["rows"] and all(len(r) == 10 for r in data["rows"])
     stats = dict(data["meta"]["stats"])
     assert stats["papers"] == len(rs.papers) and stats["table rows"] == len(data["rows"])
 
@@ -105,3 +108,92 @@ def test_cli_stdout_and_missing_file():
     assert r.exit_code == 0 and r.stdout.startswith("<!doctype html>")
     r = CliRunner().invoke(report, ["/nonexistent.jsonl", "-o", "x.html"])
     assert r.exit_code == 2 and r.stderr.startswith("extract: error: ") and len(r.stderr.splitlines()) == 1
+
+
+def _utf16_slice(text: str, a: int, b: int) -> str:
+    return text.encode("utf-16-le")[2 * a:2 * b].decode("utf-16-le")
+
+
+def test_offsets_are_utf16_for_the_browser():
+    """Python offsets count code points; the page's JavaScript counts UTF-16 units."""
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    data = build_data(rs)
+    by_id = {p.id: p for p in rs.papers}
+    astral = 0
+    for d in data["papers"]:
+        p = by_id.get(d["id"])
+        if p is None:
+            continue
+        expected = [s.text for _, s in p.spans() if s.grounded]
+        assert [_utf16_slice(d["text"], a, b) for _, a, b, _ in d["spans"]] == expected
+        astral += any(ord(c) > 0xFFFF for c in d["text"])
+    assert astral  # the fixture has an abstract with characters outside the BMP
+
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.tags, self.figures = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        a = dict(attrs)
+        if tag == "figure":
+            self.figures.append({"attrs": a, "text": [], "bars": [], "in_svg": []})
+        if self.figures and tag == "g" and a.get("class") == "bar":
+            self.figures[-1]["bars"].append(float(a["data-value"]))
+        if self.figures and tag in ("svg", "text", "title", "figcaption", "rect", "g", "line"):
+            self.figures[-1]["in_svg"].append(tag)
+        assert "style" not in a, (tag, a)  # the CSP forbids style attributes
+
+    def handle_data(self, data):
+        if self.figures:
+            self.figures[-1]["text"].append(data)
+
+
+def test_charts_are_inline_svg_escaped_and_match_the_claims():
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    page = render(rs)
+    outside = page.replace(data_block(page), "")
+    t = _Tags()
+    t.feed(outside)
+    assert t.tags.count("script") == 2  # still only the data block and the code
+    comparison = {(f["attrs"]["data-dataset"], f["attrs"]["data-metric"]): f for f in t.figures
+                  if f["attrs"].get("data-chart") == "comparison"}
+    assert set(comparison) == {("ADE20K", "mIoU"), ("DocPTBench", "average accuracy drop"),
+                               ("𝔻-Bench", "<script>x</script>F1")}
+    assert comparison[("ADE20K", "mIoU")]["bars"] == [45.9, 38.5, 27.6]
+    hostile = comparison[("𝔻-Bench", "<script>x</script>F1")]
+    assert "<script>x</script>F1" in "".join(hostile["text"])  # shown as text, never as markup
+    assert hostile["bars"] == [88.5, 80.1] and "script" not in hostile["in_svg"]
+    assert "&lt;script&gt;x&lt;/script&gt;F1" in outside and "<script>x</script>" not in outside
+    contributions = next(f for f in t.figures if f["attrs"].get("data-chart") == "contributions")
+    counts = Counter(p.contribution for p in rs.papers)
+    assert sorted(contributions["bars"], reverse=True) == sorted(map(float, counts.values()), reverse=True)
+    datasets = next(f for f in t.figures if f["attrs"].get("data-chart") == "datasets")
+    assert datasets["bars"][0] == 2.0  # ImageNet-1K and ImageNet-1k merged: two papers
+
+
+def test_hostile_title_is_escaped_in_table_rows_and_charts():
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    page = render(rs)
+    outside = page.replace(data_block(page), "")
+    assert "window.__pwned" not in outside.replace("&lt;script&gt;window.__pwned=1&lt;/script&gt;", "")
+    rows = json.loads(data_block(page))["rows"]
+    assert any(r[6].startswith("<script>window.__pwned=1</script>Hostile") for r in rows)  # data, shown as text
+
+
+def test_a_value_that_is_not_finite_keeps_the_page_and_table_strict_json(tmp_path):
+    from test_table import num, rec
+    r = rec("inf", "FooNet reaches 1e999 on ToyQA and 71.2% on ToyQA too.", ["FooNet"], ["ToyQA"],
+            [num("1e999", float("inf"), None, "result", None, "ToyQA", "FooNet"),
+             num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet")])
+    p = tmp_path / "inf.jsonl"
+    p.write_text(json.dumps(r) + "\n", encoding="utf-8")  # json.dumps writes Infinity
+    page = render(load_records(p, warn=lambda m: None))
+    data = json.loads(data_block(page), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+    assert len(data["rows"]) == 2 and [row[3] for row in data["rows"] if row[3] is not None] == [71.2]
+    from extract.cli.table import table
+    out = CliRunner().invoke(table, [str(p), "--format", "json"])
+    assert out.exit_code == 0
+    json.loads(out.stdout, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))

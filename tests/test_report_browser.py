@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from extract.records import load_records
-from extract.report import render
-from extract.table import build_rows
+from extract.report import build_data, render
 
 pytestmark = pytest.mark.browser
 
@@ -77,15 +76,36 @@ def page(browser, report_file):
     p.close()
 
 
-def test_loads_clean_and_screenshot(page, tmp_path):
+def test_loads_clean(page):
     assert page.errors == [] and page.dialogs == []
     assert page.page.locator("article.paper").count() == 20  # first page
-    shot = tmp_path / "report.png"
-    page.page.screenshot(path=str(shot), full_page=False)
-    assert shot.stat().st_size > 10_000
-    keep = os.environ.get("EXTRACT_SCREENSHOT_DIR")
-    if keep:
-        shutil.copy(shot, Path(keep) / "report.png")
+
+
+def test_screenshot_of_gold_records(browser, tmp_path):
+    """The README's screenshots: the report over the dev2 gold records (real abstracts, titles).
+    EXTRACT_SCREENSHOT_DIR=docs keeps them."""
+    html_path = tmp_path / "dev2.html"
+    html_path.write_text(render(load_records(Path(__file__).parent / "fixtures" / "dev2-records.jsonl",
+                                             warn=lambda m: None),
+                                title="Extraction report: 50 abstracts (CoRL, COLING, WACV), gold claims"),
+                         encoding="utf-8")
+    p = Page(browser, html_path)
+    try:
+        assert p.errors == []
+        shots = {}
+        shots["report-papers.png"] = tmp_path / "papers.png"
+        p.page.screenshot(path=str(shots["report-papers.png"]))
+        p.page.click("#tab-table")
+        assert p.page.locator("figure.chart").count() >= 3
+        shots["report-table.png"] = tmp_path / "table.png"
+        p.page.screenshot(path=str(shots["report-table.png"]))
+        assert all(f.stat().st_size > 10_000 for f in shots.values()) and p.errors == []
+        keep = os.environ.get("EXTRACT_SCREENSHOT_DIR")
+        if keep:
+            for name, f in shots.items():
+                shutil.copy(f, Path(keep) / name)
+    finally:
+        p.close()
 
 
 def test_highlights_match_records(page):
@@ -143,32 +163,72 @@ def test_table_sorts(page):
     assert nums == sorted(nums, reverse=True)
     page.page.click("th[data-key=paper]")
     papers = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr td:last-child')).map(t => t.textContent)")
-    assert papers == sorted(papers, key=lambda s: [int(x) if x.isdigit() else x.lower() for x in __import__('re').split(r'(\d+)', s)])
+    collated = page.page.evaluate("""(xs) => xs.slice().sort(new Intl.Collator(undefined, {numeric: true,
+        sensitivity: "base"}).compare)""", papers)
+    assert papers == collated and len(set(papers)) > 5
+    assert [p for i, p in enumerate(papers) if i == 0 or papers[i - 1] != p] == list(dict.fromkeys(papers))
 
 
 def test_table_filters(page):
-    rs = load_records(FIXTURE, warn=lambda m: None)
-    rows = build_rows(rs.papers, "dataset")
-    expected = sum(1 for r in rows if "cifar-100" in " ".join(
-        [r.dataset, r.method, r.shown, r.kind, r.about, r.paper]).lower())
+    rows = build_data(load_records(FIXTURE, warn=lambda m: None))["rows"]
+    expected = sum(1 for r in rows if "imagenet" in " ".join(str(x) for x in r if x is not None).lower())
     page.page.click("#tab-table")
-    page.page.fill("#table-filter", "CIFAR-100")
+    page.page.fill("#table-filter", "ImageNet")
     shown = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr')).map(tr => tr.textContent)")
-    assert len(shown) == expected >= 2
-    assert all("cifar-100" in s.lower() for s in shown)
+    assert len(shown) == expected >= 3
+    assert all("imagenet" in s.lower() for s in shown)
     page.page.select_option("#table-kind", "result")
-    kinds = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr td:nth-child(4)')).map(t => t.textContent)")
+    kinds = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr td:nth-child(6)')).map(t => t.textContent)")
     assert kinds and set(kinds) == {"result"}
     page.page.fill("#table-filter", "no-such-thing-anywhere")
     assert page.page.locator("#cmp-table tbody tr").count() == 0
     assert page.page.locator("#table-empty").is_visible()
-    # a paper id in the table opens that paper
+    # a paper in the table opens that paper
     page.page.fill("#table-filter", "acopula")
     page.page.select_option("#table-kind", "")
     page.page.locator("#cmp-table tbody button.pid").first.click()
     assert page.page.locator("#view-papers").is_visible()
     assert page.page.locator("article.paper").count() == 1
     assert page.errors == []
+
+
+def test_highlights_after_characters_outside_the_bmp(page):
+    """An emoji and 𝒳 before a span: the highlight still covers exactly the span's text."""
+    rs = load_records(FIXTURE, warn=lambda m: None)
+    paper = next(p for p in rs.papers if p.id == "synthetic#3")
+    assert any(ord(c) > 0xFFFF for c in paper.text[: min(s.start for _, s in paper.spans())])
+    page.page.fill("#paper-filter", "synthetic#3")
+    got = page.page.evaluate("""() => Array.from(document.querySelectorAll(
+        'article[data-id="synthetic#3"] .abstract mark[data-span]')).map(m => [m.dataset.field, m.textContent])""")
+    want = sorted([("result" if f == "number" else f, s.text) for f, s in paper.spans()], key=lambda x: paper.text.index(x[1]))
+    assert sorted(map(tuple, got)) == sorted(want)
+    text = page.page.locator('article[data-id="synthetic#3"] .abstract').text_content()
+    assert text == paper.text
+    assert page.errors == []
+
+
+def test_charts_render_in_the_browser(page):
+    page.page.click("#tab-table")
+    charts = page.page.evaluate("""() => Array.from(document.querySelectorAll('figure.chart[data-chart=comparison]'))
+        .map(f => ({caption: f.querySelector('figcaption').textContent,
+                    values: Array.from(f.querySelectorAll('g.bar')).map(g => parseFloat(g.dataset.value)),
+                    widths: Array.from(f.querySelectorAll('g.bar rect')).map(r => r.getBoundingClientRect().width),
+                    labels: Array.from(f.querySelectorAll('g.bar text.lab')).map(t => t.textContent),
+                    fill: getComputedStyle(f.querySelector('g.bar rect')).fill,
+                    visible: f.getBoundingClientRect().height > 40}))""")
+    by = {c["caption"]: c for c in charts}
+    assert set(by) == {"ADE20K · mIoU (%)", "DocPTBench · average accuracy drop (%)", "𝔻-Bench · <script>x</script>F1"}
+    ade = by["ADE20K · mIoU (%)"]
+    assert ade["values"] == [45.9, 38.5, 27.6] and ade["visible"]
+    w = ade["widths"]  # bars from zero: widths proportional to the values
+    assert w[0] > w[1] > w[2] > 0 and abs(w[0] / w[2] - 45.9 / 27.6) < 0.05
+    assert ade["fill"] not in ("", "none", "rgb(0, 0, 0)")  # the hashed stylesheet styles the bars
+    hostile = by["𝔻-Bench · <script>x</script>F1"]
+    assert hostile["labels"] == ["𝒳Net", "BaseNet"]
+    assert page.page.evaluate("() => typeof window.__pwned") == "undefined"
+    counts = page.page.locator("figure.chart[data-chart=contributions] g.bar").count()
+    assert counts == len({p.contribution for p in load_records(FIXTURE, warn=lambda m: None).papers})
+    assert page.errors == []  # no CSP violation, no script error
 
 
 def test_flag_chip_filters_papers(page):

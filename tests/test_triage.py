@@ -12,9 +12,10 @@ from click.testing import CliRunner
 
 from extract.cli.triage import triage as triage_cmd
 from extract.records import load_records, paper_from_record
-from extract.triage import FLAG_TYPES, paper_flags, render, triage, weights_markdown
+from extract.triage import FLAG_TYPES, paper_flags, triage
+from extract.triage_render import render
 
-from test_table import rec, write
+from test_table import num, rec, write
 
 FIXTURE = Path(__file__).parent / "fixtures" / "records-sample.jsonl"
 
@@ -25,10 +26,14 @@ CLEAN_TEXT = ("We propose FooNet for question answering. On ToyQA, FooNet reache
 
 def clean(**kw):
     base = dict(methods=["FooNet"], datasets=["ToyQA"],
-                numbers=[("71.2%", 71.2, "%", "result", "accuracy"), ("4.1 points", 4.1, "pp", "result", "gain"),
-                         ("7", 7, None, "setting", "layers")])
+                numbers=[num("71.2%", 71.2, "%", "result", "accuracy", "ToyQA", "FooNet"),
+                         num("4.1 points", 4.1, "pp", "result", "accuracy", "ToyQA", "FooNet"),
+                         num("7", 7, None, "setting", "layers", None, "FooNet")])
     base.update(kw)
     text = base.pop("text", CLEAN_TEXT)
+    base["numbers"] = [n if isinstance(n, tuple) else
+                       dict(n, **{k: None for k in ("metric", "dataset", "method") if n[k] and n[k] not in text})
+                       for n in base["numbers"]]
     return rec("p", text, **base)
 
 
@@ -129,10 +134,60 @@ def test_superlative_about_others_is_not_a_claim():
     assert "unsupported_superlative" in codes(r)
 
 
-def test_sentences_do_not_break_at_abbreviations():
-    from extract.table import sentence_bounds
-    t = "We follow Art. 11 and Fig. 3, e.g. ImageNet, as in Smith et al. 2020. A new sentence."
-    assert sentence_bounds(t) == [0, t.index("A new")]
+def test_superlative_in_background_sentences_is_not_counted():
+    background = ("Large language models achieve state-of-the-art results and significantly improve "
+                  "reasoning. Existing methods substantially degrade under noise. ")
+    r = clean(text=background + CLEAN_TEXT)
+    assert "unsupported_superlative" not in codes(r)
+    r = clean(text=background + CLEAN_TEXT + " Our approach dramatically improves robustness.")
+    f = flag(r, "unsupported_superlative")
+    assert [e.text for e in f.evidence] == ["dramatically"]
+
+
+def test_comparison_cue_in_background_is_not_a_baseline():
+    text = ("Prior methods outperform simple baselines on ToyQA. We propose FooNet. FooNet reaches 71.2% "
+            "accuracy, 4.1 points with 7 layers.")
+    assert "no_comparison" in codes(clean(text=text))
+
+
+def test_a_compared_system_in_the_claims_is_a_baseline():
+    text = "We propose FooNet. On ToyQA, FooNet reaches 71.2% accuracy and BarNet 4.1 points less, with 7 layers."
+    r = clean(text=text, methods=["FooNet"],
+              numbers=[num("71.2%", 71.2, "%", "result", "accuracy", "ToyQA", "FooNet"),
+                       num("4.1 points", 4.1, "pp", "result", "accuracy", "ToyQA", "BarNet"),
+                       num("7", 7, None, "setting", "layers", None, "FooNet")])
+    assert "no_comparison" not in codes(r)
+    r["extraction"]["numbers"][1]["method"] = r["extraction"]["numbers"][0]["method"]
+    assert "no_comparison" in codes(r)
+
+
+def test_result_without_metric_or_dataset():
+    r = clean(numbers=[num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet"),
+                       num("4.1 points", 4.1, "pp", "result", "accuracy", None, "FooNet"),
+                       num("7", 7, None, "setting", None, None, "FooNet")])
+    assert flag(r, "result_no_metric").evidence[0].text == "71.2%"
+    assert [e.text for e in flag(r, "result_no_dataset").evidence] == ["4.1 points"]
+    no_ds = clean(datasets=[], numbers=[num("71.2%", 71.2, "%", "result", "accuracy", None, "FooNet")])
+    assert "result_no_dataset" not in codes(no_ds) and "no_dataset" in codes(no_ds)  # said once
+    old = clean()
+    for n in old["extraction"]["numbers"]:
+        for k in ("metric", "dataset", "method"):
+            del n[k]
+    assert not ({"result_no_metric", "result_no_dataset"} & codes(old))  # records made before claims
+
+
+def test_per_item_flags_widen_the_score():
+    one = clean(numbers=[num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet")])
+    three = clean(numbers=[num(t, v, u, "result", None, "ToyQA", "FooNet")
+                           for t, v, u in (("71.2%", 71.2, "%"), ("4.1 points", 4.1, "pp"), ("7", 7, None))])
+    score = {k: sum(f.points for f in paper_flags(paper_from_record(r))) for k, r in (("one", one), ("three", three))}
+    w = FLAG_TYPES["result_no_metric"].weight
+    assert score["one"] == w and score["three"] == 3 * w
+
+
+def test_fixture_scores_spread():
+    items = triage(load_records(FIXTURE, warn=lambda m: None))
+    assert len({t.score for t in items}) >= 7
 
 
 def test_settings_only():
@@ -191,15 +246,18 @@ def run(args):
 
 def test_cli_text_json_csv(tmp_path):
     r = run([str(FIXTURE)])
-    assert r.exit_code == 0 and "26 papers" in r.stdout
+    assert r.exit_code == 0 and "27 papers" in r.stdout
+    assert "\n  CanViT: Toward Active-Vision Foundation Models\n" in r.stdout.replace(r.stdout.split("CanViT")[0].split("\n")[-1], "  ", 1) or \
+        any(ln.endswith("  CanViT: Toward Active-Vision Foundation Models") for ln in r.stdout.splitlines())
     j = json.loads(run([str(FIXTURE), "--format", "json"]).stdout)
-    assert len(j) == 26 and j[0]["score"] >= j[-1]["score"]
+    assert len(j) == 27 and j[0]["score"] >= j[-1]["score"]
+    assert next(t for t in j if t["id"] == "004_9fdd52dbfd5434f6#5")["title"].startswith("CanViT")
     assert all(f["evidence"] for t in j for f in t["flags"])
     rows = list(csv.DictReader(io.StringIO(run([str(FIXTURE), "--format", "csv"]).stdout)))
     assert {"id", "score", "flag", "weight", "evidence", "start", "end", "context"} <= set(rows[0])
     assert {r["id"] for r in rows} == {t["id"] for t in j}
     out = tmp_path / "t.txt"
-    assert run([str(FIXTURE), "-o", str(out)]).exit_code == 0 and out.read_text().startswith("26 papers")
+    assert run([str(FIXTURE), "-o", str(out)]).exit_code == 0 and out.read_text().startswith("27 papers")
 
 
 def test_cli_missing_file():
@@ -207,12 +265,66 @@ def test_cli_missing_file():
     assert r.exit_code == 2 and r.stderr.startswith("extract: error: ") and r.stdout == ""
 
 
-def test_weights_table_matches_flag_types():
-    md = weights_markdown()
-    for f in FLAG_TYPES.values():
-        assert f"`{f.code}`" in md
+def test_top_and_min_score():
+    every = json.loads(run([str(FIXTURE), "--format", "json"]).stdout)
+    top = json.loads(run([str(FIXTURE), "--format", "json", "--top", "3"]).stdout)
+    assert top == every[:3]
+    s = every[5]["score"]
+    some = json.loads(run([str(FIXTURE), "--format", "json", "--min-score", str(s)]).stdout)
+    assert some == [t for t in every if t["score"] >= s] and 0 < len(some) < len(every)
+    text = run([str(FIXTURE), "--top", "2"]).stdout
+    assert text.startswith("27 papers") and "showing 2" in text
+    assert CliRunner().invoke(triage_cmd, [str(FIXTURE), "--top", "0"]).exit_code == 2
+
+
+def test_not_a_records_file_exits_2_with_one_line(tmp_path):
+    inputs = tmp_path / "abstracts.jsonl"
+    inputs.write_text(json.dumps({"id": "a", "text": "An abstract.", "title": "T"}) + "\n"
+                      + json.dumps({"id": "b", "text": "Another."}) + "\n", encoding="utf-8")
+    txt = tmp_path / "notes.txt"
+    txt.write_text("just some text\nover two lines\n", encoding="utf-8")
+    for bad in (inputs, txt):
+        r = CliRunner().invoke(triage_cmd, [str(bad)])
+        assert r.exit_code == 2 and r.stdout == ""
+        assert len(r.stderr.strip().splitlines()) == 1 and "not a records file" in r.stderr, r.stderr
+
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_triage_flags_section_matches_the_flags():
+    """README "Triage flags" is written by hand; it must list every flag with its weight."""
+    section = README.split("### Triage flags", 1)[1].split("\n#", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = (cells[1], cells[2])
+    assert set(rows) == set(FLAG_TYPES)
+    for code, f in FLAG_TYPES.items():
+        assert rows[code][0] == str(f.weight), code
+        assert rows[code][1] == ("yes" if f.per_item else "no"), code
+
+
+def test_help_explains_every_flag_and_points_to_the_readme():
+    out = CliRunner().invoke(triage_cmd, ["--help"]).stdout
+    assert "Triage flags" in out
+    for code, f in FLAG_TYPES.items():
+        line = next(ln for ln in out.splitlines() if ln.strip().startswith(code + " "))
+        assert f"+{f.weight}" in line and len(line.split(f"+{f.weight}", 1)[1].strip()) > 15
+
+
+def test_the_papers_own_method_by_its_acronym_is_not_a_baseline():
+    text = ("We propose Hyper-Spherical Quantization (HSQ). On ToyQA, HSQ reaches 71.2% accuracy, "
+            "4.1 points with 7 layers.")
+    r = clean(text=text, methods=["Hyper-Spherical Quantization"],
+              numbers=[num("71.2%", 71.2, "%", "result", "accuracy", "ToyQA", "HSQ"),
+                       num("4.1 points", 4.1, "pp", "result", "accuracy", "ToyQA", "HSQ")])
+    assert "no_comparison" in codes(r)
+
+
+def test_module_docstring_lists_every_flag_with_its_weight():
     import extract.triage as mod
-    for f in FLAG_TYPES.values():  # documented in the module docstring with the same weight
-        assert f"``{f.code}``" in mod.__doc__
-        line = next(ln for ln in mod.__doc__.splitlines() if f"``{f.code}``" in ln)
-        assert line.split()[1] == str(f.weight)
+    for code, f in FLAG_TYPES.items():
+        line = next(ln for ln in mod.__doc__.splitlines() if ln.startswith(f"``{code}``"))
+        assert line.split()[1:3] == [str(f.weight), "yes" if f.per_item else "no"], code

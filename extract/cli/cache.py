@@ -7,7 +7,8 @@ import json
 import click
 
 from ..cache import AnswerCache
-from .common import cache_dir_option, format_options, output_option, write_output
+from .common import cache_dir_option, format_options
+from .readside import output_option, write_output
 
 
 @click.group()
@@ -23,9 +24,9 @@ def stats(cache_dir: str, fmt: str, as_json: bool, output: str | None) -> None:
     """Entries and size of the cache."""
     s = AnswerCache(cache_dir).stats()
     if as_json or fmt == "json":
-        write_output(json.dumps(s) + "\n", output)
+        write_output("cache stats", json.dumps(s) + "\n", output)
     else:
-        write_output(f"{s['directory']}: {s['entries']:,} entries, {s['bytes']:,} bytes\n", output)
+        write_output("cache stats", f"{s['directory']}: {s['entries']:,} entries, {s['bytes']:,} bytes\n", output)
 
 
 @cache.command()

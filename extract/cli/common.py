@@ -36,58 +36,16 @@ def fail(message: str, code: int = 2) -> None:
 # -- the output convention shared by the commands that print a result --------------------
 #   --format FMT   (text|json|..., per command; --json is an alias of --format json)
 #   -o, --output   write to FILE (atomically) instead of stdout; '-' is stdout
+#                  (output_option and write_output in .readside)
 # Errors: one line "extract: error: ..." on stderr (fail), exit 2 for bad usage or input.
 
-def format_options(choices, default: str, json_alias: bool = True):
+def format_options(choices, default: str, json_alias: bool = True, help: str = "Output format."):
     """``--format`` with ``choices`` (and ``--json``, the alias of ``--format json``)."""
     def deco(func):
         func = click.option("--format", "fmt", type=click.Choice(list(choices)), default=default,
-                            show_default=True, help="Output format.")(func)
+                            show_default=True, help=help)(func)
         if json_alias and "json" in choices:
             func = click.option("--json", "as_json", is_flag=True,
                                 help="Same as --format json.")(func)
         return func
     return deco
-
-
-output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str),
-                             default=None, help="Write to FILE instead of stdout.")
-
-
-def write_output(text: str, output: str | None) -> None:
-    """``text`` to stdout, or atomically to ``output`` (a failed write leaves no partial file)."""
-    import os
-    import tempfile
-    from pathlib import Path
-
-    if not output or output == "-":
-        click.echo(text, nl=False)
-        return
-    target = Path(output)
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".",
-                                   prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file ordinary permissions
-        os.replace(tmp, target)
-    except OSError as e:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        fail(f"cannot write {output}: {e.strerror or e}")
-    click.echo(f"wrote {output}", err=True)
-
-
-def has_content(path) -> bool:
-    """Whether ``path`` has a non-blank line (an empty file is not a "wrong" file)."""
-    try:
-        with open(path, "rb") as fh:
-            return any(line.strip() for line in fh)
-    except OSError:
-        return False

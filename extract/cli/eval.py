@@ -7,6 +7,7 @@ import json
 import click
 
 from . import common
+from .readside import output_option, write_output
 from ..errors import ExtractError
 from ..evaluate import evaluate, format_table, load_jsonl
 
@@ -16,7 +17,7 @@ from ..evaluate import evaluate, format_table, load_jsonl
 @click.option("--gold", "gold_path", required=True, metavar="GOLD.jsonl",
               help="gold annotations, one JSON object per abstract (dev-gold.jsonl format)")
 @common.format_options(("text", "json"), "text")
-@common.output_option
+@output_option
 def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str | None) -> None:
     """Score RECORDS.jsonl against --gold: names, datasets, numbers, result numbers,
     contribution accuracy and grounded rate (micro counts plus a macro F1)."""
@@ -40,6 +41,6 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
         click.echo(f"extract eval: {len(res.not_understood)} record(s) without the default schema's "
                    f"fields were scored as empty", err=True)
     if as_json or fmt == "json":
-        common.write_output(json.dumps(res.as_dict(), ensure_ascii=False) + "\n", output)
+        write_output("eval", json.dumps(res.as_dict(), ensure_ascii=False) + "\n", output)
     else:
-        common.write_output(format_table(res), output)
+        write_output("eval", format_table(res), output)

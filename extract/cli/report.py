@@ -6,8 +6,9 @@ import sys
 
 import click
 
+from .common import fail
+from .readside import load_or_exit, write_output
 from ..report import render
-from .table import fail, load_or_exit, write_output
 
 
 @click.command("report")
@@ -16,9 +17,9 @@ from .table import fail, load_or_exit, write_output
               help="The HTML file to write ('-' for stdout).")
 @click.option("--title", default=None, help="Page title (default: from the file name).")
 def report(records: str, output: str | None, title: str | None) -> None:
-    """Write an HTML report of RECORDS.jsonl: highlighted abstracts, extractions, triage flags
-    and a sortable, filterable comparison table, in one file with no external resources."""
+    """Write an HTML report of RECORDS.jsonl: highlighted abstracts, extractions, triage flags,
+    the comparison table of claims with charts, in one file with no external resources."""
     if output is None and sys.stdout.isatty():
-        fail("report", "give -o FILE.html (or -o - to write the HTML to stdout)")
+        fail("give -o FILE.html (or -o - to write the HTML to stdout)")
     rs = load_or_exit("report", records)
     write_output("report", render(rs, title), output)

@@ -4,20 +4,30 @@ from __future__ import annotations
 
 import click
 
-from ..triage import FORMATS, render
-from .common import format_options, output_option
-from .table import load_or_exit, write_output
+from .common import format_options
+from .readside import load_or_exit, output_option, write_output
+from ..triage import flags_help
+from ..triage_render import FORMATS, render
+
+_EPILOG = ("\b\nFlags (weight; * = counted per item, up to 3 times; README \"Triage flags\"):\n"
+           + flags_help())
 
 
-@click.command("triage")
+@click.command("triage", epilog=_EPILOG)
 @click.argument("records", type=click.Path(path_type=str))
 @format_options(FORMATS, "text")
+@click.option("--top", type=click.IntRange(1), default=None, help="Show only the N highest-scoring papers.")
+@click.option("--min-score", type=click.IntRange(0), default=None,
+              help="Show only papers scoring at least S.")
 @output_option
-def triage(records: str, fmt: str, as_json: bool, output: str | None) -> None:
+def triage(records: str, fmt: str, as_json: bool, top: int | None, min_score: int | None, output: str | None) -> None:
     """Flag papers of RECORDS.jsonl whose claims need a closer look, highest score first.
 
-    Reads RECORDS minus .jsonl plus .errors.jsonl too, when present (failed extractions).
-    Flags and weights: see `extract.triage` (README "Triage flags").
+    Each flag comes with the evidence (the sentence, the span marked) that raised it; the score
+    is the sum of the flags' weights, a flag marked * counting once per item (up to 3). Reads RECORDS minus .jsonl plus .errors.jsonl too, when
+    present (failed extractions). A file that is not a records file of the default schema
+    exits 2.
     """
-    rs = load_or_exit("triage", records)
-    write_output("triage", render(rs, "json" if as_json else fmt), output)
+    fmt = "json" if as_json else fmt
+    rs = load_or_exit("triage", records, default_schema=True)
+    write_output("triage", render(rs, fmt, top, min_score), output)

@@ -191,7 +191,9 @@
       p.flags.forEach(function (f) {
         var li = el("li");
         li.setAttribute("data-flag", f.code);
-        add(li, el("span", "flag-name", f.label), el("span", "flag-w", "+" + f.weight));
+        var fw = el("span", "flag-w", "+" + (f.points === undefined ? f.weight : f.points));
+        fw.title = "weight " + f.weight + (f.points !== undefined && f.points !== f.weight ? ", counted per item" : "");
+        add(li, el("span", "flag-name", f.label), fw);
         f.evidence.slice(0, 4).forEach(function (e) {
           var d = el("div", "ev");
           if (e.context) renderContext(d, e.context);
@@ -246,13 +248,23 @@
   psz.addEventListener("change", function () { pState.size = parseInt(psz.value, 10) || 20; pState.page = 0; renderPapers(); });
 
   /* ---------------------------------------------------------------- table view */
-  // row: [dataset, method, shown, value, kind, about, paper]
+  // row: [dataset, method, metric, value, unit, kind, paper label, paper id, value shown, method role]
+  // null is "none named"; method "" is the paper's own approach, unnamed.
+  var NONE = "\u2014", OWN = "(unnamed, own)";
+  function shownCell(r, i) {
+    if (i === 1 && r[1] === "" && r[9] === "proposed") return OWN;
+    var v = r[i];
+    return v === null || v === undefined || v === "" ? null : String(v);
+  }
   var COLS = [
     { key: "dataset", label: "Dataset", i: 0 }, { key: "method", label: "Method", i: 1 },
-    { key: "value", label: "Value", i: 3, num: true }, { key: "kind", label: "Kind", i: 4 },
-    { key: "about", label: "Measures", i: 5 }, { key: "paper", label: "Paper", i: 6 }];
+    { key: "metric", label: "Metric", i: 2 }, { key: "value", label: "Value", i: 3, num: true },
+    { key: "unit", label: "Unit", i: 4 }, { key: "kind", label: "Kind", i: 5 }, { key: "paper", label: "Paper", i: 6 }];
   var tState = { q: "", kind: "", sort: null, dir: 1, page: 0, size: 100 };
-  rows.forEach(function (r, i) { r._i = i; r._hay = [r[0], r[1], r[2], r[4], r[5], r[6]].join("\n").toLowerCase(); });
+  rows.forEach(function (r, i) {
+    r._i = i;
+    r._hay = [r[0], shownCell(r, 1), r[2], r[8], r[4], r[5], r[6], r[7]].filter(function (x) { return x; }).join("\n").toLowerCase();
+  });
   var thead = document.querySelector("#cmp-table thead tr"), tbody = document.querySelector("#cmp-table tbody");
   COLS.forEach(function (c) {
     var th = el("th", null, c.label);
@@ -287,7 +299,7 @@
   function renderTable() {
     var words = tState.q.toLowerCase().split(/\s+/).filter(Boolean);
     var list = rows.filter(function (r) {
-      if (tState.kind && r[4] !== tState.kind) return false;
+      if (tState.kind && r[5] !== tState.kind) return false;
       for (var i = 0; i < words.length; i++) if (r._hay.indexOf(words[i]) < 0) return false;
       return true;
     });
@@ -299,15 +311,20 @@
     var frag = document.createDocumentFragment();
     slice.forEach(function (r) {
       var tr = el("tr");
-      var v = el("td", "num", r[2]);
+      var v = el("td", "num", r[8] || NONE);
       if (r[3] !== null && r[3] !== undefined) v.setAttribute("data-value", String(r[3]));
-      var pid = el("button", "pid mono", r[6]);
+      var pid = el("button", "pid" + (r[6] === r[7] ? " mono" : ""), r[6]);
       pid.type = "button";
-      pid.title = "show this paper";
-      pid.addEventListener("click", function () { openPaper(r[6]); });
-      var d = r[0] ? el("td", null, r[0]) : el("td", "none", "\u2014 none named"),
-        m = r[1] ? el("td", null, r[1]) : el("td", "none", "\u2014 none named");
-      add(tr, d, m, v, el("td", "kind-" + r[4], r[4]), el("td", null, r[5]), add(el("td"), pid));
+      pid.title = "show paper " + r[7];
+      pid.setAttribute("data-id", r[7]);
+      pid.addEventListener("click", function () { openPaper(r[7]); });
+      function td(i, cls) {
+        var t = shownCell(r, i);
+        return t === null ? el("td", "none", NONE) : el("td", cls || null, t);
+      }
+      var m = td(1, r[9] ? "role-" + r[9] : null);
+      if (r[9]) m.title = r[9] === "proposed" ? "the paper's own method" : "another named system";
+      add(tr, td(0), m, td(2), v, td(4), td(5, "kind-" + r[5]), add(el("td", "paper-cell"), pid));
       frag.appendChild(tr);
     });
     tbody.appendChild(frag);

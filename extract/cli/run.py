@@ -10,7 +10,7 @@ import click
 from tqdm import tqdm
 
 from ..config import RunConfig, remote_from_env
-from ..errors import EXIT_INTERRUPTED, ExtractError
+from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed
 from ..inputs import expand, read_inputs
 from ..output import RecordSink
 from ..pipeline import Extractor
@@ -39,7 +39,7 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write records here (resumable) instead of stdout; failures go to "
                    "OUTPUT minus .jsonl plus .errors.jsonl.")
 @click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -78,7 +78,8 @@ def run(inputs, output, errors_file, backend, model, base_urls, mode, concurrenc
 
     Exit status: 0 all ok; 1 some records failed (see the errors file); 2 bad usage or
     input; 3 the backend is unusable (run stopped); 4 token budget spent (rerun resumes);
-    5 the output file is locked by another run; 130 interrupted.
+    5 the output file is locked by another run; 7 the output cannot be written (disk
+    full); 130 interrupted.
     """
     try:
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
@@ -88,7 +89,7 @@ def run(inputs, output, errors_file, backend, model, base_urls, mode, concurrenc
         for note in notes:
             click.echo(f"extract: {note}", err=True)
         extractor = Extractor(config)
-        with RecordSink(output, errors_file) as sink:
+        with RecordSink(output, errors_file, inputs=inputs) as sink:
             if sink.repaired_bytes:
                 click.echo(f"extract: repaired a torn last line in {output} "
                            f"({sink.repaired_bytes} bytes cut)", err=True)
@@ -101,6 +102,8 @@ def run(inputs, output, errors_file, backend, model, base_urls, mode, concurrenc
                 summary = asyncio.run(extractor.run(read_inputs(files), sink, bar))
             finally:
                 bar.close()
+    except OutputClosed:
+        sys.exit(0)           # the reader of stdout went away (| head): nothing to say
     except ExtractError as e:
         fail(str(e), e.exit_code)
     except KeyboardInterrupt:

@@ -112,7 +112,7 @@ class AnswerCache:
 
     def _unusable(self, e: BaseException) -> None:
         self.enabled = False
-        self._once("open", f"the cache at {self.directory} cannot be used ({_why(e)}); "
+        self._once("broken", f"the cache at {self.directory} cannot be used ({_why(e)}); "
                    "running without it (`extract cache clear` removes it)")
 
     def get(self, key: str) -> dict[str, Any] | None:
@@ -138,7 +138,7 @@ class AnswerCache:
             self._open().set(key, value)
         except _STORE_ERRORS as e:
             self.writable = False
-            self._once("write", f"cannot write to the cache at {self.directory} ({_why(e)}); "
+            self._once("broken", f"cannot write to the cache at {self.directory} ({_why(e)}); "
                        "records are still written, answers from now on are not cached")
 
     # -- maintenance (extract cache stats|clear) ---------------------------------------

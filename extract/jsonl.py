@@ -20,15 +20,20 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Line", "NotStrictJSON", "dumps", "loads", "read", "sanitize"]
+__all__ = ["Line", "NotStrictJSON", "dumps", "dumps_noted", "loads", "read", "sanitize"]
 
 MAX_NUMERAL = 400        # digits: longer integers are not numbers anyone wrote on purpose
 _DOUBLE_MAX = 1.7976931348623157e308
+
+
+# A numeral too long for a double: json.dumps writes such an int in full.
+_LONG_NUMERAL = re.compile(r"[0-9]{309}")
 
 
 class NotStrictJSON(ValueError):
@@ -82,9 +87,13 @@ def loads(text: str | bytes) -> Any:
         raise NotStrictJSON(f"not JSON ({str(e)[:80]})") from None
 
 
-def read(path: str | Path, *, encoding_errors: str = "replace") -> Iterator[Line]:
+def read(path: str | Path, *, encoding_errors: str = "replace",
+         strict: bool = True) -> Iterator[Line]:
     """Every non-blank line of ``path`` as a :class:`Line`, streamed.  ``encoding_errors``
-    is how undecodable bytes are decoded (``"surrogateescape"`` keeps them detectable)."""
+    is how undecodable bytes are decoded (``"surrogateescape"`` keeps them detectable).
+    ``strict=False`` parses with the plain C parser (4x faster; NaN, 1e400 and long
+    numerals pass): for a scan that reads only ids and strings."""
+    parse = loads if strict else _lenient
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, 1):
             text = raw.decode("utf-8", encoding_errors)
@@ -93,9 +102,20 @@ def read(path: str | Path, *, encoding_errors: str = "replace") -> Iterator[Line
             if not text.strip():
                 continue
             try:
-                yield Line(number, loads(text))
+                yield Line(number, parse(text))
             except NotStrictJSON as e:
                 yield Line(number, error=str(e))
+
+
+def _lenient(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise NotStrictJSON(f"not JSON ({e.msg} at column {e.colno})") from None
+    except RecursionError:
+        raise NotStrictJSON("nested too deeply") from None
+    except ValueError as e:
+        raise NotStrictJSON(f"not JSON ({str(e)[:80]})") from None
 
 
 def sanitize(obj: Any, where: str = "") -> tuple[Any, list[str]]:
@@ -124,7 +144,22 @@ def sanitize(obj: Any, where: str = "") -> tuple[Any, list[str]]:
     return walk(obj, where), notes
 
 
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+
+
+def dumps_noted(obj: Any) -> tuple[str, list[str]]:
+    """(one line of strict JSON, the places :func:`sanitize` had to change)."""
+    try:
+        line = _dump(obj)           # the fast path: raises on NaN/Infinity
+        if not _LONG_NUMERAL.search(line):
+            return line, []
+    except ValueError:
+        pass
+    clean, notes = sanitize(obj)
+    return _dump(clean), notes
+
+
 def dumps(obj: Any) -> str:
     """One line of strict JSON (UTF-8 text, no ``NaN``/``Infinity``)."""
-    clean, _ = sanitize(obj)
-    return json.dumps(clean, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+    return dumps_noted(obj)[0]

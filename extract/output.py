@@ -22,6 +22,7 @@ the text it was extracted from is the text read now.  With ``-o OUT.jsonl``:
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -83,7 +84,7 @@ def repair_and_scan(path: Path) -> tuple[IdIndex, int, int]:
                 fh.truncate(keep)
                 cut = size - keep
     superseded = 0
-    for line in jsonl.read(path):
+    for line in jsonl.read(path, strict=False):      # only ids and texts are read
         ident = _identity(line)
         if ident is not None:
             superseded += ident[0] in ids
@@ -181,10 +182,12 @@ class RecordSink:
 
     # -- writing -----------------------------------------------------------------------
     def record(self, rec: dict) -> None:
-        rec, notes = jsonl.sanitize(rec)
+        line, notes = jsonl.dumps_noted(rec)
         if notes:
+            rec, _ = jsonl.sanitize(rec)
             rec["notes"] = list(rec.get("notes") or []) + notes
-        line = dumps(rec) + "\n"
+            line = dumps(rec)
+        line += "\n"
         rid, digest = str(rec["id"]), text_digest(rec.get("text") or "")
         if self._fh is not None:
             try:
@@ -233,7 +236,7 @@ class RecordSink:
     def _compact(self) -> None:
         """Keep one record per id in the output (the last one), atomically."""
         later: dict[str, int] = {}
-        for line in jsonl.read(self.out):
+        for line in jsonl.read(self.out, strict=False):
             ident = _identity(line)
             if ident is not None:
                 later[ident[0]] = later.get(ident[0], 0) + 1
@@ -246,8 +249,8 @@ class RecordSink:
                     if not text.strip():
                         continue
                     try:
-                        ident = _identity(jsonl.Line(0, jsonl.loads(text)))
-                    except ValueError:
+                        ident = _identity(jsonl.Line(0, json.loads(text)))
+                    except (ValueError, RecursionError):
                         ident = None
                     if ident is not None and ident[0] in later:
                         later[ident[0]] -= 1

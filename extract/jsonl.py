@@ -145,7 +145,12 @@ def sanitize(obj: Any, where: str = "") -> tuple[Any, list[str]]:
 
 
 def _dump(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+    line = json.dumps(obj, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:      # a lone surrogate: escaped, so the line stays UTF-8
+        line = json.dumps(obj, ensure_ascii=True, separators=(", ", ": "), allow_nan=False)
+    return line
 
 
 def dumps_noted(obj: Any) -> tuple[str, list[str]]:

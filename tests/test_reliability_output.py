@@ -228,3 +228,32 @@ def test_sink_writes_one_record_per_id_after_a_change(tmp_path):
         assert s.state("x", "old") == "done" and s.state("x", "new") == "changed"
         s.record({"id": "x", "text": "new", "status": "ok"})
     assert [r["text"] for r in read_jsonl(out)] == ["new"]
+
+
+def test_jsonl_round_trip_is_strict_for_any_value():
+    from hypothesis import given, settings, strategies as st
+
+    from extract import jsonl
+
+    values = st.recursive(
+        st.none() | st.booleans() | st.floats() | st.integers(-10**400, 10**400) | st.text(),
+        lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=5), kids, max_size=4),
+        max_leaves=20)
+
+    @settings(max_examples=200, deadline=None)
+    @given(values)
+    def check(v):
+        line = jsonl.dumps(v)
+        assert "\n" not in line
+        back = jsonl.loads(line)                    # strict: never NaN/Infinity/huge
+        clean, _ = jsonl.sanitize(v)
+        assert json.dumps(back, sort_keys=True) == json.dumps(clean, sort_keys=True)
+
+    check()
+
+
+def test_a_lone_surrogate_does_not_break_the_output(tmp_path):
+    out = tmp_path / "o.jsonl"
+    with RecordSink(out) as s:
+        s.record({"id": "x", "text": "half a pair: \ud800", "status": "ok"})
+    assert json.loads(out.read_text(encoding="utf-8"))["text"] == "half a pair: \ud800"

@@ -81,6 +81,21 @@ def connection_fault(exc: BaseException) -> str | None:
     return None
 
 
+_CONNECT_NAMES = {"ConnectError", "ConnectTimeout", "ClientConnectorError", "ConnectionRefusedError",
+                  "gaierror"}
+
+
+def connect_phase(exc: BaseException) -> bool:
+    """Did ``exc`` happen before any byte reached a server (refused, unresolved,
+    unreachable, connect timeout)?  Those, and only those, count toward fail-fast."""
+    for e in _chain(exc):
+        if type(e).__name__ in _CONNECT_NAMES or isinstance(e, (ConnectionRefusedError, socket.gaierror)):
+            return True
+        if getattr(e, "errno", None) in (errno.ECONNREFUSED, errno.EHOSTUNREACH, errno.ENETUNREACH):
+            return True
+    return False
+
+
 def scrub(text: str, secret: str | None = None) -> str:
     """``text`` with an API key (the given one, or anything shaped like ``sk-...``) masked."""
     if secret and len(secret) >= 6:
@@ -153,7 +168,7 @@ def classify(exc: BaseException, timeout: float | None = None) -> Exception:
         return TransientBackendError(f"timed out after {timeout:g} s" if timeout else "timed out")
     if isinstance(root, (openai.APITimeoutError, openai.APIConnectionError)):
         err = TransientBackendError(connection_fault(root) or "connection error")
-        err.connect = True
+        err.connect = connect_phase(root)
         return err
     if isinstance(root, openai.APIStatusError):
         status = root.status_code

@@ -79,7 +79,8 @@ class JSONOnlyDisk(diskcache.Disk):
         data = super().fetch(mode, filename, value, read)
         if read:
             return data
-        return jsonl.loads(data if isinstance(data, (bytes, str)) else bytes(data))
+        # plain json: parsing JSON never runs code, and the schema validates what it holds
+        return json.loads(data if isinstance(data, (bytes, str)) else bytes(data))
 
 
 def _stderr(msg: str) -> None:

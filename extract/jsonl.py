@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +31,10 @@ MAX_NUMERAL = 400        # digits: longer integers are not numbers anyone wrote 
 _DOUBLE_MAX = 1.7976931348623157e308
 
 
-# A numeral too long for a double: json.dumps writes such an int in full.
-_LONG_NUMERAL = re.compile(r"[0-9]{309}")
+# A numeral too long for a double (json.dumps writes such an int in full) is a run of 309
+# digits: found by mapping every digit to "0" and searching bytes (a regex is 10x slower).
+_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
+_LONG_RUN = b"0" * 309
 
 
 class NotStrictJSON(ValueError):
@@ -144,25 +145,26 @@ def sanitize(obj: Any, where: str = "") -> tuple[Any, list[str]]:
     return walk(obj, where), notes
 
 
-def _dump(obj: Any) -> str:
+def _dump(obj: Any) -> tuple[str, bytes]:
     line = json.dumps(obj, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
     try:
-        line.encode("utf-8")
+        data = line.encode("utf-8")
     except UnicodeEncodeError:      # a lone surrogate: escaped, so the line stays UTF-8
         line = json.dumps(obj, ensure_ascii=True, separators=(", ", ": "), allow_nan=False)
-    return line
+        data = line.encode("utf-8")
+    return line, data
 
 
 def dumps_noted(obj: Any) -> tuple[str, list[str]]:
     """(one line of strict JSON, the places :func:`sanitize` had to change)."""
     try:
-        line = _dump(obj)           # the fast path: raises on NaN/Infinity
-        if not _LONG_NUMERAL.search(line):
+        line, data = _dump(obj)     # the fast path: raises on NaN/Infinity
+        if _LONG_RUN not in data.translate(_DIGITS_TO_ZERO):
             return line, []
     except ValueError:
         pass
     clean, notes = sanitize(obj)
-    return _dump(clean), notes
+    return _dump(clean)[0], notes
 
 
 def dumps(obj: Any) -> str:

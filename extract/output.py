@@ -135,7 +135,6 @@ class RecordSink:
         self.stream = stream or sys.stdout
         self.done = IdIndex()               # id -> text digest of its record
         self.repaired_bytes = 0
-        self.changed: list[str] = []        # ids re-extracted because their text changed
         self._fh: IO[str] | None = None
         self._lock: OutputLock | None = None
         self._written = 0
@@ -199,10 +198,8 @@ class RecordSink:
             except OSError as e:
                 raise OutputError(f"cannot write {self.out}: {e.strerror or e}; the records "
                                   "written so far are kept, rerun with the same -o to resume") from None
-            if rid in self.done:
+            if rid in self.done:          # a changed text: the old record goes at the end
                 self._superseded += 1
-                if self.done.get(rid) != digest:
-                    self.changed.append(rid)
         else:
             try:
                 self.stream.write(line)

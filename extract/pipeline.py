@@ -241,7 +241,8 @@ class Extractor:
                     reason = str(exc) or type(exc).__name__
                     attempts = getattr(exc, "attempts", 0) or 0
                     if isinstance(exc, TransientBackendError):
-                        reason = f"gave up after {attempts} attempts: {reason}"
+                        reason = (f"gave up after {attempts} attempt{'' if attempts == 1 else 's'}: "
+                                  f"{reason}")
                     for k in summary.tokens:
                         summary.tokens[k] += int((getattr(exc, "usage", None) or {}).get(k, 0) or 0)
                     sink.error(error_entry(entry.id, entry.source, reason, attempts))

@@ -72,6 +72,13 @@ def test_an_unreachable_endpoint_stops_the_run_at_once_with_exit_3(cli, tmp_path
     assert "APITimeoutError" not in r.stderr and "APIConnectionError" not in r.stderr
 
 
+def test_unreachable_with_no_retries_still_exits_3(cli, one, tmp_path):
+    url = f"http://127.0.0.1:{_free_port()}/v1"
+    r = cli("run", str(one), "--retries", "0", "--base-url", url, "--model", "m",
+            "--cache-dir", str(tmp_path / "c"))
+    assert r.exit_code == 3 and "connection refused" in r.stderr
+
+
 def test_a_refused_connection_is_called_so_in_a_reason(cli, server, one, tmp_path):
     """After the endpoint has answered once, a refused connection is a transient fault
     named in words."""

@@ -32,7 +32,7 @@ from .base import Answer, Backend, Job
 from .instructor_fixes import VERBATIM, install, prepared
 from .replicas import Replica, ReplicaSet, check_base_url, http_client
 from .salvage import salvage_completion
-from .transport import ErrorBody, backoff, classify, message_of, scrub
+from .transport import ErrorBody, attempts, backoff, classify, message_of, scrub
 
 OPENAI_URL = "https://api.openai.com/v1"
 _MODES = {"tools": instructor.Mode.TOOLS, "json_schema": instructor.Mode.JSON_SCHEMA,
@@ -96,7 +96,7 @@ class OpenAIBackend(Backend):
                 Replica(url, openai.AsyncOpenAI(
                     base_url=url, api_key=key, max_retries=0, timeout=config.timeout,
                     http_client=http_client(config.timeout, config.max_tokens)))
-                for url in urls])
+                for url in urls], fail_fast_after=min(2, config.retries + 1))
         except (ValueError, TypeError) as e:
             raise UsageError(f"--base-url: not a valid URL ({scrub(str(e), key)})") from None
         self.client = instructor.AsyncInstructor(
@@ -166,8 +166,9 @@ class OpenAIBackend(Backend):
             if kept is None:
                 err.attempts = rec.requests
                 err.usage = dict(rec.usage)
-                if isinstance(err, SchemaFailure) and "truncated" not in str(err):
-                    err.args = (f"after {rec.requests} attempts, {err}",)
+                if isinstance(err, SchemaFailure):
+                    err.args = (str(err).replace("answer stayed invalid", "answer stayed invalid "
+                                                 f"after {attempts(rec.requests)}", 1),)
                 raise err from None
             obj, notes = kept
         finally:

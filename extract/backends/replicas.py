@@ -9,8 +9,8 @@
 * :class:`ReplicaSet` spreads requests round-robin; a replica that keeps failing is set
   aside for a while; one that refuses us (401/403/404) is set aside for the run while
   others are healthy; and when no replica has ever answered and each has failed to
-  connect :data:`CONNECT_FAIL_FAST` times, the run stops: "cannot connect to URL
-  (connection refused)".
+  connect :data:`CONNECT_FAIL_FAST` times (once, with ``--retries 0``), the run stops:
+  "cannot connect to URL (connection refused)".
 """
 
 from __future__ import annotations
@@ -126,8 +126,10 @@ class ReplicaSet:
     """Round-robin over healthy replicas; ``bench_after`` failures in a row set a replica
     aside for ``bench_seconds`` (doubling while it keeps failing, capped at 5 minutes)."""
 
-    def __init__(self, replicas: list[Replica], bench_after: int = 3, bench_seconds: float = 5.0):
+    def __init__(self, replicas: list[Replica], bench_after: int = 3, bench_seconds: float = 5.0,
+                 fail_fast_after: int = CONNECT_FAIL_FAST):
         self.replicas = replicas
+        self.fail_fast_after = fail_fast_after
         self.bench_after = bench_after
         self.bench_seconds = bench_seconds
         self.answered = False        # has any replica ever answered?
@@ -156,7 +158,7 @@ class ReplicaSet:
         if connect:
             r.connect_fails += 1
             r.last_fault = why
-            if not self.answered and all(x.connect_fails >= CONNECT_FAIL_FAST or x.refused
+            if not self.answered and all(x.connect_fails >= self.fail_fast_after or x.refused
                                          for x in self.replicas):
                 where = ", ".join(f"{x.url} ({x.last_fault or 'no answer'})"
                                   for x in self.replicas if x.refused is None)

@@ -187,6 +187,11 @@ def classify(exc: BaseException, timeout: float | None = None) -> Exception:
     return RecordError(f"{type(root).__name__}: {str(root)[:300]}")
 
 
+def attempts(n: int) -> str:
+    """``"1 attempt"``, ``"3 attempts"``: how every reason counts requests."""
+    return f"{n} attempt" + ("" if n == 1 else "s")
+
+
 def backoff(attempt: int, hint: float | None, cap: float, base: float = 0.5) -> float:
     """Seconds to wait before retry ``attempt`` (1-based): the server's hint if it gave
     one (capped), else capped exponential backoff with full jitter."""

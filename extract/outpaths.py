@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Iterable
 
 from . import jsonl
-from .errors import OutputLockedError, UsageError
+from .errors import OutputError, OutputLockedError, UsageError
 
 _RECORD_KEYS = {"id", "text", "status", "extraction", "provenance"}
 _ERROR_KEYS = {"id", "source", "status", "kind", "reason"}
@@ -114,7 +114,10 @@ class OutputLock:
 
     def __enter__(self) -> "OutputLock":
         for _ in range(20):
-            fh = open(self.path, "w")
+            try:
+                fh = open(self.path, "w")
+            except OSError as e:
+                raise OutputError(f"cannot create {self.path}: {e.strerror or e}") from None
             try:
                 fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

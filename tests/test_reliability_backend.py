@@ -37,7 +37,8 @@ def test_a_dripping_body_is_cut_at_the_timeout(cli, server, one, tmp_path):
     t0 = time.monotonic()
     r = cli("run", str(one), "--timeout", "1", "--retries", "0", server=server, out=tmp_path / "o.jsonl")
     took = time.monotonic() - t0
-    assert r.exit_code == 1 and took < 6, took
+    # a hang guard, not a speed target: the whole dripped body would take over a minute
+    assert r.exit_code == 1 and took < 30, took
     err = _errors(tmp_path)[0]
     assert "timed out after 1 s" in err["reason"] and err["attempts"] == 1
 
@@ -46,7 +47,7 @@ def test_a_never_ending_body_is_cut_at_the_size_cap(cli, server, one, tmp_path):
     server.push({"endless": True})
     t0 = time.monotonic()
     r = cli("run", str(one), "--timeout", "30", "--retries", "0", server=server, out=tmp_path / "o.jsonl")
-    assert r.exit_code == 1 and time.monotonic() - t0 < 20
+    assert r.exit_code == 1 and time.monotonic() - t0 < 30      # a hang guard
     assert "bytes" in _errors(tmp_path)[0]["reason"] and not server.endless_finished
 
 
@@ -67,7 +68,7 @@ def test_an_unreachable_endpoint_stops_the_run_at_once_with_exit_3(cli, tmp_path
     r = cli("run", str(inp), "--base-url", url, "--model", "m", "--cache-dir", str(tmp_path / "c"),
             "-o", str(tmp_path / "o.jsonl"))
     assert r.exit_code == 3, r.stderr
-    assert time.monotonic() - t0 < 15
+    assert time.monotonic() - t0 < 30, "a hang guard: 100 records x 7 tries took minutes"
     assert f"cannot connect to {url} (connection refused)" in r.stderr
     assert "APITimeoutError" not in r.stderr and "APIConnectionError" not in r.stderr
 

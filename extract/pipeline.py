@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from pydantic import ValidationError
+
 from ._version import __version__
 from .backends.base import Backend, Job, load_backend
 from .cache import AnswerCache, cache_key
@@ -151,7 +153,11 @@ class Extractor:
         hit = self.cache.get(self.key(item.text))
         if hit is None:
             return None
-        return self._record(item, self.schema.model_validate(hit["answer"]), hit, True), True, {}
+        try:                  # an entry that no longer validates is a miss, not a failure
+            obj = self.schema.model_validate(hit.get("answer"))
+            return self._record(item, obj, hit, True), True, {}
+        except (ValidationError, KeyError, TypeError):
+            return None
 
     async def ask(self, item: Item) -> tuple[dict, bool, dict]:
         """Ask the backend (no cache read), cache the answer: (record, False, tokens spent)."""

@@ -127,3 +127,16 @@ def test_pickle_module_is_not_what_reads_the_cache(tmp_path, monkeypatch):
     monkeypatch.setattr(pickle, "loads", boom)
     assert c.get("k") == {"answer": {"x": [1, 2]}}
     c.close()
+
+
+def test_a_cached_answer_that_no_longer_validates_is_a_miss(cli, server, tmp_path):
+    inp = write_abstracts(tmp_path / "in.jsonl", [A])
+    cache = tmp_path / "cache"
+    assert cli("run", str(inp), server=server, cache_dir=cache).exit_code == 0
+    c = AnswerCache(cache)
+    key = next(iter(c._open().iterkeys()))
+    c.set(key, {"answer": {"task": 3}, "attempts": 1, "usage": {}, "extracted_at": "x"})
+    c.close()
+    sent = server.chat_count
+    r = cli("run", str(inp), server=server, cache_dir=cache, out=tmp_path / "o.jsonl")
+    assert r.exit_code == 0 and server.chat_count == sent + 1

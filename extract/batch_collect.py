@@ -160,7 +160,7 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
         return
     item = entry
     seen.add(item.id)
-    if item.id in sink.done:
+    if sink.is_done(item.id, item.text):
         summary.skipped += 1
         return
     in_batch = item.id in index or (submitted is not None and item.id in submitted)

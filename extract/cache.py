@@ -6,20 +6,41 @@ budget and the source text.  API keys are never part of it: a backend fingerprin
 not contain secrets, and :func:`cache_key` refuses a fingerprint with a key-like field.
 The value is what is needed to rebuild the record without the model: the validated
 answer, usage, attempts and the time it was extracted.
+
+Safety, because a cache directory is input like any other:
+
+* values are stored as JSON text (:class:`JSONOnlyDisk`), and an entry in any other form
+  (diskcache's default pickle, planted or left by an old version) is refused and treated
+  as a miss: nothing read back is ever unpickled or executed;
+* a cache that cannot be opened or read (corrupt file, not a database) is named in one
+  warning and the run carries on without it; ``extract cache clear`` removes it anyway;
+* a cache that cannot be written (disk full) is named in one warning; records are still
+  written, answers from then on are just not cached;
+* ``stats`` and ``clear`` refuse a directory that holds no cache (a typo creates nothing).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
+import sqlite3
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import diskcache
+from diskcache.core import MODE_PICKLE
 
+from . import jsonl
 from ._version import __version__
+from .errors import UsageError
 from .prompting import sha256
 
 _SECRET_FIELDS = {"api_key", "key", "authorization", "token", "password", "secret"}
+_DB = "cache.db"
+_STORE_ERRORS = (OSError, sqlite3.Error, diskcache.Timeout)
 
 
 def cache_key(*, backend: str, fingerprint: dict, prompt_sha: str, schema_sha: str,
@@ -39,40 +60,143 @@ def cache_key(*, backend: str, fingerprint: dict, prompt_sha: str, schema_sha: s
     return sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")))
 
 
+class UnsafeEntry(ValueError):
+    """A cache entry that is not JSON (a pickle): refused, never loaded."""
+
+
+class JSONOnlyDisk(diskcache.Disk):
+    """Values as UTF-8 JSON bytes; keys as plain strings (diskcache stores those raw).
+    ``fetch`` refuses pickled values before diskcache would unpickle them."""
+
+    def store(self, value, read, key=diskcache.core.UNKNOWN):
+        if not read:
+            value = jsonl.dumps(value).encode("utf-8")
+        return super().store(value, read, key=key)
+
+    def fetch(self, mode, filename, value, read):
+        if mode == MODE_PICKLE:
+            raise UnsafeEntry("a pickled cache entry")
+        data = super().fetch(mode, filename, value, read)
+        if read:
+            return data
+        # plain json: parsing JSON never runs code, and the schema validates what it holds
+        return json.loads(data if isinstance(data, (bytes, str)) else bytes(data))
+
+
+def _stderr(msg: str) -> None:
+    print(f"extract: warning: {msg}", file=sys.stderr)
+
+
 class AnswerCache:
     """A thin, process- and thread-safe wrapper (diskcache uses SQLite with WAL)."""
 
-    def __init__(self, directory: Path | str, enabled: bool = True):
+    def __init__(self, directory: Path | str, enabled: bool = True,
+                 warn: Callable[[str], None] = _stderr):
         self.directory = Path(directory)
         self.enabled = enabled
+        self.writable = True
+        self._warn = warn
+        self._warned: set[str] = set()
         self._cache: diskcache.Cache | None = None
+
+    def _once(self, what: str, msg: str) -> None:
+        if what not in self._warned:
+            self._warned.add(what)
+            self._warn(msg)
 
     def _open(self) -> diskcache.Cache:
         if self._cache is None:
             self.directory.mkdir(parents=True, exist_ok=True)
             self._cache = diskcache.Cache(str(self.directory), size_limit=2**34,
-                                          eviction_policy="none")
+                                          eviction_policy="none", disk=JSONOnlyDisk)
         return self._cache
+
+    def _unusable(self, e: BaseException) -> None:
+        self.enabled = False
+        self._once("broken", f"the cache at {self.directory} cannot be used ({_why(e)}); "
+                   "running without it (`extract cache clear` removes it)")
 
     def get(self, key: str) -> dict[str, Any] | None:
         if not self.enabled:
             return None
-        value = self._open().get(key)
+        try:
+            value = self._open().get(key)
+        except UnsafeEntry:
+            self._once("unsafe", f"the cache at {self.directory} holds entries that are not "
+                       "JSON (pickle); they are ignored, never loaded")
+            return None
+        except ValueError:              # an entry that is not strict JSON: a miss
+            return None
+        except _STORE_ERRORS as e:
+            self._unusable(e)
+            return None
         return value if isinstance(value, dict) else None
 
     def set(self, key: str, value: dict[str, Any]) -> None:
-        if self.enabled:
+        if not (self.enabled and self.writable):
+            return
+        try:
             self._open().set(key, value)
+        except _STORE_ERRORS as e:
+            self.writable = False
+            self._once("broken", f"cannot write to the cache at {self.directory} ({_why(e)}); "
+                       "records are still written, answers from now on are not cached")
+
+    # -- maintenance (extract cache stats|clear) ---------------------------------------
+    def _existing(self) -> None:
+        if not (self.directory / _DB).is_file():
+            what = "no such directory" if not self.directory.exists() else "no cache there"
+            raise UsageError(f"--cache-dir {self.directory}: {what}")
 
     def stats(self) -> dict[str, Any]:
-        cache = self._open()
-        return {"directory": str(self.directory.resolve()), "entries": len(cache),
-                "bytes": cache.volume()}
+        self._existing()
+        try:
+            cache = self._open()
+            return {"directory": str(self.directory.resolve()), "entries": len(cache),
+                    "bytes": cache.volume()}
+        except _STORE_ERRORS as e:
+            raise UsageError(f"the cache at {self.directory} cannot be read ({_why(e)}); "
+                             "`extract cache clear` removes it") from None
 
-    def clear(self) -> int:
-        return self._open().clear()
+    def clear(self) -> int | None:
+        """Remove every entry; the number removed, or None when the cache was unreadable
+        and its files were removed instead."""
+        self._existing()
+        try:
+            return self._open().clear()
+        except _STORE_ERRORS:
+            self.close()
+            _remove_cache_files(self.directory)
+            try:
+                self._open()            # an empty cache in its place
+            except _STORE_ERRORS:
+                pass
+            return None
 
     def close(self) -> None:
         if self._cache is not None:
-            self._cache.close()
+            try:
+                self._cache.close()
+            except _STORE_ERRORS:
+                pass
             self._cache = None
+
+
+def _why(e: BaseException) -> str:
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__
+
+
+_VALUE_DIR = re.compile(r"^[0-9a-f]{2}$")
+
+
+def _remove_cache_files(directory: Path) -> None:
+    """Remove what diskcache keeps in ``directory``: the database (with its WAL files) and
+    the two-hex-digit folders of large values.  Nothing else is touched."""
+    for name in (_DB, f"{_DB}-wal", f"{_DB}-shm"):
+        try:
+            os.unlink(directory / name)
+        except FileNotFoundError:
+            pass
+    for sub in directory.iterdir():
+        if sub.is_dir() and _VALUE_DIR.match(sub.name):
+            shutil.rmtree(sub, ignore_errors=True)

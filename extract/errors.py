@@ -4,9 +4,12 @@
     ├── UsageError                bad options or configuration (exit 2)
     ├── InputError                an input path that cannot be read at all (exit 2)
     ├── OutputLockedError         another process is writing the same output (exit 5)
+    ├── OutputError               the output cannot be written: disk full, ... (exit 7)
+    │   └── OutputClosed          stdout was closed by its reader (``| head``): exit 0, quietly
     ├── BackendError              the model could not be reached or used (exit 3)
     │   ├── TransientBackendError 429, 5xx, timeouts, dropped connections: retried
-    │   └── FatalBackendError     401/403/404, a model that cannot load: stops the run
+    │   └── FatalBackendError     401/403/404 from every endpoint, no endpoint reachable at
+    │                             all, a model that cannot load: stops the run
     ├── RecordError               one record failed; it goes to the errors file
     │   ├── SchemaFailure         the answer stayed invalid after every re-ask
     │   └── RequestRejected       the endpoint refused this one request (400, 413, 422)
@@ -14,7 +17,13 @@
     └── BatchNotReady             extract batch collect before the batch ended (exit 6)
 
 A record-level failure never stops a batch; only ``FatalBackendError`` and the
-usage/input/lock errors do.  Messages never contain an API key.
+usage/input/lock/output errors do.  Messages never contain an API key.
+
+Retries have one bound per record: at most ``reasks + retries + 1`` model requests
+(defaults 2 + 6 + 1 = 9).  An invalid answer spends a re-ask (instructor, the conversation
+goes on); a transient fault spends a retry (the same request is sent again, to the next
+healthy replica, with the re-ask conversation kept).  ``attempts`` in a record or an error
+entry counts the requests spent, and every reason quotes that same number.
 """
 
 from __future__ import annotations
@@ -36,6 +45,18 @@ class InputError(ExtractError):
 
 class OutputLockedError(ExtractError):
     exit_code = 5
+
+
+class OutputError(ExtractError):
+    """The records or errors file cannot be written (disk full, a path under a file)."""
+
+    exit_code = 7
+
+
+class OutputClosed(OutputError):
+    """The reader of stdout went away (``extract run x | head``): stop quietly."""
+
+    exit_code = 0
 
 
 class BackendError(ExtractError):
@@ -89,4 +110,5 @@ EXIT_BACKEND = 3
 EXIT_BUDGET = 4
 EXIT_LOCKED = 5
 EXIT_BATCH_PENDING = 6     # extract batch collect: the batch has not finished
+EXIT_OUTPUT = 7            # the output cannot be written (disk full, ...)
 EXIT_INTERRUPTED = 130

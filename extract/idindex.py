@@ -15,7 +15,8 @@ SPILL_AT = 50_000
 
 
 class IdIndex:
-    """``id -> note`` (a short string such as the source location), with set semantics."""
+    """``id -> note`` (a short string: a source location, a text digest); adding a key
+    again replaces its note, in memory and on disk alike."""
 
     def __init__(self, spill_at: int = SPILL_AT):
         self.spill_at = spill_at
@@ -43,8 +44,10 @@ class IdIndex:
             if len(self._mem) > self.spill_at:
                 self._spill()
             return
-        cur = self._db.execute("INSERT OR IGNORE INTO ids VALUES (?, ?)", (key, note))
-        self._count += cur.rowcount
+        cur = self._db.execute("UPDATE ids SET note = ? WHERE id = ?", (note, key))
+        if cur.rowcount == 0:
+            self._db.execute("INSERT INTO ids VALUES (?, ?)", (key, note))
+            self._count += 1
 
     def get(self, key: str) -> str | None:
         if self._db is None:

@@ -4,16 +4,25 @@ Records are emitted in input order through a bounded window, so output is determ
 and memory stays flat however long the input is.  A failing record goes to the errors
 file; only a :class:`FatalBackendError` (every record would fail) or the token budget
 stops the run.
+
+Resume is keyed on identity, (id, text digest): an id already written from the same text
+is skipped; an id whose text changed is extracted again (named on stderr) and replaces
+its old record.  ``--max-tokens-total`` is a budget the run does not overshoot: a request
+is admitted only when the tokens spent, plus a reservation for each request in flight,
+plus its own reservation (prompt estimate + ``max_tokens``) fit in it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+
+from pydantic import ValidationError
 
 from ._version import __version__
 from .backends.base import Backend, Job, load_backend
@@ -33,8 +42,10 @@ class Summary:
     cached: int = 0
     failed: int = 0
     skipped: int = 0          # already in the output file (resume)
+    changed: int = 0          # in the output file from another text: extracted again
     problems: int = 0         # input problems (bad lines, duplicates, empty abstracts)
     dropped: int = 0          # ungrounded strings removed from records
+    invalid: int = 0          # invalid fields removed to keep their record (record notes)
     tokens: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0,
                                                   "total_tokens": 0})
     seconds: float = 0.0
@@ -48,8 +59,12 @@ class Summary:
             parts.append(f"{self.problems} input problems")
         if self.skipped:
             parts.append(f"{self.skipped} already done")
+        if self.changed:
+            parts.append(f"{self.changed} re-extracted (text changed)")
         if self.dropped:
             parts.append(f"{self.dropped} ungrounded strings dropped")
+        if self.invalid:
+            parts.append(f"{self.invalid} invalid fields dropped")
         parts.append(f"{t['total_tokens']:,} tokens ({t['prompt_tokens']:,} prompt, "
                      f"{t['completion_tokens']:,} completion)")
         parts.append(f"{self.seconds:.1f} s")
@@ -61,6 +76,41 @@ def oversize(text: str, max_chars: int) -> str | None:
     if len(text) > max_chars:
         return f"abstract is {len(text):,} characters, over --max-chars {max_chars:,}; not sent"
     return None
+
+
+class _Budget:
+    """``--max-tokens-total`` as admission control: ``admit`` holds a reservation until
+    ``release`` swaps it for what was really spent.  A request waits while others in
+    flight may free room; when none is in flight and it does not fit, the run stops."""
+
+    def __init__(self, total: int | None):
+        self.total, self.spent, self.reserved = total, 0, 0
+        self.largest = 0                       # the most one request has cost so far
+        self._changed = asyncio.Condition()
+
+    async def admit(self, estimate: int) -> int | None:
+        if not self.total:
+            return 0
+        need = max(estimate, self.largest)
+        async with self._changed:
+            while self.spent + self.reserved + need > self.total:
+                if self.reserved == 0:
+                    return None
+                await self._changed.wait()
+            self.reserved += need
+        return need
+
+    def release(self, held: int, spent: int) -> None:
+        if not self.total:
+            return
+        self.reserved -= held
+        self.spent += spent
+        self.largest = max(self.largest, spent)
+
+        async def wake():
+            async with self._changed:
+                self._changed.notify_all()
+        asyncio.ensure_future(wake())
 
 
 class Extractor:
@@ -92,7 +142,10 @@ class Extractor:
             "tool_version": __version__, "cached": cached, "attempts": meta["attempts"],
             "usage": meta["usage"], "extracted_at": meta["extracted_at"],
         }
-        return build_record(item, obj, provenance)
+        record = build_record(item, obj, provenance)
+        if meta.get("notes"):
+            record["notes"] = list(meta["notes"])
+        return record
 
     def from_cache(self, item: Item) -> tuple[dict, bool, dict] | None:
         """(record, True, {}) when the answer is cached, else None."""
@@ -100,7 +153,11 @@ class Extractor:
         hit = self.cache.get(self.key(item.text, item.title))
         if hit is None:
             return None
-        return self._record(item, self.schema.model_validate(hit["answer"]), hit, True), True, {}
+        try:                  # an entry that no longer validates is a miss, not a failure
+            obj = self.schema.model_validate(hit.get("answer"))
+            return self._record(item, obj, hit, True), True, {}
+        except (ValidationError, KeyError, TypeError):
+            return None
 
     async def ask(self, item: Item) -> tuple[dict, bool, dict]:
         """Ask the backend (no cache read), cache the answer: (record, False, tokens spent)."""
@@ -109,15 +166,17 @@ class Extractor:
                   {"source": item.text})
         answer = await self.backend.extract(job)
         record = self.remember(item, answer.obj, model=answer.model, attempts=answer.attempts,
-                               usage=answer.usage)
+                               usage=answer.usage, notes=getattr(answer, "notes", ()))
         return record, False, answer.usage
 
     def remember(self, item: Item, obj, *, model: str | None, attempts: int, usage: dict,
-                 extracted_at: str | None = None) -> dict:
+                 extracted_at: str | None = None, notes=()) -> dict:
         """Cache a fresh answer under ``item``'s key and return its record."""
         meta = {"answer": obj.model_dump(mode="json"), "model": model, "attempts": attempts,
                 "usage": usage, "extracted_at": extracted_at
                 or datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        if notes:
+            meta["notes"] = list(notes)
         self.cache.set(self.key(item.text, item.title), meta)
         return self._record(item, obj, meta, False)
 
@@ -125,15 +184,22 @@ class Extractor:
         """(record, cached, tokens spent now) for one item, or raise."""
         return self.from_cache(item) or await self.ask(item)
 
+    def reservation(self, item: Item) -> int:
+        """Tokens one request for ``item`` may cost at most on its first call: the prompt
+        (estimated at 3 characters a token, on the high side) plus ``max_tokens``."""
+        chars = len(self.prompt.system) + len(self.prompt.user) + len(item.text)
+        return chars // 3 + 1 + self.config.max_tokens
+
     async def run(self, entries: Iterable[Item | Problem], sink: RecordSink,
-                  progress=None) -> Summary:
+                  progress=None, note=None) -> Summary:
         cfg, summary, started = self.config, Summary(), time.monotonic()
+        note = note or (lambda msg: print(f"extract: {msg}", file=sys.stderr))
         width = max(1, min(cfg.concurrency, self.backend.max_concurrency or cfg.concurrency))
         gate = asyncio.Semaphore(width)
         window = max(64, 8 * width)
         pending: deque = deque()
         fatal: list[BaseException] = []
-        used = [0]                # tokens spent so far, for --max-tokens-total
+        budget = _Budget(cfg.max_tokens_total)
 
         async def guarded(item: Item):
             if fatal or summary.stopped:
@@ -144,17 +210,26 @@ class Extractor:
             async with gate:
                 if fatal or summary.stopped:
                     return None
+                held = await budget.admit(self.reservation(item))
+                if held is None:
+                    if not summary.stopped:
+                        summary.stopped = (f"token budget of {cfg.max_tokens_total:,} spent "
+                                           "(the next request could go over it); rerun with "
+                                           "the same -o to continue")
+                    return None
+                spent = 0
                 try:
                     result = await self.ask(item)
+                    spent = int(result[2].get("total_tokens", 0) or 0)
+                    return result
                 except FatalBackendError as e:
                     fatal.append(e)
                     raise
-                # Budget is counted here, before the gate opens for the next request.
-                used[0] += int(result[2].get("total_tokens", 0) or 0)
-                if cfg.max_tokens_total and used[0] >= cfg.max_tokens_total and not summary.stopped:
-                    summary.stopped = (f"token budget of {cfg.max_tokens_total:,} spent; "
-                                       "rerun with the same -o to continue")
-                return result
+                except Exception as e:
+                    spent = int((getattr(e, "usage", None) or {}).get("total_tokens", 0) or 0)
+                    raise
+                finally:
+                    budget.release(held, spent)
 
         def settle(entry, task) -> None:
             if isinstance(entry, Problem):
@@ -170,10 +245,13 @@ class Extractor:
                     sink.attempted(entry.id)
                     summary.failed += 1
                     reason = str(exc) or type(exc).__name__
+                    attempts = getattr(exc, "attempts", 0) or 0
                     if isinstance(exc, TransientBackendError):
-                        reason = f"gave up after {cfg.retries + 1} tries: {reason}"
-                    sink.error(error_entry(entry.id, entry.source, reason,
-                                           getattr(exc, "attempts", 0) or 0))
+                        reason = (f"gave up after {attempts} attempt{'' if attempts == 1 else 's'}: "
+                                  f"{reason}")
+                    for k in summary.tokens:
+                        summary.tokens[k] += int((getattr(exc, "usage", None) or {}).get(k, 0) or 0)
+                    sink.error(error_entry(entry.id, entry.source, reason, attempts))
                 else:
                     sink.attempted(entry.id)
                     record, cached, spent = task.result()
@@ -181,6 +259,8 @@ class Extractor:
                     summary.ok += 1
                     summary.cached += cached
                     summary.dropped += len(record.get("dropped") or ())
+                    summary.invalid += sum(1 for n in record.get("notes") or ()
+                                           if ": dropped (" in n)
                     for k in summary.tokens:
                         summary.tokens[k] += int(spent.get(k, 0) or 0)
             if progress is not None:
@@ -199,11 +279,17 @@ class Extractor:
                 if fatal or summary.stopped:
                     break
                 if isinstance(entry, Item):
-                    if entry.id in sink.done:
+                    state = sink.state(entry.id, entry.text)
+                    if state == "done":
                         summary.skipped += 1
                         continue
                     if cfg.limit is not None and taken >= cfg.limit:
                         break
+                    if state == "changed":
+                        summary.changed += 1
+                        if summary.changed <= 5:
+                            note(f"{entry.id} ({entry.source}): the text differs from the one "
+                                 "its record was extracted from; extracting it again")
                     taken += 1
                     pending.append((entry, asyncio.ensure_future(guarded(entry))))
                     if taken <= width:       # the first requests go out while reading on

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from . import jsonl
 from .errors import InputError
-from .output import errors_path_for
+from .outpaths import errors_path_for
 
 Warn = Callable[[str], None]
 
@@ -110,7 +111,6 @@ class RecordSet:
     papers: list[Paper] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     errors_path: Path | None = None
-    skipped_lines: int = 0
     foreign_schema: int = 0  # records kept with schema_ok=False
 
 
@@ -197,26 +197,19 @@ def paper_from_record(obj: dict, line: int = 0) -> Paper:
 
 
 def _read_jsonl(path: Path, warn: Warn, what: str) -> Iterable[tuple[int, dict]]:
+    """(line number, object) for each line that is a strict-JSON object; every other line
+    (not JSON, NaN/Infinity, a number too large for a double, nesting too deep) is named
+    through ``warn`` and skipped."""
     try:
-        fh = path.open(encoding="utf-8", errors="replace")
+        for line in jsonl.read(path):
+            if not line.ok:
+                warn(f"{path}:{line.number}: {line.error}, skipped")
+            elif not isinstance(line.value, dict):
+                warn(f"{path}:{line.number}: not a JSON object, skipped")
+            else:
+                yield line.number, line.value
     except OSError as e:
         raise InputError(f"cannot read {what} {path}: {e.strerror or e}") from None
-    with fh:
-        try:
-            for n, raw in enumerate(fh, 1):
-                if not raw.strip():
-                    continue
-                try:
-                    obj = json.loads(raw)
-                except json.JSONDecodeError as e:
-                    warn(f"{path}:{n}: not JSON ({e.msg}), skipped")
-                    continue
-                if not isinstance(obj, dict):
-                    warn(f"{path}:{n}: not a JSON object, skipped")
-                    continue
-                yield n, obj
-        except OSError as e:
-            raise InputError(f"cannot read {what} {path}: {e.strerror or e}") from None
 
 
 def load_records(path: str | Path, *, errors_path: str | Path | None = None, warn: Warn = _stderr) -> RecordSet:
@@ -233,7 +226,6 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
     for n, obj in _read_jsonl(path, warn, "records"):
         if not isinstance(obj.get("id"), (str, int)) or not isinstance(obj.get("text"), str):
             warn(f"{path}:{n}: not a record (needs 'id' and 'text'), skipped")
-            rs.skipped_lines += 1
             continue
         paper = paper_from_record(obj, n)
         if not paper.schema_ok:

@@ -3,8 +3,10 @@
 It speaks ``POST /v1/chat/completions`` (plain, ``tools`` and ``response_format``
 json_schema/json_object requests) and answers from a script of actions, then from a
 default responder.  Actions inject faults: an HTTP status with headers (429 with
-Retry-After, 500), a delay (client timeouts), a dropped connection, malformed JSON,
-schema-invalid JSON and truncated output.  Every request is recorded for assertions.
+Retry-After, 500) and message, a delay (client timeouts), a dropped connection, malformed
+JSON, schema-invalid JSON, truncated output, a body dripped one byte at a time
+(``{"drip": seconds}``), a body that never ends (``{"endless": True}``) and a 200 whose
+body is an error object (``{"error_body": message}``).  Every request is recorded.
 
 It also speaks the OpenAI Batch API (``POST /v1/files`` multipart upload, ``GET
 /v1/files/{id}`` and ``/content``, ``POST /v1/batches``, ``GET /v1/batches/{id}``): a batch
@@ -127,6 +129,7 @@ class FakeOpenAI:
         self.batch_lines: list[dict] = []      # every batch request line answered
         self.batch_delay = 0.0                 # seconds a batch stays in_progress
         self.no_download: set[str] = set()     # file purposes whose content is refused (403)
+        self.endless_finished = False          # True if a client read a whole endless body
         self._chat = 0
         self._ids = itertools.count(1)
         self._server = _Server(("127.0.0.1", 0), self._handler())
@@ -335,6 +338,38 @@ class FakeOpenAI:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (its timeout): nothing to answer
 
+            def _drip(self, data: bytes, every: float):
+                """A well-formed answer, one byte every ``every`` seconds."""
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                try:
+                    for i in range(len(data)):
+                        self.wfile.write(data[i:i + 1])
+                        self.wfile.flush()
+                        time.sleep(every)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
+
+            def _endless(self):
+                """A 200 whose chunked body never ends (until the client hangs up)."""
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                chunk = b" " * 65536
+                frame = f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"
+                try:
+                    self.wfile.write(b"1\r\n{\r\n")
+                    for _ in range(200_000):          # ~13 GB: a client must give up first
+                        self.wfile.write(frame)
+                    server.endless_finished = True
+                except (BrokenPipeError, ConnectionResetError, OSError):
+                    pass
+                self.close_connection = True
+
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
                     return self._send(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
@@ -377,6 +412,14 @@ class FakeOpenAI:
                     self.close_connection = True
                     self.connection.close()
                     return
+                if "error_body" in action:
+                    return self._send(200, {"error": {"message": action["error_body"],
+                                                      "type": "server_error"}})
+                if action.get("endless"):
+                    return self._endless()
+                if "drip" in action:
+                    data = json.dumps(server.completion(body, server.responder(body))).encode()
+                    return self._drip(data, action["drip"])
                 if "status" in action:
                     return self._send(action["status"],
                                       {"error": {"message": action.get("message", "injected fault"),

@@ -172,8 +172,8 @@ def test_token_budget_at_concurrency_32_stops_cleanly_and_resumes_without_waste(
         first = read_jsonl(out)
         assert 0 < len(first) < N and len({x["id"] for x in first}) == len(first)
         spent = sum(x["provenance"]["usage"]["total_tokens"] for x in first)
-        per = max(x["provenance"]["usage"]["total_tokens"] for x in first)
-        assert 60_000 <= spent <= 60_000 + 32 * per, "overshoot at most the requests in flight"
+        assert spent <= 60_000, "the budget is never overshot, even at concurrency 32"
+        assert spent >= 0.9 * 60_000, "and it is nearly all used"
         assert f"{spent:,} tokens" in r.stderr
         assert server.chat_count == len(first), "answers in flight at the stop are kept"
 

@@ -39,6 +39,7 @@ class Answer:
     attempts: int = 1               # model calls, re-asks included
     usage: dict = field(default_factory=dict)   # prompt_tokens, completion_tokens, total_tokens
     model: str | None = None        # the model that answered, as the endpoint names it
+    notes: list[str] = field(default_factory=list)  # invalid fields dropped to keep the record
 
 
 class Backend(abc.ABC):

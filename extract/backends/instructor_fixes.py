@@ -1,8 +1,18 @@
 """Adjustments to instructor (1.17) internals, for correctness and throughput.
 
-With another instructor layout they are skipped and instructor behaves as shipped
+Nothing is changed when this module is imported: :func:`install` applies the patches, and
+the OpenAI backend calls it when it is built.  Each patch is scoped or behaviour-preserving:
+
+* ``handle_templating`` is skipped only for calls whose validation context carries the
+  :data:`VERBATIM` marker (extract's own); every other instructor call is templated as
+  shipped;
+* ``reject_async_validators`` remembers a class that passed (the answer for a class does
+  not change), so instructor's seven checks per request cost one;
+* :func:`prepared` builds instructor's wrapper of a response model once per model.
+
+With another instructor layout the patches are skipped and instructor behaves as shipped
 (tests/test_scale.py::test_abstract_reaches_the_model_verbatim notices the one that
-matters for correctness).
+matters for correctness; tests/test_reliability_backend.py tests each patch).
 """
 
 from __future__ import annotations
@@ -18,6 +28,8 @@ except ImportError:  # pragma: no cover - another instructor version
 
 VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
 _templating = getattr(_instructor_patch, "handle_templating", None)
+_reject_async = getattr(_async_validators, "reject_async_validators", None)
+_no_async_validators: set[type] = set()
 
 
 def _verbatim_templating(kwargs, mode, provider=None, context=None):
@@ -28,13 +40,6 @@ def _verbatim_templating(kwargs, mode, provider=None, context=None):
     if isinstance(context, dict) and context.get(VERBATIM):
         return kwargs
     return _templating(kwargs, mode, provider, context)
-
-
-if _templating is not None:
-    _instructor_patch.handle_templating = _verbatim_templating
-
-_reject_async = getattr(_async_validators, "reject_async_validators", None)
-_no_async_validators: set[type] = set()
 
 
 def _reject_async_once(model) -> None:
@@ -48,9 +53,13 @@ def _reject_async_once(model) -> None:
         _no_async_validators.add(model)
 
 
-if _reject_async is not None and hasattr(_instructor_patch, "reject_async_validators"):
-    _async_validators.reject_async_validators = _reject_async_once
-    _instructor_patch.reject_async_validators = _reject_async_once
+def install() -> None:
+    """Apply the patches (idempotent)."""
+    if _templating is not None and _instructor_patch.handle_templating is not _verbatim_templating:
+        _instructor_patch.handle_templating = _verbatim_templating
+    if _reject_async is not None and hasattr(_instructor_patch, "reject_async_validators"):
+        _async_validators.reject_async_validators = _reject_async_once
+        _instructor_patch.reject_async_validators = _reject_async_once
 
 
 @functools.lru_cache(maxsize=32)
@@ -59,5 +68,3 @@ def prepared(model: type) -> type:
     otherwise builds a new wrapper class per request (and so misses its own schema cache),
     which cost ~4 ms of CPU a request and capped throughput well below the endpoint's."""
     return _response_schema(model) if _response_schema is not None else model
-
-

@@ -1,117 +1,77 @@
 """Any OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp server, Ollama) via instructor.
 
 Layers, each with one job:
-* ``openai.AsyncOpenAI`` with ``max_retries=0``: the transport;
+* ``openai.AsyncOpenAI`` with ``max_retries=0``: the transport, one client per replica,
+  with a cap on the response size (:func:`.replicas.http_client`);
+* :meth:`OpenAIBackend._send`: one model request.  It is the function instructor calls, so
+  a transient fault (429, 5xx, a timeout, a dropped connection) is retried right here, on
+  the next healthy replica, with the very same messages: a 429 during a re-ask does not
+  restart the conversation.  ``--timeout`` bounds each request as a whole, body included;
 * ``instructor``: the schema held to the model, with bounded re-asks on validation errors
   (the source text rides along as validation context, so ungrounded strings are re-asked);
-* ``tenacity`` here: the only retry of transient faults (see :mod:`.transport`);
-* :class:`ReplicaSet`: several ``--base-url`` values spread the load; a replica that keeps
-  failing is set aside for a while.
+  an answer still invalid after the last re-ask keeps its valid fields (:mod:`.salvage`).
+
+The bound is one number per record: at most ``reasks + retries + 1`` requests; re-asks
+spend ``reasks``, transient faults spend ``retries`` (see :mod:`extract.errors`).
 """
 
 from __future__ import annotations
 
-import itertools
+import asyncio
 import logging
-import os
-import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import instructor
 import openai
-from instructor.core.hooks import Hooks
-from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
+from instructor.core.exceptions import InstructorRetryException
 
 from ..config import RunConfig
-from ..errors import TransientBackendError, UsageError
+from ..errors import FatalBackendError, SchemaFailure, TransientBackendError, UsageError
 from .base import Answer, Backend, Job
-from .instructor_fixes import VERBATIM, prepared
-from .transport import backoff, classify
+from .instructor_fixes import VERBATIM, install, prepared
+from .replicas import Replica, ReplicaSet, check_base_url, http_client
+from .salvage import salvage_completion
+from .transport import ErrorBody, attempts, backoff, classify, message_of, scrub
 
 OPENAI_URL = "https://api.openai.com/v1"
 _MODES = {"tools": instructor.Mode.TOOLS, "json_schema": instructor.Mode.JSON_SCHEMA,
           "json": instructor.Mode.JSON}
 
-logging.getLogger("instructor").addHandler(logging.NullHandler())
-logging.getLogger("instructor").propagate = False
-
-
-def _http_client(config: RunConfig):
-    """openai's aiohttp transport when aiohttp is installed (it is, with instructor): less
-    client CPU per request than the default httpx stack, and client CPU is what bounds
-    throughput with many requests in flight (bench/throughput.py: 0.63 -> 0.76 of the
-    ceiling).  None (the SDK's default transport) when a proxy is configured in the
-    environment: httpx honours HTTP(S)_PROXY, this aiohttp session does not."""
-    if any(os.environ.get(v) or os.environ.get(v.upper())
-           for v in ("https_proxy", "http_proxy", "all_proxy")):
-        return None
-    try:
-        return openai.DefaultAioHttpClient(timeout=config.timeout)
-    except RuntimeError:
-        return None
-
 
 @dataclass
-class Replica:
-    url: str
-    client: instructor.AsyncInstructor
-    streak: int = 0          # consecutive transient failures
-    benched_until: float = 0.0
-
-
-class ReplicaSet:
-    """Round-robin over healthy replicas; ``bench_after`` failures in a row set a replica
-    aside for ``bench_seconds`` (doubling while it keeps failing, capped at 5 minutes)."""
-
-    def __init__(self, replicas: list[Replica], bench_after: int = 3, bench_seconds: float = 5.0):
-        self.replicas = replicas
-        self.bench_after = bench_after
-        self.bench_seconds = bench_seconds
-        self._cycle = itertools.cycle(range(len(replicas)))
-
-    def pick(self) -> Replica:
-        now = time.monotonic()
-        for _ in range(len(self.replicas)):
-            r = self.replicas[next(self._cycle)]
-            if r.benched_until <= now:
-                return r
-        return min(self.replicas, key=lambda r: r.benched_until)
-
-    def succeeded(self, r: Replica) -> None:
-        r.streak = 0
-
-    def failed(self, r: Replica) -> None:
-        r.streak += 1
-        if len(self.replicas) > 1 and r.streak >= self.bench_after:
-            extra = r.streak - self.bench_after
-            r.benched_until = time.monotonic() + min(300.0, self.bench_seconds * 2 ** extra)
-
-
-@dataclass
-class _Tally:
-    """Counts model calls and sums token usage across re-asks (instructor hooks)."""
+class _Record:
+    """What one record's requests have spent so far (one per :meth:`extract` call)."""
 
     context: dict
-    calls: int = 0
+    retries_left: int
+    requests: int = 0
+    transient: int = 0
     usage: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0,
                                                  "total_tokens": 0})
     model: str | None = None
 
-    def on_error(self, *args, **kwargs) -> None:
-        """A call that got no answer (rare: the hook binds keyword metadata, which costs)."""
-        self.calls += 1
 
-    def on_response(self, response) -> None:
-        # Counted here rather than on "completion:kwargs": instructor binds that hook's
-        # keyword arguments (the whole request) with inspect per call, ~5% of the CPU of a
-        # request.  The response hook fires before the answer is validated, so the
-        # validator sees the same attempt number.
-        self.calls += 1
-        self.context["attempt"] = self.context.get("attempt", 0) + 1
-        self.model = getattr(response, "model", None) or self.model
-        u = getattr(response, "usage", None)
-        for k in self.usage:
-            self.usage[k] += int(getattr(u, k, 0) or 0)
+_CURRENT: ContextVar[_Record | None] = ContextVar("extract_openai_record", default=None)
+
+
+def _quiet_instructor_logs() -> None:
+    """instructor logs every failed call at ERROR; with no handler anywhere, Python's
+    last-resort handler would print those on stderr.  A NullHandler on instructor's
+    logger stops that and nothing else: ``propagate`` is left alone, so an application
+    that configured logging still gets instructor's records."""
+    log = logging.getLogger("instructor")
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())
+
+
+def _check_completion(completion) -> None:
+    """A 200 that carries an error object instead of choices: a clear, retried fault."""
+    if getattr(completion, "choices", None):
+        return
+    said = message_of(getattr(completion, "model_extra", None) or {})
+    raise ErrorBody("endpoint answered HTTP 200 with " + (f"an error: {said}" if said
+                                                          else "no choices"))
 
 
 class OpenAIBackend(Backend):
@@ -123,58 +83,99 @@ class OpenAIBackend(Backend):
             raise UsageError("--model is required with --backend openai")
         if config.mode not in _MODES:
             raise UsageError(f"--mode must be one of {', '.join(_MODES)}")
-        urls = tuple(u.rstrip("/") for u in config.base_urls) or (OPENAI_URL,)
+        urls = tuple(check_base_url(u) for u in config.base_urls) or (OPENAI_URL,)
         if OPENAI_URL in urls and not config.api_key:
             raise UsageError("OPENAI_API_KEY is not set (needed for api.openai.com); "
                              "or point --base-url at a local OpenAI-compatible server")
+        install()
+        _quiet_instructor_logs()
         self.urls = urls
         key = config.api_key or "no-key"   # local servers ignore it; the client needs one
-        self.replicas = ReplicaSet([
-            Replica(url, instructor.from_openai(
-                openai.AsyncOpenAI(base_url=url, api_key=key, max_retries=0,
-                                   timeout=config.timeout, http_client=_http_client(config)),
-                mode=_MODES[config.mode]))
-            for url in urls])
+        try:
+            self.replicas = ReplicaSet([
+                Replica(url, openai.AsyncOpenAI(
+                    base_url=url, api_key=key, max_retries=0, timeout=config.timeout,
+                    http_client=http_client(config.timeout, config.max_tokens)))
+                for url in urls], fail_fast_after=min(2, config.retries + 1))
+        except (ValueError, TypeError) as e:
+            raise UsageError(f"--base-url: not a valid URL ({scrub(str(e), key)})") from None
+        self.client = instructor.AsyncInstructor(
+            client=None, create=instructor.patch(create=self._send, mode=_MODES[config.mode]),
+            mode=_MODES[config.mode], provider=instructor.Provider.OPENAI)
 
     def fingerprint(self) -> dict:
         return {"model": self.config.model, "base_urls": sorted(self.urls),
                 "mode": self.config.mode, **self.config.decoding()}
 
-    def _wait(self, state) -> float:
-        exc = state.outcome.exception()
-        hint = getattr(exc, "retry_after", None)
-        return backoff(state.attempt_number, hint, self.config.retry_max_wait)
+    async def _send(self, *args, **kwargs):
+        """One model request for the current record, retried on transient faults within
+        the record's budget.  instructor calls this for the first ask and every re-ask."""
+        cfg, rec = self.config, _CURRENT.get()
+        if rec is None:             # called outside extract(): a budget of its own
+            rec = _Record({}, cfg.retries)
+        while True:
+            replica = self.replicas.pick()
+            rec.requests += 1
+            try:
+                async with asyncio.timeout(cfg.timeout):
+                    completion = await replica.client.chat.completions.create(*args, **kwargs)
+                _check_completion(completion)
+            except Exception as exc:  # noqa: BLE001 - classified right here
+                err = classify(exc, cfg.timeout)
+                err.attempts = rec.requests
+                if isinstance(err, FatalBackendError):
+                    self.replicas.refuse(replica, str(err))    # raises when none is left
+                elif isinstance(err, TransientBackendError):
+                    self.replicas.failed(replica, getattr(err, "connect", False), str(err))
+                else:
+                    raise err from None
+                if rec.retries_left <= 0:
+                    raise err from None
+                rec.retries_left -= 1
+                rec.transient += 1
+                await asyncio.sleep(backoff(rec.transient, getattr(err, "retry_after", None),
+                                            cfg.retry_max_wait))
+                continue
+            self.replicas.succeeded(replica)
+            rec.model = getattr(completion, "model", None) or rec.model
+            usage = getattr(completion, "usage", None)
+            for k in rec.usage:
+                rec.usage[k] += int(getattr(usage, k, 0) or 0)
+            rec.context["attempt"] = rec.context.get("attempt", 0) + 1
+            return completion
 
     async def extract(self, job: Job) -> Answer:
         cfg = self.config
-        tally = _Tally(dict(job.context, last_attempt=cfg.reasks + 1, **{VERBATIM: True}))
-        hooks = Hooks()
-        hooks.on("completion:error", tally.on_error)
-        hooks.on("completion:response", tally.on_response)
+        rec = _Record(dict(job.context, attempt=0, last_attempt=cfg.reasks + 1,
+                           **{VERBATIM: True}), cfg.retries)
         params = {"temperature": cfg.temperature, "max_tokens": cfg.max_tokens}
         if cfg.seed is not None:
             params["seed"] = cfg.seed
-        retrying = AsyncRetrying(stop=stop_after_attempt(cfg.retries + 1), wait=self._wait,
-                                 retry=retry_if_exception_type(TransientBackendError), reraise=True)
-        async for attempt in retrying:
-            with attempt:
-                replica = self.replicas.pick()
-                tally.context["attempt"] = 0
-                try:
-                    obj, _ = await replica.client.chat.completions.create_with_completion(
-                        model=cfg.model, messages=list(job.messages),
-                        response_model=prepared(job.response_model), max_retries=cfg.reasks,
-                        context=tally.context, hooks=hooks, **params)
-                except Exception as exc:  # noqa: BLE001 - classified right here
-                    err = classify(exc)
-                    if isinstance(err, TransientBackendError):
-                        self.replicas.failed(replica)
-                    err.attempts = max(getattr(err, "attempts", 0) or 0, tally.calls)
-                    err.usage = dict(tally.usage)
-                    raise err from None
-                self.replicas.succeeded(replica)
-        return Answer(obj, attempts=tally.calls, usage=tally.usage, model=tally.model or cfg.model)
+        token = _CURRENT.set(rec)
+        try:
+            obj = await self.client.create(
+                model=cfg.model, messages=list(job.messages),
+                response_model=prepared(job.response_model), max_retries=cfg.reasks,
+                context=rec.context, **params)
+            notes: list[str] = []
+        except Exception as exc:  # noqa: BLE001 - classified right here
+            err = classify(exc, cfg.timeout)
+            kept = None
+            if isinstance(err, SchemaFailure) and isinstance(exc, InstructorRetryException):
+                kept = salvage_completion(job.response_model, exc.last_completion, rec.context)
+            if kept is None:
+                err.attempts = rec.requests
+                err.usage = dict(rec.usage)
+                if isinstance(err, SchemaFailure):
+                    err.args = (str(err).replace("answer stayed invalid", "answer stayed invalid "
+                                                 f"after {attempts(rec.requests)}", 1),)
+                raise err from None
+            obj, notes = kept
+        finally:
+            _CURRENT.reset(token)
+        return Answer(obj, attempts=rec.requests, usage=rec.usage,
+                      model=rec.model or cfg.model, notes=notes)
 
     async def aclose(self) -> None:
         for r in self.replicas.replicas:
-            await r.client.client.close()
+            await r.client.close()

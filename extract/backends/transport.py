@@ -1,27 +1,49 @@
-"""Transient-fault policy for remote endpoints: what is retried, how long to wait.
+"""Transient-fault policy for remote endpoints: what is retried, how long to wait, and
+what each fault is called in a reason.
 
 This is the only retry layer for transport faults: the ``openai`` client is built with
-``max_retries=0`` and instructor only re-asks on schema failures.  Here:
+``max_retries=0`` and instructor only re-asks on schema failures.  The bound is one number
+per record: at most ``reasks + retries + 1`` requests (see :mod:`extract.errors`).
 
-* 429 (honouring ``Retry-After`` / ``retry-after-ms``), 408, 409, 5xx, timeouts and
-  dropped connections are retried with capped exponential backoff and full jitter;
-* 401/403/404 stop the run (:class:`FatalBackendError`): every record would fail alike;
-* other 4xx reject this one record (:class:`RequestRejected`).
+* 429 (honouring ``Retry-After`` / ``retry-after-ms``), 408, 409, 425, 5xx, timeouts,
+  dropped connections and a 200 whose body is an error object are retried with capped
+  exponential backoff and full jitter;
+* 401/403/404 refuse the replica that said so (:class:`FatalBackendError` once every
+  replica has refused): every record would fail alike;
+* other 4xx (400, 413, 422) reject this one record (:class:`RequestRejected`), with the
+  server's own message;
+* a body larger than the response cap fails the record (:class:`ResponseTooLarge`).
+
+Faults are named as a person would: "connection refused", "timed out after 3 s", "name
+not resolved", never an exception class.
 """
 
 from __future__ import annotations
 
 import email.utils
+import errno
 import random
+import re
+import socket
 import time
 
 import openai
 from instructor.core.exceptions import IncompleteOutputException, InstructorRetryException
 
-from ..errors import FatalBackendError, RecordError, RequestRejected, SchemaFailure, TransientBackendError
+from ..errors import (ExtractError, FatalBackendError, RecordError, RequestRejected,
+                      SchemaFailure, TransientBackendError)
 
 _RETRY_STATUS = {408, 409, 425, 429}
 _FATAL_STATUS = {401, 403, 404}
+_KEYLIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{4})[A-Za-z0-9_\-*]{4,}")
+
+
+class ResponseTooLarge(RecordError):
+    """The endpoint sent more than the response cap; the rest was not read."""
+
+
+class ErrorBody(TransientBackendError):
+    """A 200 whose body is an error object rather than a completion."""
 
 
 def _root(exc: BaseException) -> BaseException:
@@ -30,6 +52,78 @@ def _root(exc: BaseException) -> BaseException:
     while isinstance(exc, InstructorRetryException) and exc.__cause__ is not None and seen < 5:
         exc, seen = exc.__cause__, seen + 1
     return exc
+
+
+def _chain(exc: BaseException):
+    seen = set()
+    while exc is not None and id(exc) not in seen and len(seen) < 12:
+        seen.add(id(exc))
+        yield exc
+        exc = exc.__cause__ or exc.__context__
+
+
+def connection_fault(exc: BaseException) -> str | None:
+    """What went wrong on the wire, in words, or None if ``exc`` is not a connection fault.
+    (The aiohttp transport reports a refused connection as a *timeout*: the cause says.)"""
+    for e in _chain(exc):
+        if isinstance(e, ConnectionRefusedError) or getattr(e, "errno", None) == errno.ECONNREFUSED:
+            return "connection refused"
+        if isinstance(e, socket.gaierror):
+            return "name not resolved"
+        if isinstance(e, ConnectionResetError):
+            return "connection reset"
+        if getattr(e, "errno", None) in (errno.EHOSTUNREACH, errno.ENETUNREACH):
+            return "host unreachable"
+    if isinstance(exc, openai.APITimeoutError):
+        return "timed out"
+    if isinstance(exc, openai.APIConnectionError):
+        return "connection dropped"
+    return None
+
+
+_CONNECT_NAMES = {"ConnectError", "ConnectTimeout", "ClientConnectorError", "ConnectionRefusedError",
+                  "gaierror"}
+
+
+def connect_phase(exc: BaseException) -> bool:
+    """Did ``exc`` happen before any byte reached a server (refused, unresolved,
+    unreachable, connect timeout)?  Those, and only those, count toward fail-fast."""
+    for e in _chain(exc):
+        if type(e).__name__ in _CONNECT_NAMES or isinstance(e, (ConnectionRefusedError, socket.gaierror)):
+            return True
+        if getattr(e, "errno", None) in (errno.ECONNREFUSED, errno.EHOSTUNREACH, errno.ENETUNREACH):
+            return True
+    return False
+
+
+def scrub(text: str, secret: str | None = None) -> str:
+    """``text`` with an API key (the given one, or anything shaped like ``sk-...``) masked."""
+    if secret and len(secret) >= 6:
+        text = text.replace(secret, secret[:3] + "...")
+    return _KEYLIKE.sub(r"\1...", text)
+
+
+def server_message(exc: BaseException, limit: int = 300) -> str:
+    """The endpoint's own words from an error response (``error.message``, ``detail``...)."""
+    return message_of(getattr(exc, "body", None), limit)
+
+
+def message_of(body, limit: int = 300) -> str:
+    """The message in an error body (a dict such as ``{"error": {"message": ...}}`` or text)."""
+    msg = None
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict):
+            msg = err.get("message") or err.get("detail") or err.get("msg")
+        elif isinstance(err, str):
+            msg = err
+        msg = msg or body.get("detail") or body.get("message")
+    elif isinstance(body, str):
+        msg = body
+    if not isinstance(msg, str):
+        msg = str(msg) if msg else ""
+    msg = " ".join(msg.split())
+    return scrub(msg[:limit] + ("..." if len(msg) > limit else ""))
 
 
 def retry_after(exc: BaseException) -> float | None:
@@ -50,39 +144,52 @@ def retry_after(exc: BaseException) -> float | None:
     try:
         return max(0.0, float(value))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
+        try:
+            parsed = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
         return max(0.0, parsed.timestamp() - time.time()) if parsed else None
 
 
-def _brief(exc: BaseException) -> str:
-    status = getattr(exc, "status_code", None)
-    name = type(exc).__name__
-    return f"HTTP {status} ({name})" if status else name
+def _status(root: openai.APIStatusError) -> str:
+    said = server_message(root)
+    return f"HTTP {root.status_code}" + (f": {said}" if said else "")
 
 
-def classify(exc: BaseException) -> Exception:
-    """Map any exception out of an instructor call to extract's hierarchy."""
+def classify(exc: BaseException, timeout: float | None = None) -> Exception:
+    """Map any exception out of a request (or an instructor call) to extract's hierarchy."""
     root = _root(exc)
+    for e in _chain(root):
+        if isinstance(e, ExtractError):
+            return e
     if isinstance(root, IncompleteOutputException):
         return SchemaFailure("output truncated at max_tokens (raise --max-tokens)")
+    if isinstance(root, TimeoutError):          # our bound on the whole request
+        return TransientBackendError(f"timed out after {timeout:g} s" if timeout else "timed out")
     if isinstance(root, (openai.APITimeoutError, openai.APIConnectionError)):
-        return TransientBackendError(_brief(root))
+        err = TransientBackendError(connection_fault(root) or "connection error")
+        err.connect = connect_phase(root)
+        return err
     if isinstance(root, openai.APIStatusError):
         status = root.status_code
         if status in _RETRY_STATUS or status >= 500:
-            return TransientBackendError(_brief(root), retry_after(root))
+            return TransientBackendError(_status(root), retry_after(root))
         if status in _FATAL_STATUS:
-            return FatalBackendError(f"endpoint refused the request: {_brief(root)}; check the "
+            return FatalBackendError(f"endpoint refused the request ({_status(root)}); check the "
                                      "model name, base URL and API key")
-        return RequestRejected(f"endpoint rejected this record: {_brief(root)}")
+        return RequestRejected(f"endpoint rejected this record ({_status(root)})")
     if isinstance(exc, InstructorRetryException):
         last = str(root).strip().splitlines()
         detail = " ".join(last[:6])[:600]
-        return SchemaFailure(f"answer stayed invalid after {exc.n_attempts} attempts: {detail}",
-                             attempts=exc.n_attempts)
+        return SchemaFailure(f"answer stayed invalid: {detail}", attempts=exc.n_attempts)
     if isinstance(root, RecordError):
         return root
     return RecordError(f"{type(root).__name__}: {str(root)[:300]}")
+
+
+def attempts(n: int) -> str:
+    """``"1 attempt"``, ``"3 attempts"``: how every reason counts requests."""
+    return f"{n} attempt" + ("" if n == 1 else "s")
 
 
 def backoff(attempt: int, hint: float | None, cap: float, base: float = 0.5) -> float:

@@ -163,7 +163,7 @@ def collect(args, model, base_url, schema, prompt, temperature, max_tokens, max_
             raise UsageError("give the batch id and the INPUTS it was submitted from")
     config = make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars,
                          reasks, cache_dir, no_cache)
-    with RecordSink(output, errors_file) as sink:
+    with RecordSink(output, errors_file, inputs=inputs) as sink:
         if sink.done:
             _log(f"resuming: {len(sink.done):,} records already in {output}")
         bar = tqdm(file=sys.stderr, unit=" abstracts", dynamic_ncols=True, leave=False,

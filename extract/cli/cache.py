@@ -7,7 +7,8 @@ import json
 import click
 
 from ..cache import AnswerCache
-from .common import cache_dir_option, format_options
+from ..errors import ExtractError
+from .common import cache_dir_option, fail, format_options
 from .readside import output_option, write_output
 
 
@@ -22,7 +23,10 @@ def cache() -> None:
 @output_option
 def stats(cache_dir: str, fmt: str, as_json: bool, output: str | None) -> None:
     """Entries and size of the cache."""
-    s = AnswerCache(cache_dir).stats()
+    try:
+        s = AnswerCache(cache_dir).stats()
+    except ExtractError as e:
+        fail(str(e), e.exit_code)
     if as_json or fmt == "json":
         write_output("cache stats", json.dumps(s) + "\n", output)
     else:
@@ -32,6 +36,12 @@ def stats(cache_dir: str, fmt: str, as_json: bool, output: str | None) -> None:
 @cache.command()
 @cache_dir_option
 def clear(cache_dir: str) -> None:
-    """Remove every cached answer."""
-    n = AnswerCache(cache_dir).clear()
-    click.echo(f"removed {n:,} entries from {cache_dir}", err=True)
+    """Remove every cached answer (also from a cache that can no longer be read)."""
+    try:
+        n = AnswerCache(cache_dir).clear()
+    except ExtractError as e:
+        fail(str(e), e.exit_code)
+    if n is None:
+        click.echo(f"removed an unreadable cache from {cache_dir}", err=True)
+    else:
+        click.echo(f"removed {n:,} entries from {cache_dir}", err=True)

@@ -12,7 +12,7 @@ import click
 
 from ..backends.base import installed_backends
 from ..config import ENV_BACKEND, RunConfig, env_defaults
-from ..errors import EXIT_INTERRUPTED, ExtractError, UsageError
+from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..output import RecordSink, errors_path_for
 from ..pipeline import Extractor
@@ -88,7 +88,7 @@ class _Notes:
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write records here (resumable) instead of stdout; failures go to "
                    "OUTPUT minus .jsonl plus .errors.jsonl.")
 @click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -142,7 +142,8 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
 
     Exit status: 0 all ok; 1 some records failed (see the errors file); 2 bad usage or
     input; 3 the backend is unusable (run stopped); 4 token budget spent (rerun resumes);
-    5 the output file is locked by another run; 130 interrupted.
+    5 the output file is locked by another run; 7 the output cannot be written (disk
+    full); 130 interrupted.
     """
     def say(line: str) -> None:
         if not quiet:
@@ -154,10 +155,7 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
                               max_chars, max_tokens_total, temperature,
                               backend_options=backend_options)
         _check_backend(config.backend)
-        errors_path = errors_file or (errors_path_for(output) if output else None)
-        if output is not None and errors_path is not None and \
-                Path(output).absolute() == Path(errors_path).absolute():
-            raise UsageError("--errors must not be the same file as -o")
+        errors_path = errors_file or (errors_path_for(Path(output)) if output else None)
         files, skipped = expand(inputs, exclude=(output, errors_path))
         others = [n for n in skipped if "skipped (not" in n]
         for note in skipped:
@@ -175,7 +173,7 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         if verbose:
             say(f"extract: cache {config.cache_dir if config.use_cache else 'off'}; "
                 f"concurrency {config.concurrency}; reasks {config.reasks}; retries {config.retries}")
-        with RecordSink(output, errors_file) as sink:
+        with RecordSink(output, errors_file, inputs=inputs) as sink:
             if sink.repaired_bytes:
                 say(f"extract: repaired a torn last line in {output} "
                     f"({sink.repaired_bytes} bytes cut)")
@@ -197,6 +195,8 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
             finally:
                 bar.close()
                 notes.close()
+    except OutputClosed:
+        sys.exit(0)           # the reader of stdout went away (| head): nothing to say
     except ExtractError as e:
         fail(str(e), e.exit_code)
     except KeyboardInterrupt:

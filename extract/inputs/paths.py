@@ -17,11 +17,11 @@ still clash (``a.txt`` and ``a.jsonl``) keep their extension in the label.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import InputError
+from ..outpaths import is_own_output
 
 EXTENSIONS = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
 STDIN = Path("-")
@@ -36,23 +36,6 @@ class InputFiles(list):
 
     def label(self, path: Path) -> str:
         return self.labels.get(path) or ("stdin" if path == STDIN else path.stem)
-
-
-def is_own_output(path: Path) -> bool:
-    """A file extract wrote: an errors file, or JSONL whose first line is a record."""
-    name = path.name.lower()
-    if name.endswith(".errors.jsonl"):
-        return True
-    if path.suffix.lower() not in (".jsonl", ".ndjson"):
-        return False
-    try:
-        with path.open("rb") as fh:
-            first = fh.readline(1 << 20)
-        obj = json.loads(first.decode("utf-8-sig", "replace"))
-    except (OSError, ValueError, RecursionError):
-        return False
-    return (isinstance(obj, dict) and "provenance" in obj and "status" in obj
-            and ("extraction" in obj or obj.get("status") == "error"))
 
 
 def _hidden(rel: Path) -> bool:

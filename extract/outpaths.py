@@ -1,0 +1,145 @@
+"""Where a run may write, checked before anything is written, and the lock on an output.
+
+* :func:`check_paths` refuses (exit 2) an ``-o`` that is also an input, that lies inside an
+  input folder (the next run would read it back), an errors file equal to ``-o`` or to an
+  input, ``-o dir/``, and an ``-o`` under a path that is a file.  Paths are compared
+  resolved, so a symlink or ``./x`` versus ``/abs/x`` is seen through.
+* :func:`is_own_output` tells a records or errors file written by extract from an input
+  file, by its name and its first line; folder scanning (``inputs.expand``) skips them.
+* :class:`OutputLock` is an ``flock`` on ``<resolved output>.lock``: two processes writing
+  one file through two names (a symlink) still meet on one lock.  The lock file is removed
+  when the run ends; a process that opened it just before checks that the file it locked is
+  still the one at that path, so removal never lets two writers in.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from typing import IO, Iterable
+
+from . import jsonl
+from .errors import OutputError, OutputLockedError, UsageError
+
+_RECORD_KEYS = {"id", "text", "status", "extraction", "provenance"}
+_ERROR_KEYS = {"id", "source", "status", "kind", "reason"}
+
+
+def errors_path_for(out: Path) -> Path:
+    name = out.name[: -len(".jsonl")] if out.name.endswith(".jsonl") else out.name
+    return out.with_name(name + ".errors.jsonl")
+
+
+def is_own_output(path: str | Path, peek: int = 1 << 20) -> bool:
+    """True for a records file, an errors file or a lock file that extract wrote."""
+    path = Path(path)
+    if path.name.endswith(".jsonl.lock"):
+        return True
+    if path.suffix.lower() != ".jsonl":
+        return False
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(peek)
+    except OSError:
+        return False
+    for raw in head.split(b"\n"):
+        if raw.strip():
+            try:
+                obj = jsonl.loads(raw.decode("utf-8", "replace"))
+            except ValueError:
+                return False
+            if not isinstance(obj, dict):
+                return False
+            keys = set(obj)
+            return _RECORD_KEYS <= keys or (_ERROR_KEYS <= keys and obj.get("status") == "error")
+    return False
+
+
+def _resolved(p: str | Path) -> Path:
+    return Path(os.path.abspath(p)).resolve()
+
+
+def output_path(raw: str | Path | None) -> Path | None:
+    """``-o`` as a Path, refusing a directory (``dir/`` or an existing folder)."""
+    if raw is None:
+        return None
+    text = os.fspath(raw)
+    if text.endswith(("/", os.sep)) or Path(text).is_dir():
+        raise UsageError(f"-o {text}: is a directory; give a file name such as "
+                         f"{text.rstrip('/')}/records.jsonl")
+    return Path(text)
+
+
+def _file_ancestor(p: Path) -> Path | None:
+    for parent in p.parents:
+        if parent.exists():
+            return parent if not parent.is_dir() else None
+    return None
+
+
+def check_paths(out: Path | None, errors: Path | None, inputs: Iterable[str | Path] = ()) -> None:
+    """Raise :class:`UsageError` for an output that would clobber or be read back as input."""
+    named = [("-o", out), ("--errors", errors)]
+    for flag, p in named:
+        if p is None:
+            continue
+        blocker = _file_ancestor(Path(os.path.abspath(p)))
+        if blocker is not None:
+            raise UsageError(f"{flag} {p}: cannot create it, {blocker} is a file")
+        if flag == "--errors" and Path(p).is_dir():
+            raise UsageError(f"--errors {p}: is a directory; give a file name")
+    if out is not None and errors is not None and _resolved(out) == _resolved(errors):
+        raise UsageError(f"--errors {errors} is the same file as -o; the errors would "
+                         "replace the records")
+    for raw in inputs:
+        src = _resolved(raw)
+        for flag, p in named:
+            if p is None:
+                continue
+            dest = _resolved(p)
+            if dest == src:
+                raise UsageError(f"{flag} {p} is also an input; it would be written into")
+            if src.is_dir() and src in dest.parents:
+                raise UsageError(f"{flag} {p} is inside the input folder {raw}; the next run "
+                                 "would read it back as input. Write it outside that folder")
+
+
+class OutputLock:
+    """An exclusive, non-blocking lock for one output file (use as a context manager)."""
+
+    def __init__(self, out: Path):
+        self.path = Path(f"{_resolved(out)}.lock")
+        self._fh: IO[str] | None = None
+
+    def __enter__(self) -> "OutputLock":
+        for _ in range(20):
+            try:
+                fh = open(self.path, "w")
+            except OSError as e:
+                raise OutputError(f"cannot create {self.path}: {e.strerror or e}") from None
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                fh.close()
+                raise OutputLockedError(f"{self.path.name[:-5]} is being written by another "
+                                        "extract process; wait for it or choose another -o") from None
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(fh.fileno()).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self._fh = fh
+                return self
+            fh.close()        # the holder removed it as we opened it: lock the new one
+        raise OutputLockedError(f"cannot lock {self.path}")  # pragma: no cover - a lock race storm
+
+    def __exit__(self, *exc) -> None:
+        if self._fh is not None:
+            try:
+                os.unlink(self.path)   # while still held: a waiter sees a new file, not this one
+            except OSError:
+                pass
+            fcntl.flock(self._fh, fcntl.LOCK_UN)
+            self._fh.close()
+            self._fh = None

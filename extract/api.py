@@ -233,6 +233,10 @@ class _Collect:
     def attempted(self, rid) -> None:
         pass
 
+    def state(self, rid, text) -> str:
+        """Nothing is resumed in memory: every item is new."""
+        return "new"
+
 
 def extract_many(items: Iterable, **options) -> Iterator[Record]:
     """Extract many abstracts, ``concurrency`` at a time, yielding a :class:`Record` per item

@@ -1,8 +1,7 @@
 """Where a run may write, checked before anything is written, and the lock on an output.
 
-* :func:`check_paths` refuses (exit 2) an ``-o`` that is also an input, that lies inside an
-  input folder (the next run would read it back), an errors file equal to ``-o`` or to an
-  input, ``-o dir/``, and an ``-o`` under a path that is a file.  Paths are compared
+* :func:`check_paths` refuses (exit 2) an ``-o`` that is also an input, an errors file
+  equal to ``-o`` or to an input, ``-o dir/``, and an ``-o`` under a path that is a file.  Paths are compared
   resolved, so a symlink or ``./x`` versus ``/abs/x`` is seen through.
 * :func:`is_own_output` tells a records or errors file written by extract from an input
   file, by its name and its first line; folder scanning (``inputs.expand``) skips them.
@@ -22,7 +21,7 @@ from typing import IO, Iterable
 from . import jsonl
 from .errors import OutputError, OutputLockedError, UsageError
 
-_RECORD_KEYS = {"id", "text", "status", "extraction", "provenance"}
+_RECORD_KEYS = {"id", "status", "extraction", "provenance"}
 _ERROR_KEYS = {"id", "source", "status", "kind", "reason"}
 
 
@@ -52,7 +51,9 @@ def is_own_output(path: str | Path, peek: int = 1 << 20) -> bool:
             if not isinstance(obj, dict):
                 return False
             keys = set(obj)
-            return _RECORD_KEYS <= keys or (_ERROR_KEYS <= keys and obj.get("status") == "error")
+            if obj.get("status") == "error":
+                return _ERROR_KEYS <= keys or path.name.endswith(".errors.jsonl")
+            return _RECORD_KEYS <= keys
     return False
 
 
@@ -100,9 +101,8 @@ def check_paths(out: Path | None, errors: Path | None, inputs: Iterable[str | Pa
             dest = _resolved(p)
             if dest == src:
                 raise UsageError(f"{flag} {p} is also an input; it would be written into")
-            if src.is_dir() and src in dest.parents:
-                raise UsageError(f"{flag} {p} is inside the input folder {raw}; the next run "
-                                 "would read it back as input. Write it outside that folder")
+            # An output inside an input folder is allowed: scanning skips extract's own
+            # outputs (:func:`is_own_output`), so the next run does not read it back.
 
 
 class OutputLock:

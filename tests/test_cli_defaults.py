@@ -204,9 +204,9 @@ def test_outputs_are_never_read_back_as_inputs(cli, server, tmp_path):
     d.mkdir()
     write_abstracts(d / "a.jsonl", ABSTRACTS)
     same = cli("run", str(d / "a.jsonl"), server=server, out=d / "a.jsonl")
-    assert same.exit_code == 2 and "own output" in same.stderr
+    assert same.exit_code == 2 and "is also an input" in same.stderr
     both = cli("run", str(d), "--errors", str(tmp_path / "o.jsonl"), server=server, out=tmp_path / "o.jsonl")
-    assert both.exit_code == 2 and "--errors must not be the same file as -o" in both.stderr
+    assert both.exit_code == 2 and "is the same file as -o" in both.stderr
     out = d / "out.jsonl"
     for _ in range(2):                     # the second run scans the folder holding its -o
         r = cli("run", str(d), server=server, out=out)

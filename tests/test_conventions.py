@@ -68,8 +68,14 @@ def _is_json(line):
 
 
 def test_cache_stats_json_and_output(tmp_path):
+    from extract.cache import AnswerCache
+    made = AnswerCache(tmp_path / "c")
+    made.set("k", {"answer": {}})
+    made.close()
     r = invoke("cache", "stats", "--cache-dir", tmp_path / "c", "--json")
-    assert json.loads(r.stdout)["entries"] == 0
+    assert json.loads(r.stdout)["entries"] == 1
+    r = invoke("cache", "stats", "--cache-dir", tmp_path / "c", "--format", "json", "-o", tmp_path / "s.json")
+    assert json.loads((tmp_path / "s.json").read_text())["entries"] == 1
 
 
 @pytest.mark.parametrize("argv", [

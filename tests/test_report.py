@@ -189,10 +189,15 @@ def test_a_value_that_is_not_finite_keeps_the_page_and_table_strict_json(tmp_pat
             [num("1e999", float("inf"), None, "result", None, "ToyQA", "FooNet"),
              num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet")])
     p = tmp_path / "inf.jsonl"
-    p.write_text(json.dumps(r) + "\n", encoding="utf-8")  # json.dumps writes Infinity
-    page = render(load_records(p, warn=lambda m: None))
+    ok = rec("fine", "FooNet reaches 71.2% on ToyQA.", ["FooNet"], ["ToyQA"],
+             [num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet")])
+    # json.dumps writes Infinity: that line is not strict JSON
+    p.write_text(json.dumps(r) + "\n" + json.dumps(ok) + "\n", encoding="utf-8")
+    warned = []
+    page = render(load_records(p, warn=warned.append))
     data = json.loads(data_block(page), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
-    assert len(data["rows"]) == 2 and [row[3] for row in data["rows"] if row[3] is not None] == [71.2]
+    # the bad line is skipped with a note, like any other bad line; the page keeps the rest
+    assert [row[3] for row in data["rows"]] == [71.2] and any("inf.jsonl:1" in w for w in warned)
     from extract.cli.table import table
     out = CliRunner().invoke(table, [str(p), "--format", "json"])
     assert out.exit_code == 0

@@ -12,8 +12,9 @@ import click
 
 from ..backends.base import installed_backends
 from ..config import ENV_BACKEND, RunConfig, env_defaults
-from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed
+from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
+from ..outpaths import check_paths, output_path
 from ..output import RecordSink, errors_path_for
 from ..pipeline import Extractor
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
@@ -155,7 +156,9 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
                               max_chars, max_tokens_total, temperature,
                               backend_options=backend_options)
         _check_backend(config.backend)
-        errors_path = errors_file or (errors_path_for(Path(output)) if output else None)
+        out_path = output_path(output)          # checked before anything loads or is read
+        errors_path = Path(errors_file) if errors_file else (errors_path_for(out_path) if out_path else None)
+        check_paths(out_path, errors_path, inputs)
         files, skipped = expand(inputs, exclude=(output, errors_path))
         others = [n for n in skipped if "skipped (not" in n]
         for note in skipped:

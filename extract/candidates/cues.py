@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
+
+from ..text.cues import CONTRIBUTION_STEMS, WE, stems
 from .task import best_task
 
-_INTRO = (r"\b(?:we|this\s+(?:paper|work)|here\s+we)\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?"
-          r"(?:propos|introduc|present|develop|design|devis|build|construct|creat|curat|releas|"
-          r"contribut|offer|formulat|collect|open-sourc|provid|describ|give)\w*\b")
+_INTRO = WE + stems(CONTRIBUTION_STEMS) + r"\w*\b"
 _SYSTEM_NOUN = re.compile(r"\b(?:library|libraries|toolkit|toolbox|package|software|open-source\s+"
                           r"(?:tool|system|platform|implementation)|platform|compiler|runtime|"
                           r"serving\s+system|api|plug-in|plugin|python\s+package)\b", re.I)

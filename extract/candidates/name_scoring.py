@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
-from .name_patterns import (_APPOS_DATASET, _MODEL_AFTER, _NOUN_CALLED_BEFORE, _SELF_DATASET_BEFORE,
-                            DATASET_SUFFIXES, GENERIC_ACRONYMS, NameCandidate, _Agg, _dataset_like,
-                            _model_like, _upper_count)
+from ..text.acronyms import upper_count
+from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_name
+from . import name_cues as cue
+from .name_types import Evidence, NameCandidate
+
 
 
 def score(self) -> list[NameCandidate]:
@@ -26,11 +28,11 @@ def score(self) -> list[NameCandidate]:
             if ds:
                 a.dataset = max(a.dataset, ds)
                 a.cues |= dc
-            if _MODEL_AFTER.match(t[e:e + 60]) and "long" != a.shape:
+            if cue.MODEL_AFTER.match(t[e:e + 60]) and "long" != a.shape:
                 a.cues.add("model-cue")
-            if _SELF_DATASET_BEFORE.search(t[max(0, o - 80):o]) or \
-                    _NOUN_CALLED_BEFORE.search(t[max(0, o - 60):o]) or (
-                    ms >= 0.75 and _APPOS_DATASET.match(t[e:e + 90])):
+            if cue.SELF_DATASET_BEFORE.search(t[max(0, o - 80):o]) or \
+                    cue.NOUN_CALLED_BEFORE.search(t[max(0, o - 60):o]) or (
+                    ms >= 0.75 and cue.APPOS_DATASET.match(t[e:e + 90])):
                 a.cues |= {"introduced", "dataset-cue"}
                 a.dataset = max(a.dataset, 0.85)
                 a.method = max(a.method, 0.8)
@@ -38,10 +40,10 @@ def score(self) -> list[NameCandidate]:
                 and " " not in a.text:
             a.cues.add("dataset-suffix")
             a.dataset = max(a.dataset, 0.65)
-        if _dataset_like(a.text):
+        if is_known_dataset(a.text):
             a.cues.add("known-dataset")
             a.dataset = max(a.dataset, 0.75)
-        if _model_like(a.text) and " " not in a.text:
+        if is_model_name(a.text) and " " not in a.text:
             a.cues.add("model-pattern")
     # a long form or capitalized run that ends in a dataset noun names a dataset
     for a in aggs.values():
@@ -96,8 +98,8 @@ def score(self) -> list[NameCandidate]:
     occ = {name: [(m.start(), m.end()) for m in
                   re.finditer(r"(?<![\w\-‐–])" + re.escape(name) + r"(?![\w\-‐–])", t)]
            for name in aggs}
-    starts: dict[int, list[_Agg]] = {}
-    ends: dict[int, list[_Agg]] = {}
+    starts: dict[int, list[Evidence]] = {}
+    ends: dict[int, list[Evidence]] = {}
     for name, spans_ in occ.items():
         for s0, e0 in spans_:
             starts.setdefault(s0, []).append(aggs[name])
@@ -145,10 +147,10 @@ def score(self) -> list[NameCandidate]:
     return out
 
 
-def _finish(a: _Agg) -> NameCandidate | None:
-    base = a.text.rstrip("s") if a.text.endswith("s") and _upper_count(a.text) >= 2 else a.text
+def _finish(a: Evidence) -> NameCandidate | None:
+    base = a.text.rstrip("s") if a.text.endswith("s") and upper_count(a.text) >= 2 else a.text
     generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
-    plural = a.text.endswith("s") and _upper_count(a.text) >= 2 and a.text[:-1].isupper() is False \
+    plural = a.text.endswith("s") and upper_count(a.text) >= 2 and a.text[:-1].isupper() is False \
         and re.fullmatch(r"[A-Z][A-Za-z0-9\-]*[A-Z]s", a.text) is not None
     cues = set(a.cues)
     method, dataset = a.method, a.dataset

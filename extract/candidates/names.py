@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import re
 
-from ._text import math_spans, sentence_bounds
-from .name_patterns import (_ACRO_PAREN, _APPOSITIVE, _COINAGE_SUFFIX_WORDISH, _DATA_FROM_BEFORE,
-                            _DATASET_AFTER, _DATASET_BEFORE, _DATASET_COMMA_BEFORE, _EVAL_WORDS, _FUNC,
-                            _INTRO_ANYWHERE, _INTRO_BEFORE, _INTRO_OUR_NOUN, _INTRO_VERB, _NOT_VERB,
-                            _ON_BEFORE, _OUR_BEFORE, _SENT_START_LOOKBACK, _TOKEN, _TRAINED_ON_BEFORE,
-                            _WRAPPED, DATASET_NOUNS, DATASET_SUFFIXES, NameCandidate, _Agg, _dataset_like,
-                            _is_namey, _long_form, _upper_count)
+from ..text.acronyms import acronym_definitions
+from ..text.cues import we
+from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, is_known_dataset
+from ..text.sentences import sentence_bounds
+from ..text.spans import math_spans
+from . import name_cues as cue
 from .name_scoring import score
+from .name_shapes import COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, TOKEN, WRAPPED, is_namey
+from .name_types import Evidence, NameCandidate
 
 # Words that start sentences and are not part of a name that follows them.
 _SENT_INITIAL_WORD = re.compile(
@@ -46,8 +47,7 @@ class _Finder:
         self.text = text
         self.bounds = sentence_bounds(text)
         self.maths = math_spans(text)
-        self.aggs: dict[str, _Agg] = {}
-        self.intro_sentences: set[int] = set()
+        self.aggs: dict[str, Evidence] = {}
 
     # -- helpers -------------------------------------------------------------------------
     def sent(self, pos: int) -> tuple[int, int, int]:
@@ -57,7 +57,7 @@ class _Finder:
         return 0, 0, len(self.text)
 
     def add(self, start: int, end: int, cues: set[str], method: float = 0.0, dataset: float = 0.0,
-            model: bool = False, shape: str = "") -> _Agg | None:
+            model: bool = False, shape: str = "") -> Evidence | None:
         t = self.text
         while start < end and t[start] in " \t\n,;:.([{\"'“`*_":
             start += 1
@@ -75,7 +75,7 @@ class _Finder:
             return None
         a = self.aggs.get(s)
         if a is None:
-            a = self.aggs[s] = _Agg(s, start, end, shape=shape)
+            a = self.aggs[s] = Evidence(s, start, end, shape=shape)
         elif start < a.start:
             a.start, a.end = start, end
         a.cues |= cues
@@ -93,23 +93,23 @@ class _Finder:
         after = self.text[end:end + 120]
         cues: set[str] = set()
         strength = 0.0
-        if _INTRO_BEFORE.search(before):
+        if cue.INTRO_BEFORE.search(before):
             strength, cues = 0.85, {"we-propose"}
             if re.search(r"\bcall|nam|term|dub|coin|denot", before[-40:], re.I):
                 cues.add("called")
-        if _INTRO_OUR_NOUN.search(before):
+        if cue.INTRO_OUR_NOUN.search(before):
             strength, cues = 0.85, {"we-propose", "our"}
-        if _OUR_BEFORE.search(before):
+        if cue.OUR_BEFORE.search(before):
             strength = max(strength, 0.7)
             cues.add("our")
-        if _APPOSITIVE.search(after):
+        if cue.APPOSITIVE.search(after):
             cues.add("appositive")
-            strength = max(strength, 0.75 if _INTRO_ANYWHERE.search(self.text[ss:start]) or
+            strength = max(strength, 0.75 if cue.INTRO_ANYWHERE.search(self.text[ss:start]) or
                            strength else 0.55)
-        if strength == 0.0 and _INTRO_ANYWHERE.search(self.text[ss:start]):
+        if strength == 0.0 and cue.INTRO_ANYWHERE.search(self.text[ss:start]):
             strength, cues = 0.4, {"in-intro-sentence"}
         word = self.text[start:end]
-        if word.isalpha() and word.islower() and _COINAGE_SUFFIX_WORDISH.search(word):
+        if word.isalpha() and word.islower() and COINAGE_SUFFIX_WORDISH.search(word):
             strength = min(strength, 0.35)                 # an English concept word, not a name
         return strength, cues
 
@@ -118,13 +118,13 @@ class _Finder:
         _, ss, se = self.sent(start)
         before = t[max(ss, start - 120):start]
         after = t[end:min(len(t), end + 100)]
-        if _DATASET_BEFORE.search(before) or _DATASET_AFTER.match(after):
+        if cue.DATASET_BEFORE.search(before) or cue.DATASET_AFTER.match(after):
             return 0.8, {"dataset-cue"}
-        if _DATASET_COMMA_BEFORE.search(before) and re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after):
+        if cue.DATASET_COMMA_BEFORE.search(before) and re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after):
             return 0.8, {"dataset-cue"}
-        if _DATA_FROM_BEFORE.search(before) or _TRAINED_ON_BEFORE.search(before):
+        if cue.DATA_FROM_BEFORE.search(before) or cue.TRAINED_ON_BEFORE.search(before):
             return 0.65, {"data-source"}
-        if _ON_BEFORE.search(before) and _EVAL_WORDS.search(t[ss:se]) and not (
+        if cue.ON_BEFORE.search(before) and cue.EVAL_WORDS.search(t[ss:se]) and not (
                 re.search(r",\s*$", before) and not re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after)):
             return 0.55, {"on-X"}
         return 0.0, set()
@@ -133,15 +133,15 @@ class _Finder:
     def tokens(self) -> None:
         t = self.text
         in_math = [(s, e) for s, e in self.maths]
-        for m in _TOKEN.finditer(t):
+        for m in TOKEN.finditer(t):
             tok = m.group(0).rstrip(".")
             s, e = m.start(), m.start() + len(tok)
             if any(a < s < b for a, b in in_math):
                 continue
-            ok, shape = _is_namey(tok)
+            ok, shape = is_namey(tok)
             if not ok and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():
                 ok, shape = True, "camelcase"               # Exphormer++: a coinage
-            if not ok and _dataset_like(tok) and tok[:1].isupper():
+            if not ok and is_known_dataset(tok) and tok[:1].isupper():
                 ok, shape = True, "known"                   # Wikipedia, ImageNet
             if not ok:
                 continue
@@ -157,7 +157,7 @@ class _Finder:
                 e += len(plus.group(0))                      # GCD+, C++
                 tok = t[s:e]
             self.add(s, e, {shape}, shape=shape)
-            if _dataset_like(tok) or any(tok.endswith(x) for x in DATASET_SUFFIXES):
+            if is_known_dataset(tok) or any(tok.endswith(x) for x in DATASET_SUFFIXES):
                 ext = re.match(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])", t[e:e + 20])
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
@@ -167,27 +167,18 @@ class _Finder:
                 self.add(s, e + len(ext.group(0)), {shape, "with-number"}, shape=shape)   # S&P 500 daily returns
 
     def acronyms(self) -> None:
-        t = self.text
-        for m in _ACRO_PAREN.finditer(t):
-            acr = m.group("acr")
-            if _upper_count(acr) < 2 and not (_upper_count(acr) >= 1 and acr[0].islower()):
+        for d in acronym_definitions(self.text):
+            short = self.add(d.start, d.end, {"acronym-def"}, shape="acronym")
+            if d.long_start is None or short is None:
                 continue
-            if acr.lower() in ("e.g", "i.e", "ours"):
-                continue
-            long_span = _long_form(t, m.start(), acr)
-            a_s = m.start("acr")
-            short = self.add(a_s, a_s + len(acr), {"acronym-def"}, shape="acronym")
-            if long_span is None or short is None:
-                continue
-            ls, le = long_span
-            long = self.add(ls, le, {"long-form"}, shape="long")
+            long = self.add(d.long_start, d.long_end, {"long-form"}, shape="long")
             if long is not None:
                 short.partners.add(long.text)
                 long.partners.add(short.text)
 
     def wrapped(self) -> None:
         t = self.text
-        for m in _WRAPPED.finditer(t):
+        for m in WRAPPED.finditer(t):
             kind = m.lastgroup
             s, e = m.span(kind)
             inner = t[s:e]
@@ -212,8 +203,7 @@ class _Finder:
     def introduced_phrases(self) -> None:
         """Lowercase or multi-word names right after an introducing verb."""
         t = self.text
-        pat = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+|also\s+|further\s+|then\s+)?"
-                         + _INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?", re.I)
+        pat = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?", re.I)
         for m in pat.finditer(t):
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
@@ -230,16 +220,16 @@ class _Finder:
             s = m.end()
             e = s + len(phrase)
             follow = t[e:e + 80]
-            appos = bool(_APPOSITIVE.search(follow)) or follow.lstrip().startswith(("(", ":"))
+            appos = bool(cue.APPOSITIVE.search(follow)) or follow.lstrip().startswith(("(", ":"))
             if words[0].islower() and "-" not in words[0] and not appos and (
                     words[0].endswith("ing") or words[0].endswith("ly")):
                 continue                                    # "we propose using ...", "... training X"
-            capital = all(w[:1].isupper() for w in words if w.lower() not in _FUNC)
+            capital = all(w[:1].isupper() for w in words if w.lower() not in FUNCTION_WORDS)
             if capital:
                 score, cues = 0.85, {"we-propose", "capitalized"}
             else:
                 score = 0.6 if appos else 0.5
-                if len(words) == 1 and _COINAGE_SUFFIX_WORDISH.search(words[0].lower()):
+                if len(words) == 1 and COINAGE_SUFFIX_WORDISH.search(words[0].lower()):
                     score = 0.35
                 cues = {"we-propose", "lowercase-coinage"} | ({"appositive"} if appos else set())
             self.add(s, e, cues, method=score)
@@ -256,7 +246,7 @@ class _Finder:
                 r"(?:\s+(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
                 r"(?:\s+(?:repository|database|archive|corpus))?")
         lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
-        after_noun = re.compile(_NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
+        after_noun = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
                                 r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
                                 r"including|e\.g\.,?|namely)?\s*(?:the\s+)?(?P<lst>" + lst + r")", re.I)
         before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)(?P<lst>" + lst + r")\s+(?:"
@@ -282,7 +272,7 @@ class _Finder:
                          r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
         for m in run.finditer(t):
             s, e = m.span()
-            if _SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
+            if SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
                 # "Across Natural Questions, ...": the run without its sentence-initial word
                 rest = re.match(r"\S+\s+(?:(?:of|for|from|with|to|in|on|via)\s+)?", m.group(0))
                 if rest and len(m.group(0)[rest.end():].split()) >= 2:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._text import sentence_at, words_after, words_before
+from ..text.sentences import sentence_at
+from ..text.words import words_after, words_before
 
 
 @dataclass
-class _Raw:
+class Raw:
     start: int            # of the displayed text
     end: int
     core_start: int
@@ -62,10 +63,10 @@ _NOT_NOUNS = {"is", "was", "has", "does", "this", "its", "as", "us", "yes", "acr
               "analysis", "basis", "various", "previous", "numerous", "robustness", "progress",
               "success", "consensus", "corpus", "always", "whereas", "status", "focus", "miss",
               "unless", "address", "stress", "vs", "hypothesis", "diagnosis", "synthesis",
-              "its", "his", "perplexities", "series", "species", "chess", "glass"}
+              "his", "perplexities", "series", "species", "chess", "glass"}
 _FUNCTION = {"the", "a", "an", "of", "on", "in", "and", "or", "for", "to", "with", "by", "at",
              "from", "than", "while", "over", "up", "into", "per", "as", "its", "their", "our",
-             "that", "which", "over", "across", "only", "nearly", "about", "approximately",
+             "that", "which", "across", "only", "nearly", "about", "approximately",
              "roughly", "around", "almost", "more", "less", "respectively", "e", "g", "i",
              "when", "where", "is", "are", "was", "were", "be", "been", "has", "have", "this",
              "these", "those", "it", "we", "they", "also", "both", "each", "all", "same", "between"}
@@ -76,13 +77,11 @@ _STOP_ABOUT = {"while", "whereas", "compared", "relative", "respectively", "over
                "better", "worse", "faster", "slower", "more", "less", "fewer"}
 
 
-def _count_noun_after(text: str, end: int) -> str | None:
+def count_noun_after(text: str, end: int) -> str | None:
     """The plural (or count) noun right after a number, allowing a few modifiers: '13,747
     realistic, multi-sentence consumer product queries' -> 'consumer product queries'."""
     seg = text[end:end + 90]
     m = re.match(r"\s*-\s*([A-Za-z]+)", seg)          # 8-bit, 2-layer, 7B-parameter
-    if m and m.group(1).lower() in _COUNT_NOUN_SINGULAR | {"dimensional", "d", "shot", "way", "fold", "hop"}:
-        return m.group(1).lower()
     if m:
         return m.group(1).lower()
     words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S", seg)
@@ -127,7 +126,7 @@ def _phrase(words: list[str], limit: int = 3) -> list[str]:
     return out
 
 
-def _about(text: str, r: _Raw, noun: str | None) -> str:
+def guess_about(text: str, r: Raw, noun: str | None) -> str:
     """A few words saying what the number quantifies ("" when no rule finds them)."""
     if noun:
         return noun
@@ -162,7 +161,7 @@ def _about(text: str, r: _Raw, noun: str | None) -> str:
     return " ".join(phrase)
 
 
-def _kind(text: str, r: _Raw, noun: str | None, bounds) -> str:
+def guess_kind(text: str, r: Raw, noun: str | None, bounds) -> str:
     ss, se = sentence_at(bounds, r.start)
     before = text[max(ss, r.start - 80):r.start].lower()
     after = text[r.end:min(se, r.end + 60)].lower()

@@ -15,6 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text.cues import TASK_INTRO_FORMS, stems
+from ..text.sentences import sentences as split_sentences
+
 MIN_WORDS = 3
 MAX_WORDS = 12
 MAX_PHRASES = 4
@@ -43,11 +46,9 @@ def plain(text: str) -> str:
     return " ".join(s.split())
 
 
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'`$\\*_(])")
-
-
 def sentences(text: str) -> list[str]:
-    return [s for s in _SENT.split(plain(text)) if s.strip()]
+    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
+    return split_sentences(plain(text))
 
 
 # Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.
@@ -159,10 +160,7 @@ def _ok(phrase: str | None) -> bool:
 
 # -- cues ------------------------------------------------------------------------------------
 
-_INTRO_VERB = (r"(?:propose|proposes|introduce|introduces|present|presents|develop|develops|describe|"
-               r"give|gives|provide|provides|obtain|obtains|"
-               r"describes|release|releases|design|designs|build|offer|offers|contribute|is\s+proposed|"
-               r"are\s+proposed|is\s+introduced|is\s+presented)")
+_INTRO_VERB = stems(TASK_INTRO_FORMS)
 _OF_HEAD = r"(?:benchmark|dataset|suite|corpus|collection)"
 _HEAD = (r"(?:method|framework|approach|algorithm|technique|scheme|mechanism|procedure|pipeline|system|"
          r"library|toolkit|tool|platform|benchmark|dataset|suite|model|estimator|regularizer|strategy|"

@@ -29,7 +29,8 @@ from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, MULT, OK_COMMANDS, POW
                              VAR_PREFIX, WRAP_OPEN, parse_number, safe_pow, to_float)
 from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, excluded_spans, math_spans
-from .numkind import Raw, count_noun_after, guess_about, guess_kind
+from .number_about import Raw, count_noun_after, guess_about
+from .number_rules import kind_rule
 
 _FORMULA_BEFORE = re.compile(
     r"(?:[_^]\s*\{?\s*[-+−]?\s*|\\(?:frac|dfrac|tfrac|binom)\s*(?:\{[^{}]*\}\s*)?\{\s*[-+−]?\s*"
@@ -46,7 +47,7 @@ _SECTION_WORDS = {"stage", "phase", "step", "table", "tab", "figure", "fig", "se
 _DATE_PREPS = {"in", "since", "from", "until", "till", "by", "before", "after", "during",
                "between", "through", "circa", "early", "late", "mid", "and", "to", "of", "the"}
 
-__all__ = ["NumberCandidate", "find_numbers", "parse_number"]
+__all__ = ["NumberCandidate", "explain_numbers", "find_numbers", "parse_number"]
 
 
 @dataclass(frozen=True)
@@ -337,12 +338,17 @@ def _plural_numeral(span: str) -> bool:
 
 def find_numbers(text: str) -> list[NumberCandidate]:
     """Every quantity written with digits in ``text``, in order of position."""
+    return [c for c, _ in explain_numbers(text)]
+
+
+def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
+    """:func:`find_numbers` with, for each number, the name of the kind rule that decided it."""
     if not isinstance(text, str) or not text:
         return []
     raws = _scan(text)
     _apply_ranges(text, raws)
     bounds = sentence_bounds(text)
-    out: list[NumberCandidate] = []
+    out: list[tuple[NumberCandidate, str]] = []
     seen: set[tuple[int, int]] = set()
     for r in raws:
         if (r.start, r.end) in seen or r.start >= r.end:
@@ -351,7 +357,8 @@ def find_numbers(text: str) -> list[NumberCandidate]:
         if _plural_numeral(text[r.start:r.end]):
             continue
         noun = count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
-        kind = guess_kind(text, r, noun, bounds)
+        rule = kind_rule(text, r, noun, bounds)
         about = guess_about(text, r, noun)
-        out.append(NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, kind, about))
+        out.append((NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, rule.gives,
+                                    about), rule.name))
     return out

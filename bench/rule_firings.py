@@ -25,7 +25,7 @@ from extract.candidates.rules import all_rules, trace  # noqa: E402
 
 
 def firings() -> Counter:
-    counts: Counter = Counter({name: 0 for name in all_rules()})
+    counts: Counter = Counter({r.name: 0 for table in all_rules().values() for r in table})
     for _, text in corpus():
         with trace() as fired:
             find_candidates(text)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from extract.candidates.numbers import explain_numbers
+from extract.candidates import find_candidates
 from extract.candidates.number_rules import KIND_RULES
-from extract.candidates.rules import Rule, first, trace
+from extract.candidates.numbers import explain_numbers
+from extract.candidates.rules import Rule, all_rules, first, trace
+from extract.candidates.task import task_candidates
 
 
 def test_rule_names_are_unique():
@@ -28,3 +30,33 @@ def test_first_rule_wins_and_is_traced():
     with trace() as fired:
         first(rules, 0)
     assert fired == {"b"}
+
+
+ALL = [(concept, rule) for concept, table in all_rules().items() for rule in table]
+
+
+def test_every_rule_name_is_unique():
+    names = [rule.name for _, rule in ALL]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("concept,rule", ALL, ids=lambda x: x if isinstance(x, str) else x.name)
+def test_every_rule_fires_on_its_example(concept, rule):
+    with trace() as fired:
+        c = find_candidates(rule.example)
+    assert rule.name in fired
+    if concept == "contribution":
+        assert c.contribution_hint == rule.at or rule.name == "opens-with-proof"
+    elif concept == "task":
+        assert any(t.cue == rule.name[len("task-"):] and t.raw == rule.at for t in task_candidates(rule.example))
+    else:
+        assert rule.at in rule.example
+
+
+def test_unregistered_rule_names_do_not_fire():
+    """A rule that fires must be in a table (so it is tested and counted)."""
+    known = {rule.name for _, rule in ALL}
+    for _, rule in ALL:
+        with trace() as fired:
+            find_candidates(rule.example)
+        assert fired <= known, fired - known

@@ -59,7 +59,7 @@ DATASET_BEFORE = re.compile(
     r"e\.g\.,?)|:|—|\()?\s*(?:the\s+)?\[?|" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,?\s+(?:such\s+as|like|"
     r"including|e\.g\.,?)\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+(?:repository|dataset|benchmark|corpus|suite|"
     r"collection|archive|database))?\s*(?:,|and|or)\s*)+(?:and\s+|or\s+)?(?:the\s+)?)$", re.I)
-# "on a self-curated dataset, EVA-Data, which": an apposition (the name is followed by punctuation)
+# "on a curated dataset, ShipLog, which": an apposition (the name is followed by punctuation)
 DATASET_COMMA_BEFORE = re.compile(NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,\s*(?:the\s+)?$", re.I)
 INTRO_OUR_NOUN = re.compile(r"\bour\s+(?:new\s+|proposed\s+)?(?:method|approach|model|framework|algorithm|"
                              r"system|technique|benchmark|dataset|tool|library|metric|objective)\s*,?\s*"

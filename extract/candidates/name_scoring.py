@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 from ..text.acronyms import upper_count
-from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_name
-from . import name_cues as cue
+from ..text.lexicon import GENERIC_ACRONYMS
+from .name_rules import DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES
 from .name_types import Evidence, NameCandidate
-
+from .rules import fire
 
 
 def score(self) -> list[NameCandidate]:
@@ -20,37 +20,37 @@ def score(self) -> list[NameCandidate]:
             or [a.start]
         for o in occs[:6]:
             e = o + len(a.text)
-            ms, mc = self.intro_strength(o, e)
+            occ = self.intro(o, e)
+            ms = occ.strength
             if ms >= 0.4:
                 a.method = max(a.method, ms)
-                a.cues |= mc
+                a.cues |= occ.cues
             ds, dc = self.dataset_strength(o, e)
             if ds:
                 a.dataset = max(a.dataset, ds)
                 a.cues |= dc
-            if cue.MODEL_AFTER.match(t[e:e + 60]) and "long" != a.shape:
-                a.cues.add("model-cue")
-            if cue.SELF_DATASET_BEFORE.search(t[max(0, o - 80):o]) or \
-                    cue.NOUN_CALLED_BEFORE.search(t[max(0, o - 60):o]) or (
-                    ms >= 0.75 and cue.APPOS_DATASET.match(t[e:e + 90])):
-                a.cues |= {"introduced", "dataset-cue"}
-                a.dataset = max(a.dataset, 0.85)
-                a.method = max(a.method, 0.8)
-        if any(a.text.endswith(suf) and len(a.text) > len(suf) + 1 for suf in DATASET_SUFFIXES) \
-                and " " not in a.text:
-            a.cues.add("dataset-suffix")
-            a.dataset = max(a.dataset, 0.65)
-        if is_known_dataset(a.text):
-            a.cues.add("known-dataset")
-            a.dataset = max(a.dataset, 0.75)
-        if is_model_name(a.text) and " " not in a.text:
-            a.cues.add("model-pattern")
-    # a long form or capitalized run that ends in a dataset noun names a dataset
+            for rule in OCCURRENCE_RULES:
+                if rule.name == "model-cue" and a.shape == "long" or not rule.test(occ):
+                    continue
+                fire(rule.name)
+                mode, weight, cues = rule.gives
+                a.cues |= cues
+                if mode == "introduced-dataset":
+                    a.dataset = max(a.dataset, weight)
+                    a.method = max(a.method, 0.8)
+                    break
+        for rule in FORM_RULES:
+            if rule.test(a.text):
+                fire(rule.name)
+                mode, weight, cues = rule.gives
+                a.cues |= cues
+                if mode == "dataset":
+                    a.dataset = max(a.dataset, weight)
     for a in aggs.values():
-        if a.shape in ("long", "run") and re.search(r"\s(?:Benchmark|Dataset|Corpus|Suite|Challenge|"
-                                                    r"Arena|Collection|Leaderboard|Database)s?$", a.text):
-            a.dataset = max(a.dataset, 0.75)
-            a.cues.add("dataset-noun-name")
+        if DATASET_NOUN_NAME.test(a):
+            fire(DATASET_NOUN_NAME.name)
+            a.dataset = max(a.dataset, DATASET_NOUN_NAME.gives[1])
+            a.cues |= DATASET_NOUN_NAME.gives[2]
     # acronym partners share the introduction
     for a in aggs.values():
         for p in a.partners:
@@ -58,6 +58,7 @@ def score(self) -> list[NameCandidate]:
             if b is not None:
                 a.method = b.method = max(a.method, b.method)
                 a.dataset = b.dataset = max(a.dataset, b.dataset)
+                fire("acronym-partners")
                 if "introduced" in a.cues or "introduced" in b.cues:
                     a.cues.add("introduced")
                     b.cues.add("introduced")
@@ -77,18 +78,20 @@ def score(self) -> list[NameCandidate]:
                 continue
             i, ss, se = self.sent(a.start)
             if any(ss <= b.start < se or b.text in t[ss:se] for b in introduced if b is not a):
+                fire("co-introduced")
                 a.method = max(a.method, 0.6)
                 a.cues.add("co-introduced")
                 for p in a.partners:
                     if p in aggs:
                         aggs[p].method = max(aggs[p].method, 0.6)
                         aggs[p].cues.add("co-introduced")
-    # variants of an introduced name (CurvAR-Lite next to CurvAR) are introduced too
+    # variants of an introduced name (FooNet-Lite next to FooNet) are introduced too
     for a in aggs.values():
-        if " " not in a.text and not a.model:
+        if " " not in a.text:
             for b in introduced:
                 if b is not a and " " not in b.text and len(b.text) >= 3 and \
                         re.match(re.escape(b.text) + r"(?:[-‐–+]?[A-Z0-9]|\+)", a.text):
+                    fire("variant")
                     a.method = max(a.method, 0.7)
                     a.cues.add("variant")
                     if "introduced" in b.cues:
@@ -104,7 +107,7 @@ def score(self) -> list[NameCandidate]:
         for s0, e0 in spans_:
             starts.setdefault(s0, []).append(aggs[name])
             ends.setdefault(e0, []).append(aggs[name])
-    # coordinated with a dataset ("on LongBench and RULER"): a dataset too
+    # coordinated with a dataset ("on TabArena and WikiSQL"): a dataset too
     sep_after = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
     sep_before = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)$")
     for _ in range(4):
@@ -124,6 +127,7 @@ def score(self) -> list[NameCandidate]:
                               re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", t[e0:])]
                 for b in neigh:
                     if b is not a and b.dataset < min(a.dataset, 0.75) and not ({"model-pattern", "model-cue"} & b.cues):
+                        fire("coordinated-with-dataset")
                         b.dataset = min(a.dataset, 0.75)
                         b.cues.add("dataset-list")
                         changed = True
@@ -137,6 +141,7 @@ def score(self) -> list[NameCandidate]:
             continue
         if all(any(bs <= s0 and e0 <= be and len(b.text) > len(a.text) for bs, be, b in good)
                for s0, e0 in occ[a.text]):
+            fire("fragment")
             a.method, a.dataset = min(a.method, 0.3), min(a.dataset, 0.3)
             a.cues.add("fragment")
     out: list[NameCandidate] = []
@@ -155,24 +160,31 @@ def _finish(a: Evidence) -> NameCandidate | None:
     cues = set(a.cues)
     method, dataset = a.method, a.dataset
     if generic:
+        fire("generic-acronym")
         cues.add("generic")
         method = min(method, 0.05)
         dataset = min(dataset, 0.05)
     if "lowercase-coinage" in cues and not a.partners:
         # an uncapitalized phrase is a name only by its context: never fully confident
+        fire("lowercase-cap")
         method = min(method, 0.7 if ("appositive" in cues or "called" in cues) else 0.55)
     if plural and method < 0.85:
+        fire("plural")
         cues.add("plural")
         method = min(method, 0.2)
         dataset = min(dataset, 0.3)
     if "long-form" in cues and plural is False and a.text.endswith("s") and method < 0.85:
-        method = min(method, 0.3)                         # "Omni Language Models"
+        fire("plural-long-form")
+        method = min(method, 0.3)                         # a plural long form names a class of things
     is_model = ("model-pattern" in cues or "model-cue" in cues) and method < 0.75
     if is_model and "known-dataset" not in cues and "dataset-suffix" not in cues:
+        fire("model-role")
         return NameCandidate(a.text, a.start, a.end, "model", 0.05, tuple(sorted(cues)))
     if a.shape == "run" and method < 0.5 and dataset < 0.5:
+        fire("uncued-run")
         return None                                       # uncued capitalized run: noise
     if "introduced" in cues:
+        fire("introduced-dataset-role")
         return NameCandidate(a.text, a.start, a.end, "dataset", round(max(method, dataset), 3),
                              tuple(sorted(cues)))
     if dataset >= 0.5 and dataset >= method:

@@ -34,6 +34,6 @@ def is_namey(tok: str) -> tuple[bool, str]:
         return True, "acronym"
     if upper_count(tok[1:]) >= 1 and any(ch.islower() for ch in tok):
         if len(parts) > 1 and all(p[:1].isupper() and p[1:].islower() for p in parts if p):
-            return True, "hyphenated"                     # Plackett--Luce, Kolmogorov–Arnold
+            return True, "hyphenated"                     # Reed--Solomon, Navier–Stokes
         return True, "camelcase"
     return False, ""

@@ -28,6 +28,5 @@ class Evidence:
     cues: set[str] = field(default_factory=set)
     method: float = 0.0
     dataset: float = 0.0
-    model: bool = False
     partners: set[str] = field(default_factory=set)
     shape: str = ""

@@ -28,9 +28,11 @@ from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, is_known_dataset
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
+from .name_rules import INTRO_RULES, Occurrence, apply, dataset_strength
 from .name_scoring import score
 from .name_shapes import COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, TOKEN, WRAPPED, is_namey
 from .name_types import Evidence, NameCandidate
+from .rules import fire
 
 # Words that start sentences and are not part of a name that follows them.
 _SENT_INITIAL_WORD = re.compile(
@@ -57,7 +59,7 @@ class _Finder:
         return 0, 0, len(self.text)
 
     def add(self, start: int, end: int, cues: set[str], method: float = 0.0, dataset: float = 0.0,
-            model: bool = False, shape: str = "") -> Evidence | None:
+            shape: str = "") -> Evidence | None:
         t = self.text
         while start < end and t[start] in " \t\n,;:.([{\"'“`*_":
             start += 1
@@ -81,53 +83,27 @@ class _Finder:
         a.cues |= cues
         a.method = max(a.method, method)
         a.dataset = max(a.dataset, dataset)
-        a.model = a.model or model
         if shape and not a.shape:
             a.shape = shape
         return a
 
+    def occurrence(self, start: int, end: int, window: int) -> Occurrence:
+        _, ss, se = self.sent(start)
+        return Occurrence(self.text, start, end, (ss, se), window)
+
+    def intro(self, start: int, end: int) -> Occurrence:
+        """The occurrence text[start:end] with the :data:`INTRO_RULES` applied: how strongly
+        the text presents it as the paper's own contribution."""
+        occ = self.occurrence(start, end, 160)
+        apply(INTRO_RULES, occ)
+        return occ
+
     def intro_strength(self, start: int, end: int) -> tuple[float, set[str]]:
-        """How strongly the text presents [start:end] as the paper's own contribution."""
-        _, ss, _ = self.sent(start)
-        before = self.text[max(ss, start - 160):start]
-        after = self.text[end:end + 120]
-        cues: set[str] = set()
-        strength = 0.0
-        if cue.INTRO_BEFORE.search(before):
-            strength, cues = 0.85, {"we-propose"}
-            if re.search(r"\bcall|nam|term|dub|coin|denot", before[-40:], re.I):
-                cues.add("called")
-        if cue.INTRO_OUR_NOUN.search(before):
-            strength, cues = 0.85, {"we-propose", "our"}
-        if cue.OUR_BEFORE.search(before):
-            strength = max(strength, 0.7)
-            cues.add("our")
-        if cue.APPOSITIVE.search(after):
-            cues.add("appositive")
-            strength = max(strength, 0.75 if cue.INTRO_ANYWHERE.search(self.text[ss:start]) or
-                           strength else 0.55)
-        if strength == 0.0 and cue.INTRO_ANYWHERE.search(self.text[ss:start]):
-            strength, cues = 0.4, {"in-intro-sentence"}
-        word = self.text[start:end]
-        if word.isalpha() and word.islower() and COINAGE_SUFFIX_WORDISH.search(word):
-            strength = min(strength, 0.35)                 # an English concept word, not a name
-        return strength, cues
+        occ = self.intro(start, end)
+        return occ.strength, occ.cues
 
     def dataset_strength(self, start: int, end: int) -> tuple[float, set[str]]:
-        t = self.text
-        _, ss, se = self.sent(start)
-        before = t[max(ss, start - 120):start]
-        after = t[end:min(len(t), end + 100)]
-        if cue.DATASET_BEFORE.search(before) or cue.DATASET_AFTER.match(after):
-            return 0.8, {"dataset-cue"}
-        if cue.DATASET_COMMA_BEFORE.search(before) and re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after):
-            return 0.8, {"dataset-cue"}
-        if cue.DATA_FROM_BEFORE.search(before) or cue.TRAINED_ON_BEFORE.search(before):
-            return 0.65, {"data-source"}
-        if cue.ON_BEFORE.search(before) and cue.EVAL_WORDS.search(t[ss:se]) and not (
-                re.search(r",\s*$", before) and not re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after)):
-            return 0.55, {"on-X"}
-        return 0.0, set()
+        return dataset_strength(self.occurrence(start, end, 120))
 
     # -- generators ----------------------------------------------------------------------
     def tokens(self) -> None:
@@ -140,37 +116,41 @@ class _Finder:
                 continue
             ok, shape = is_namey(tok)
             if not ok and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():
-                ok, shape = True, "camelcase"               # Exphormer++: a coinage
+                ok, shape = True, "camelcase"               # a capitalized word + "++": a coinage
+                fire("plus-plus-coinage")
             if not ok and is_known_dataset(tok) and tok[:1].isupper():
                 ok, shape = True, "known"                   # Wikipedia, ImageNet
+                fire("known-dataset-word")
             if not ok:
                 continue
             if re.search(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
                          r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$", tok.lower()):
+                fire("compound-modifier")                   # LLM-based: a modifier, not a name
                 continue
             ver = re.match(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))",
                            t[e:e + 12])
             if ver and shape in ("camelcase", "acronym", "hyphenated"):
+                fire("version-suffix")
                 self.add(s, e + len(ver.group(0)), {shape, "versioned"}, shape=shape)
             plus = re.match(r"\+{1,2}(?![\w+])", t[e:e + 3])
             if plus:
                 e += len(plus.group(0))                      # GCD+, C++
+                fire("plus-suffix")
                 tok = t[s:e]
             self.add(s, e, {shape}, shape=shape)
             if is_known_dataset(tok) or any(tok.endswith(x) for x in DATASET_SUFFIXES):
                 ext = re.match(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])", t[e:e + 20])
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
+                    fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
-            ext = re.match(r" \d+(?:\s+[a-z]+){1,2}(?=\s+(?:from|in|between|over|during|for)\b|[,.;])",
-                           t[e:e + 40])
-            if ext and shape in ("acronym", "camelcase", "alnum"):
-                self.add(s, e + len(ext.group(0)), {shape, "with-number"}, shape=shape)   # S&P 500 daily returns
 
     def acronyms(self) -> None:
         for d in acronym_definitions(self.text):
+            fire("acronym-def")
             short = self.add(d.start, d.end, {"acronym-def"}, shape="acronym")
             if d.long_start is None or short is None:
                 continue
+            fire("long-form")
             long = self.add(d.long_start, d.long_end, {"long-form"}, shape="long")
             if long is not None:
                 short.partners.add(long.text)
@@ -185,19 +165,21 @@ class _Finder:
             if "(" in inner or len(inner.split()) > 6 or re.search(r"[.;!?]\s", inner):
                 continue
             if kind == "math":
-                # a math name only counts when introduced ("we introduce $d_{\text{NTP}}$, a metric")
+                # a math name only counts when introduced ("we introduce $s_{\text{gap}}$, a metric")
                 if not re.search(r"[A-Za-z]", inner) or re.fullmatch(r"\s*\\?[A-Za-z]\s*", inner):
                     continue
                 if re.search(r"\d", inner) and not re.search(r"\\text", inner):
                     continue
                 strength, cues = self.intro_strength(m.start(), m.end())
                 if strength >= 0.75:
+                    fire("introduced-math")
                     self.add(s, e, {"math"} | cues, method=strength)
                 continue
             cue = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code",
                    "it": "italic", "q": "quoted"}[kind]
             if kind == "q" and (len(inner.split()) > 4 or inner[:1].islower() and " " in inner):
                 continue
+            fire("wrapped-" + cue)
             self.add(s, e, {cue})
 
     def introduced_phrases(self) -> None:
@@ -226,21 +208,24 @@ class _Finder:
                 continue                                    # "we propose using ...", "... training X"
             capital = all(w[:1].isupper() for w in words if w.lower() not in FUNCTION_WORDS)
             if capital:
+                fire("introduced-capitalized-phrase")
                 score, cues = 0.85, {"we-propose", "capitalized"}
             else:
                 score = 0.6 if appos else 0.5
                 if len(words) == 1 and COINAGE_SUFFIX_WORDISH.search(words[0].lower()):
                     score = 0.35
                 cues = {"we-propose", "lowercase-coinage"} | ({"appositive"} if appos else set())
+                fire("introduced-lowercase-phrase")
             self.add(s, e, cues, method=score)
         # "a method called foobar, ...": a lowercase coinage after called/named/dubbed/termed
         for m in re.finditer(r"\b(?:called|named|dubbed|termed|coined)\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
                              r"{0,2})(?=\s*(?:[,.;:(]|$))", t):
+            fire("called-lowercase-coinage")
             self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)
 
     def dataset_lists(self) -> None:
-        """Items named in dataset contexts: "datasets, including Cora, PubMed, and ogbn-arxiv",
-        "the long-range benchmark Peptides-func", "the X and Y benchmarks"."""
+        """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",
+        "the long-range benchmark Graph-mix", "the X and Y benchmarks"."""
         t = self.text
         item = (r"(?:[A-Z][\w\-.&]*[\w]|[a-z][a-z0-9]*[-_][\w\-]*[\w]|[a-z]+\d[\w\-]*)"
                 r"(?:\s+(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
@@ -263,6 +248,7 @@ class _Finder:
                     if word[0].islower() and (pat is before_noun or not re.match(
                             r"\s*(?:,|\)|\.|;|and\b|or\b|$)", t[base + im.end():base + im.end() + 6])):
                         continue                    # "long-range benchmark": an adjective
+                    fire("dataset-list-after-noun" if pat is after_noun else "dataset-list-before-noun")
                     self.add(base + im.start(), base + im.end(), {"dataset-list"}, dataset=0.8, shape="list")
 
     def capitalized_runs(self) -> None:
@@ -273,12 +259,14 @@ class _Finder:
         for m in run.finditer(t):
             s, e = m.span()
             if SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
-                # "Across Natural Questions, ...": the run without its sentence-initial word
+                # "Across Open Web Tables, ...": the run without its sentence-initial word
                 rest = re.match(r"\S+\s+(?:(?:of|for|from|with|to|in|on|via)\s+)?", m.group(0))
                 if rest and len(m.group(0)[rest.end():].split()) >= 2:
+                    fire("run-after-initial-word")
                     self.add(s + rest.end(), e, {"capitalized-run"}, shape="run")
                 if _SENT_INITIAL_WORD.match(m.group(0)) or not self._cued(s, e):
                     continue
+            fire("capitalized-run")
             self.add(s, e, {"capitalized-run"}, shape="run")
 
     def _cued(self, s: int, e: int) -> bool:

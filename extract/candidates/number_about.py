@@ -1,5 +1,5 @@
-"""What a number is about, from the words around it: the count noun after it ("13,747 consumer
-product queries") or a short phrase ("accuracy"); and the scanned number (:class:`Raw`)."""
+"""What a number is about, from the words around it: the count noun after it ("12,400 annotated
+speech clips") or a short phrase ("accuracy"); and the scanned number (:class:`Raw`)."""
 
 from __future__ import annotations
 
@@ -54,8 +54,8 @@ _STOP_ABOUT = {"while", "whereas", "compared", "relative", "respectively", "over
 
 
 def count_noun_after(text: str, end: int) -> str | None:
-    """The plural (or count) noun right after a number, allowing a few modifiers: '13,747
-    realistic, multi-sentence consumer product queries' -> 'consumer product queries'."""
+    """The plural (or count) noun right after a number, allowing a few modifiers: '12,400
+    short, noisy, annotated speech clips' -> 'annotated speech clips'."""
     seg = text[end:end + 90]
     m = re.match(r"\s*-\s*([A-Za-z]+)", seg)          # 8-bit, 2-layer, 7B-parameter
     if m:
@@ -66,7 +66,7 @@ def count_noun_after(text: str, end: int) -> str | None:
         lw = w.lower()
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if lw in ("and", "or") and phrase and nxt[:1].isalpha() and nxt.lower() not in _FUNCTION:
-            continue                                    # 73 Python and TypeScript repositories
+            continue                                    # 40 Rust and Go projects
         if lw in (".", ";", ":", "(", ")") or lw in ("and", "or", "than", "of", "in", "on", "for",
                                                      "to", "with", "from", "by", "that", "which"):
             break

@@ -280,7 +280,7 @@ _METRIC_WORDS = {"auc", "auroc", "auprc", "bleu", "rouge", "mae", "mse", "rmse",
 
 
 def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
-    """Numbers that label things (Stage 2, NeurIPS 2026, Claude 3.5, in 2023) are not quantities."""
+    """Numbers that label things (Stage 2, ICML 2031, Gemini 1.5, in 2023) are not quantities."""
     keep = []
     for r in raws:
         core = text[r.core_start:r.core_end]
@@ -298,9 +298,9 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
                     and word.lower() not in ("over", "about", "nearly", "only", "with", "all") \
                     and word.lower() not in _METRIC_WORDS
                 if named and version and not word.isupper():
-                    continue                   # Claude 3.5, AlpacaEval 2.0
+                    continue                   # Gemini 1.5, MT-Eval 2.0
                 if named and plain_int:
-                    continue                   # NeurIPS 2026, Llama 3, S&P 500
+                    continue                   # ICML 2031, Llama 3, FTSE 100
                 if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 \
                         and word.lower() in _DATE_PREPS and not counted:
                     continue

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..text.cues import TASK_INTRO_FORMS, stems
 from ..text.sentences import sentences as split_sentences
+from .rules import Rule, fire
 
 MIN_WORDS = 3
 MAX_WORDS = 12
@@ -65,7 +66,7 @@ _BOUNDARY = re.compile(
 # Clause boundaries only (a fallback sentence keeps its verb).
 _CLAUSE = re.compile(r"[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|where|while|whereas|because|"
                      r"since|although|though|but|yet|so|thereby|thus|hence)\s", re.I)
-# Verbs that end an opening subject ("Transformers predict over ...", "KANs expand each ...").
+# Verbs that end an opening subject ("Graph networks predict ...", "Agents tend to ...").
 _VERB = re.compile(
     r"\s(?:(?:often|typically|usually|now|increasingly|rarely|still|also|mostly|generally|"
     r"commonly|widely|recently|largely)\s+)?(?:predicts?|expands?|treats?|tends?|claims?|routes?|"
@@ -348,6 +349,7 @@ def _rank(found: list[tuple[str | None, str, float, int]]) -> list[TaskCandidate
     for raw, cue, strength, pos in found:
         if not _ok(raw):
             continue
+        fire("task-" + cue)
         raw = " ".join(raw.split()[:MAX_WORDS])
         n = words_of(_core(raw))
         score = strength - 0.05 * pos
@@ -439,3 +441,31 @@ def task_phrases(text: str) -> list[str]:
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and _ok(p) and p in text and p not in out:
             out.append(p)
     return out[:MAX_PHRASES]
+
+
+# The task cues (the ``cue`` of a :class:`TaskCandidate`), each with an example it finds a
+# phrase in (tests/test_candidates_rules.py checks that it does).
+TASK_RULES: tuple[Rule, ...] = (
+    Rule("task-purpose", None, 2.6, "We propose a method for detecting forged signatures.",
+         "detecting forged signatures"),
+    Rule("task-purpose+mods", None, 3.2, "We propose a token-merging scheme for faster vision transformers.",
+         "token-merging for faster vision transformers"),
+    Rule("task-collection-of", None, 1.7, "We release a benchmark of 300 chemistry word problems.",
+         "chemistry word problems"),
+    Rule("task-study", None, 3.0, "We study the robustness of speech recognizers to accents.",
+         "the robustness of speech recognizers to accents"),
+    Rule("task-study-whether", None, 2.2, "We study whether small language models can plan routes.",
+         "small language models"),
+    Rule("task-problem-of", None, 2.8, "We revisit the problem of routing packets in mesh networks.",
+         "routing packets in mesh networks"),
+    Rule("task-is-problem", None, 3.1, "Protein docking is a central problem in structural biology.",
+         "Protein docking"),
+    Rule("task-is-key", None, 2.2, "Accurate weather forecasts are critical for farming.", "Accurate weather forecasts"),
+    Rule("task-to-address", None, 2.0, "To reduce label noise in crowdsourcing, we propose a filter.",
+         "label noise in crowdsourcing"),
+    Rule("task-remains", None, 2.0, "Long-horizon video prediction remains challenging.", "Long-horizon video prediction"),
+    Rule("task-complaint", None, 2.7, "Speech recognizers often struggle with heavy accents.",
+         "heavy accents in speech recognizers"),
+    Rule("task-opening", None, 1.5, "Sparse attention lets transformers read long inputs.",
+         "Sparse attention lets transformers read long inputs"),
+)

@@ -51,6 +51,16 @@ def _http_client(config: RunConfig):
         return None
 
 
+def endpoint_urls(config: RunConfig) -> tuple[str, ...]:
+    """The endpoints of ``config`` (OpenAI's when none is given); api.openai.com without a
+    key is refused here, once, for live runs and batches alike."""
+    urls = tuple(u.rstrip("/") for u in config.base_urls) or (OPENAI_URL,)
+    if OPENAI_URL in urls and not config.api_key:
+        raise UsageError("OPENAI_API_KEY is not set (needed for api.openai.com); "
+                         "or point --base-url at a local OpenAI-compatible server")
+    return urls
+
+
 @dataclass
 class Replica:
     url: str
@@ -123,11 +133,7 @@ class OpenAIBackend(Backend):
             raise UsageError("--model is required with --backend openai")
         if config.mode not in _MODES:
             raise UsageError(f"--mode must be one of {', '.join(_MODES)}")
-        urls = tuple(u.rstrip("/") for u in config.base_urls) or (OPENAI_URL,)
-        if OPENAI_URL in urls and not config.api_key:
-            raise UsageError("OPENAI_API_KEY is not set (needed for api.openai.com); "
-                             "or point --base-url at a local OpenAI-compatible server")
-        self.urls = urls
+        self.urls = urls = endpoint_urls(config)
         key = config.api_key or "no-key"   # local servers ignore it; the client needs one
         self.replicas = ReplicaSet([
             Replica(url, instructor.from_openai(

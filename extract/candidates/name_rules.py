@@ -5,7 +5,7 @@ says by itself (:data:`FORM_RULES`).
 
 A rule's ``gives`` is ``(mode, weight, cues)``: mode ``set`` replaces the strength and cues so
 far, ``max``/``min`` raise/cap the strength and add the cues, ``cue`` only adds cues.  The
-finder and the scoring passes (names.py, name_scoring.py) apply the tables; each rule has an
+finder and the scoring passes (name_finder.py, name_scoring.py) apply the tables; each rule has an
 example and the name it is about there, and tests/test_candidates_rules.py checks that it
 fires on it.
 """
@@ -147,7 +147,7 @@ DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run
                          ("dataset", 0.75, {"dataset-noun-name"}),
                          "Results on the Open Patent Corpus are strong.", "Open Patent Corpus")
 
-# The rules the finder (names.py) and the scoring passes (name_scoring.py) apply as code,
+# The rules the finder (name_finder.py) and the scoring passes (name_scoring.py) apply as code,
 # because they look at more than one occurrence or candidate at once; named here with their
 # examples so that each is tested and counted like the table rules.  ``gives`` says what
 # the rule does.

@@ -60,9 +60,9 @@ def trace() -> Iterator[set[str]]:
 
 def all_rules() -> dict[str, tuple[Rule, ...]]:
     """Every rule table by concept: numbers, names, roles (name scoring), contribution, task."""
-    from . import cues, name_rules, number_rules, task
+    from . import contribution, name_rules, number_rules, task
     return {"numbers": number_rules.KIND_RULES,
             "names": name_rules.FINDER_RULES + name_rules.INTRO_RULES + name_rules.FORM_RULES,
             "roles": (name_rules.DATASET_RULES + name_rules.OCCURRENCE_RULES + (name_rules.DATASET_NOUN_NAME,)
                       + name_rules.SCORING_RULES),
-            "contribution": cues.CONTRIBUTION_RULES, "task": task.TASK_RULES}
+            "contribution": contribution.CONTRIBUTION_RULES, "task": task.TASK_RULES}

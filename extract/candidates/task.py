@@ -411,6 +411,16 @@ def best_task(text: str, min_score: float = 0.0) -> str | None:
     return None
 
 
+def task_hint(text: str) -> str | None:
+    """The task phrase the rules rank first (see :func:`task_candidates`): cut from
+    the abstract at a clause boundary, markup removed, possibly with a leading determiner
+    ("We study the sample complexity of X, and ..." -> "the sample complexity of X"); None
+    when no cue applies.  The exported form comes from ``task.polish``."""
+    if not isinstance(text, str):
+        return None
+    return best_task(text)
+
+
 def final_task(hint: str | None, text: str) -> str:
     """The exported task: the polished hint when it has 3-12 words, else the best candidate
     that does, else a cut of the first sentence; 'unspecified' when the text gives nothing."""

@@ -1,4 +1,5 @@
-"""Rule-based guesses for the contribution type and the task phrase of an abstract."""
+"""The contribution type of an abstract (method, benchmark, dataset, analysis, theory, system),
+guessed by cue phrases and the names the paper introduces."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import re
 
 from ..text.cues import CONTRIBUTION_STEMS, WE, stems
 from .rules import Rule, fire
-from .task import best_task
 
 _INTRO = WE + stems(CONTRIBUTION_STEMS) + r"\w*\b"
 _SYSTEM_NOUN = re.compile(r"\b(?:library|libraries|toolkit|toolbox|package|software|open-source\s+"
@@ -111,16 +111,6 @@ def contribution_hint(text: str, names=()) -> str | None:
     if theory >= 2:
         return _gives("some-theory-words", "theory")
     return _gives("default-method", "method")
-
-
-def task_hint(text: str) -> str | None:
-    """The task phrase the rules rank first (see :mod:`extract.candidates.task`): cut from
-    the abstract at a clause boundary, markup removed, possibly with a leading determiner
-    ("We study the sample complexity of X, and ..." -> "the sample complexity of X"); None
-    when no cue applies.  The exported form comes from ``task.polish``."""
-    if not isinstance(text, str):
-        return None
-    return best_task(text)
 
 
 # The contribution rules, in the order contribution_hint tries them, with an example each

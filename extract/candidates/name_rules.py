@@ -15,12 +15,14 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-from ..text.lexicon import DATASET_SUFFIXES, is_known_dataset, is_model_name
+from ..text.acronyms import upper_count
+from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_name
 from . import name_cues as cue
 from .name_shapes import COINAGE_SUFFIX_WORDISH
 from .rules import Rule, fire
 
-__all__ = ["DATASET_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "Occurrence", "apply"]
+__all__ = ["CAP_RULES", "DATASET_RULES", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES",
+           "SCORING_RULES", "Occurrence", "Verdict", "apply", "cap"]
 
 _CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot", re.I)
 _CLOSES = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
@@ -199,18 +201,73 @@ SCORING_RULES: tuple[Rule, ...] = (
          "We evaluate on HotpotQA, TriviaBase and SQuAD.", "TriviaBase"),
     Rule("fragment", None, "a candidate seen only inside a longer good one (0.3 at most)",
          "We evaluate on the MS MARCO Passage benchmark.", "MARCO"),
-    Rule("generic-acronym", None, "a generic acronym of the field (0.05 at most)",
+)
+
+
+class Verdict:
+    """A candidate's final strengths while :data:`CAP_RULES` and :data:`ROLE_RULES` decide."""
+
+    def __init__(self, a):
+        self.a, self.text, self.shape, self.partners = a, a.text, a.shape, a.partners
+        self.cues, self.method, self.dataset = set(a.cues), a.method, a.dataset
+        n_upper = upper_count(a.text)
+        base = a.text.rstrip("s") if a.text.endswith("s") and n_upper >= 2 else a.text
+        self.generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
+        self.plural = a.text.endswith("s") and n_upper >= 2 and a.text[:-1].isupper() is False \
+            and re.fullmatch(r"[A-Z][A-Za-z0-9\-]*[A-Z]s", a.text) is not None
+
+
+def cap(rules, v: Verdict) -> None:
+    """Apply every rule of ``rules`` that holds: ``gives`` = (caps by field, cues added)."""
+    for rule in rules:
+        if rule.test(v):
+            fire(rule.name)
+            caps, cues = rule.gives
+            v.cues |= cues
+            for attr, limit in caps.items():
+                setattr(v, attr, min(getattr(v, attr), limit))
+
+
+# Caps on what a candidate's evidence gave it, applied in order.
+CAP_RULES: tuple[Rule, ...] = (
+    Rule("generic-acronym", lambda v: v.generic, ({"method": 0.05, "dataset": 0.05}, {"generic"}),
          "Large language models (LLMs) are trained with RL.", "RL"),
-    Rule("lowercase-cap", None, "an uncapitalized coinage is never fully confident (0.55/0.7)",
+    Rule("lowercase-cap-appositive", lambda v: "lowercase-coinage" in v.cues and not v.partners
+         and ("appositive" in v.cues or "called" in v.cues), ({"method": 0.7}, set()),
+         "We propose token dropping, a simple method for speed.", "token dropping"),
+    Rule("lowercase-cap", lambda v: "lowercase-coinage" in v.cues and not v.partners
+         and not ("appositive" in v.cues or "called" in v.cues), ({"method": 0.55}, set()),
          "We propose aligned mass transport to match distributions.", "aligned mass transport"),
-    Rule("plural", None, "a plural acronym names a class of things (method 0.2)",
+    Rule("plural", lambda v: v.plural and v.method < 0.85, ({"method": 0.2, "dataset": 0.3}, {"plural"}),
          "Unlike HMMs and TreeCRFs, ours is exact.", "TreeCRFs"),
-    Rule("plural-long-form", None, "a plural long form names a class of things (method 0.3)",
+    Rule("plural-long-form", lambda v: "long-form" in v.cues and v.plural is False and v.text.endswith("s")
+         and v.method < 0.85, ({"method": 0.3}, set()),
          "Large language models (LLMs) are everywhere.", "Large language models"),
-    Rule("model-role", None, "a model name or 'X model' is a model (role model)",
+)
+
+
+def _weak(v: Verdict):
+    score = max(v.method, v.dataset, 0.15 if v.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
+    role = None
+    if v.dataset > v.method and v.dataset >= 0.3:
+        role = "dataset"
+    elif v.method >= 0.3:
+        role = "method"
+    return role, score
+
+
+# The role and score of a candidate: the first rule that holds decides (None: dropped).
+ROLE_RULES: tuple[Rule, ...] = (
+    Rule("model-role", lambda v: ("model-pattern" in v.cues or "model-cue" in v.cues) and v.method < 0.75
+         and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues, lambda v: ("model", 0.05),
          "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
-    Rule("uncued-run", None, "a capitalized run without a cue is dropped",
+    Rule("uncued-run", lambda v: v.shape == "run" and v.method < 0.5 and v.dataset < 0.5, lambda v: None,
          "Results from New York Times articles follow.", "New York Times"),
-    Rule("introduced-dataset-role", None, "an introduced dataset has role dataset",
+    Rule("introduced-dataset-role", lambda v: "introduced" in v.cues, lambda v: ("dataset", max(v.method, v.dataset)),
          "We present CityWalk, a dataset of street scenes.", "CityWalk"),
+    Rule("dataset-role", lambda v: v.dataset >= 0.5 and v.dataset >= v.method, lambda v: ("dataset", v.dataset),
+         "Results on the HotpotQA benchmark improve.", "HotpotQA"),
+    Rule("method-role", lambda v: v.method >= 0.5, lambda v: ("method", v.method),
+         "We propose GridMend, which repairs broken meshes.", "GridMend"),
+    Rule("weak-role", lambda v: True, _weak, "Results favour PolyMix over the rest.", "PolyMix"),
 )

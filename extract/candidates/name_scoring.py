@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 
-from ..text.acronyms import upper_count
 from ..text.lexicon import GENERIC_ACRONYMS
-from .name_rules import DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES
+from .name_rules import CAP_RULES, DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Verdict, cap
 from .name_types import Evidence, NameCandidate
-from .rules import fire
+from .rules import fire, first
 
 
 def score(self) -> list[NameCandidate]:
@@ -153,49 +152,11 @@ def score(self) -> list[NameCandidate]:
 
 
 def _finish(a: Evidence) -> NameCandidate | None:
-    base = a.text.rstrip("s") if a.text.endswith("s") and upper_count(a.text) >= 2 else a.text
-    generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
-    plural = a.text.endswith("s") and upper_count(a.text) >= 2 and a.text[:-1].isupper() is False \
-        and re.fullmatch(r"[A-Z][A-Za-z0-9\-]*[A-Z]s", a.text) is not None
-    cues = set(a.cues)
-    method, dataset = a.method, a.dataset
-    if generic:
-        fire("generic-acronym")
-        cues.add("generic")
-        method = min(method, 0.05)
-        dataset = min(dataset, 0.05)
-    if "lowercase-coinage" in cues and not a.partners:
-        # an uncapitalized phrase is a name only by its context: never fully confident
-        fire("lowercase-cap")
-        method = min(method, 0.7 if ("appositive" in cues or "called" in cues) else 0.55)
-    if plural and method < 0.85:
-        fire("plural")
-        cues.add("plural")
-        method = min(method, 0.2)
-        dataset = min(dataset, 0.3)
-    if "long-form" in cues and plural is False and a.text.endswith("s") and method < 0.85:
-        fire("plural-long-form")
-        method = min(method, 0.3)                         # a plural long form names a class of things
-    is_model = ("model-pattern" in cues or "model-cue" in cues) and method < 0.75
-    if is_model and "known-dataset" not in cues and "dataset-suffix" not in cues:
-        fire("model-role")
-        return NameCandidate(a.text, a.start, a.end, "model", 0.05, tuple(sorted(cues)))
-    if a.shape == "run" and method < 0.5 and dataset < 0.5:
-        fire("uncued-run")
-        return None                                       # uncued capitalized run: noise
-    if "introduced" in cues:
-        fire("introduced-dataset-role")
-        return NameCandidate(a.text, a.start, a.end, "dataset", round(max(method, dataset), 3),
-                             tuple(sorted(cues)))
-    if dataset >= 0.5 and dataset >= method:
-        role, score = "dataset", dataset
-    elif method >= 0.5:
-        role, score = "method", method
-    else:
-        score = max(method, dataset, 0.15 if a.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
-        role = None
-        if dataset > method and dataset >= 0.3:
-            role = "dataset"
-        elif method >= 0.3:
-            role = "method"
-    return NameCandidate(a.text, a.start, a.end, role, round(score, 3), tuple(sorted(cues)))
+    """The candidate of ``a`` after :data:`CAP_RULES`, with the role :data:`ROLE_RULES` give."""
+    v = Verdict(a)
+    cap(CAP_RULES, v)
+    decided = first(ROLE_RULES, v).gives(v)
+    if decided is None:
+        return None
+    role, score = decided
+    return NameCandidate(a.text, a.start, a.end, role, round(score, 3), tuple(sorted(v.cues)))

@@ -17,6 +17,9 @@ Cues explain the score: we-propose, our, appositive, called, acronym-def, long-f
 co-introduced, bold, code, quoted, italic, math, camelcase, acronym, hyphenated, capitalized,
 lowercase-coinage, dataset-cue, dataset-list, on-X, dataset-suffix, known-dataset,
 model-pattern, model-cue, generic, plural, introduced.
+
+The finder below collects occurrences and their evidence; the rules that weigh it are the
+tables of :mod:`.name_rules`, applied here and in :mod:`.name_scoring`.
 """
 from __future__ import annotations
 

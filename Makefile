@@ -22,6 +22,7 @@ run: $(STAMP)
 	$(BIN)/extract run seeds/ -o out/seeds.jsonl
 
 test: $(STAMP)
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

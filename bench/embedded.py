@@ -1,12 +1,14 @@
 """Benchmark of the embedded backend on the seed abstracts.
 
-    python bench/embedded.py [--model PATH.gguf] [--limit N] [--out records.jsonl] [--cli]
+    python bench/embedded.py [--inputs PATH...] [--gold GOLD.jsonl] [--model PATH.gguf]
+                             [--limit N] [--out records.jsonl] [--cli]
 
-Runs every seed abstract through :class:`extract.backends.local.LocalBackend` directly (one
+Runs every abstract of ``--inputs`` (default: seeds/) through :class:`extract.backends.local.LocalBackend` directly (one
 model load, no cache), writes the records, and prints to stdout: seconds total and per
 abstract, the time spent inside llama.cpp completion calls and llama.cpp's own compute time
 for the same tokens (prompt + generation), peak RSS, and - when ``extract.evaluate``
-exists - the eval figures on the dev gold.  ``--cli`` also times ``extract run seeds/
+exists - the eval figures against ``--gold`` (default: tests/gold/dev-gold.jsonl, which
+annotates seeds/000).  ``--cli`` also times ``extract run seeds/
 --backend local`` end to end (a fresh cache directory, so nothing is cached).
 """
 
@@ -33,11 +35,11 @@ from extract.inputs import Item, expand, read_inputs  # noqa: E402
 from extract.prompting import load_prompt, load_schema  # noqa: E402
 from extract.record import build_record  # noqa: E402
 
-GOLD = Path("/work/shared/eval/dev-gold.jsonl")
+GOLD = ROOT / "tests" / "gold" / "dev-gold.jsonl"
 
 
-def seed_items(limit: int | None) -> list[Item]:
-    files, _ = expand([ROOT / "seeds"])
+def seed_items(limit: int | None, inputs: list[Path] | None = None) -> list[Item]:
+    files, _ = expand(inputs or [ROOT / "seeds"])
     items = [e for e in read_inputs(files) if isinstance(e, Item)]
     return items[:limit] if limit else items
 
@@ -69,15 +71,15 @@ def grounded_rate(records: list[dict]) -> float:
     return ok / total if total else 1.0
 
 
-def evaluate(records_path: Path) -> dict | None:
-    """The dev-gold figures from ``extract.evaluate`` (None when it or the gold is missing)."""
+def evaluate(records_path: Path, gold: Path = GOLD) -> dict | None:
+    """The gold figures from ``extract.evaluate`` (None when it or the gold is missing)."""
     try:
         from extract.evaluate import evaluate as ev, load_jsonl
     except ImportError:
         return None
-    if not GOLD.is_file():
+    if not gold.is_file():
         return None
-    res = ev(load_jsonl(records_path), load_jsonl(GOLD))
+    res = ev(load_jsonl(records_path), load_jsonl(gold))
     return {"grounded_rate": round(res.grounded_rate, 4), "macro_f1": round(res.macro_f1, 4),
             "method_f1": round(res.method_names.f1, 4), "dataset_f1": round(res.datasets.f1, 4),
             "numbers_f1": round(res.numbers.f1, 4), "result_numbers_f1": round(res.result_numbers.f1, 4),
@@ -106,6 +108,8 @@ def run_cli(model: str | None, limit: int | None) -> tuple[float, int, dict | No
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--inputs", type=Path, nargs="+", help="abstract files or directories (default: seeds/)")
+    ap.add_argument("--gold", type=Path, default=GOLD, help="gold records to score against")
     ap.add_argument("--model", help="a .gguf file (default: the packaged model)")
     ap.add_argument("--limit", type=int)
     ap.add_argument("--out", type=Path, help="write the records here (default: a temp file)")
@@ -115,7 +119,7 @@ def main() -> int:
 
     config = RunConfig(backend="local", model=args.model)
     policy = Policy(**json.loads(args.policy))
-    items = seed_items(args.limit)
+    items = seed_items(args.limit, args.inputs)
     started = time.perf_counter()
     backend = LocalBackend(config, policy)
     backend.llm()
@@ -150,7 +154,7 @@ def main() -> int:
     }
     if errors:
         figures["errors"] = errors[:5]
-    scores = evaluate(out)
+    scores = evaluate(out, args.gold)
     if scores is not None:
         figures["eval"] = scores
     if args.cli:

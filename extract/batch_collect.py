@@ -23,24 +23,31 @@ from pathlib import Path
 import openai
 from pydantic import ValidationError
 
-from .batch import (BatchRequests, ResultIndex, _entries, answer_of, canonical, downloaded,
-                    make_client, usage_of)
+from .backends.openai_batch import (ResultIndex, answer_of, canonical, downloaded, make_client, open_batch,
+                                    usage_of)
+from .batch import BatchRequests, _entries
 from .config import RunConfig
-from .errors import (BatchNotReady, EXIT_OK, EXIT_SOME_FAILED, BackendError, RecordError,
-                     UsageError)
+from .errors import EXIT_OK, EXIT_SOME_FAILED, RecordError, UsageError
 from .inputs import Item, Problem
 from .output import RecordSink
 from .pipeline import Summary
 from .prompting import sha256
 from .record import error_entry
 
-PENDING = ("validating", "in_progress", "finalizing", "cancelling")
-
 
 @dataclass
 class CollectSummary(Summary):
     absent: int = 0        # inputs not in this batch (another part, or cached at submit)
     strays: int = 0        # answers whose custom_id matches no input
+
+    def add_usage(self, usage: dict) -> None:
+        for k in self.tokens:
+            self.tokens[k] += usage.get(k, 0)
+
+    def add_record(self, record: dict, cached: bool) -> None:
+        self.ok += 1
+        self.cached += cached
+        self.dropped += len(record.get("dropped") or ())
 
     def line(self) -> str:
         text = super().line()
@@ -89,28 +96,6 @@ def _submitted(client: openai.OpenAI, file_id: str, tmp: Path, log) -> dict[str,
     return out
 
 
-def _open_batch(client: openai.OpenAI, batch_id: str, reqs: BatchRequests):
-    try:
-        batch = client.batches.retrieve(batch_id)
-    except openai.NotFoundError:
-        raise UsageError(f"no batch {batch_id!r} at this endpoint") from None
-    meta = batch.metadata or {}
-    if meta.get("request_sha") and meta["request_sha"] != reqs.request_sha:
-        raise UsageError(f"batch {batch_id} was submitted with other options (model, prompt, "
-                         "schema, decoding, --reasks or --base-url): give collect the same "
-                         "options as submit")
-    counts = batch.request_counts
-    done = f"{counts.completed + counts.failed}/{counts.total} answered" if counts else ""
-    if batch.status in PENDING:
-        raise BatchNotReady(f"batch {batch_id} is {batch.status} ({done}); collect it once "
-                            f"`extract batch status {batch_id}` says completed")
-    if batch.status == "failed":
-        errs = "; ".join(f"line {e.line}: {e.message}" if e.line else str(e.message)
-                         for e in ((batch.errors.data if batch.errors else None) or [])[:5])
-        raise BackendError(f"batch {batch_id} failed validation: {errs or 'no reason given'}")
-    return batch
-
-
 def collect(inputs, config: RunConfig, sink: RecordSink, *, batch_id: str | None = None,
             results: tuple[Path, ...] = (), client: openai.OpenAI | None = None,
             verify: bool = True, log=None, progress=None) -> CollectSummary:
@@ -124,7 +109,7 @@ def collect(inputs, config: RunConfig, sink: RecordSink, *, batch_id: str | None
         tmp, submitted = Path(tmpdir), None
         if batch_id:
             client = client or make_client(reqs.config)
-            batch = _open_batch(client, batch_id, reqs)
+            batch = open_batch(client, batch_id, reqs.request_sha)
             if verify:
                 submitted = _submitted(client, batch.input_file_id, tmp, log)
             paths = downloaded(client, [batch.output_file_id, batch.error_file_id], tmp)
@@ -168,9 +153,7 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
     if hit is not None:
         sink.attempted(item.id)
         sink.record(hit[0])
-        summary.ok += 1
-        summary.cached += 1
-        summary.dropped += len(hit[0].get("dropped") or ())
+        summary.add_record(hit[0], cached=True)
         return
     if not in_batch:
         summary.absent += 1
@@ -193,13 +176,10 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
     try:
         body, content = answer_of(line)
     except RecordError as e:
-        usage = usage_of(((line.get("response") or {}).get("body")) or {})
-        for k in summary.tokens:
-            summary.tokens[k] += usage[k]
+        summary.add_usage(usage_of(((line.get("response") or {}).get("body")) or {}))
         return fail(str(e))
     usage = usage_of(body)
-    for k in summary.tokens:
-        summary.tokens[k] += usage[k]
+    summary.add_usage(usage)
     try:
         obj = ex.schema.model_validate_json(content, context={"source": item.text, "lenient": True})
     except ValidationError as e:
@@ -207,5 +187,4 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
     record = ex.remember(item, obj, model=body.get("model") or reqs.config.model, attempts=1,
                          usage=usage, extracted_at=_when(body))
     sink.record(record)
-    summary.ok += 1
-    summary.dropped += len(record.get("dropped") or ())
+    summary.add_record(record, cached=False)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
-from extract.candidates import is_model_name, parse_number
+from extract.text import is_model_name, parse_number
 from extract.grounding import Aligner, unwrap
 
 Contribution = Literal["method", "benchmark", "dataset", "analysis", "theory", "system"]

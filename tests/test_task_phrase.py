@@ -15,7 +15,7 @@ from extract.backends.local_schema import Policy, build_plan, map_answer
 from extract.candidates.task import (MAX_WORDS, MIN_WORDS, cut, final_task, plain, polish,
                                          task_candidates, task_phrases)
 from extract.candidates import find_candidates
-from extract.candidates.cues import task_hint
+from extract.candidates.task import task_hint
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKUP = re.compile(r"[\\$*`{}]|(?<!\w)_|_(?!\w)")

@@ -112,11 +112,12 @@ def _threads() -> int:
 def rules_digest() -> str:
     """SHA-256 of the rule code that shapes local answers (the candidate layer and the
     constraint builder), so changing a rule invalidates cached answers by itself."""
-    from .. import candidates
+    from .. import candidates, text
     from . import local_schema
 
     h = sha256()
-    files = sorted(Path(candidates.__file__).parent.glob("*.py")) + [Path(local_schema.__file__)]
+    files = (sorted(Path(candidates.__file__).parent.glob("*.py")) + sorted(Path(text.__file__).parent.glob("*.py"))
+             + [Path(local_schema.__file__)])
     for f in files:
         h.update(f.name.encode())
         h.update(f.read_bytes())

@@ -39,6 +39,16 @@ _MODES = {"tools": instructor.Mode.TOOLS, "json_schema": instructor.Mode.JSON_SC
           "json": instructor.Mode.JSON}
 
 
+def endpoint_urls(config: RunConfig) -> tuple[str, ...]:
+    """The endpoints of ``config`` (OpenAI's when none is given); api.openai.com without a
+    key is refused here, once, for live runs and batches alike."""
+    urls = tuple(check_base_url(u) for u in config.base_urls) or (OPENAI_URL,)
+    if OPENAI_URL in urls and not config.api_key:
+        raise UsageError("OPENAI_API_KEY is not set (needed for api.openai.com); "
+                         "or point --base-url at a local OpenAI-compatible server")
+    return urls
+
+
 @dataclass
 class _Record:
     """What one record's requests have spent so far (one per :meth:`extract` call)."""
@@ -83,13 +93,9 @@ class OpenAIBackend(Backend):
             raise UsageError("--model is required with --backend openai")
         if config.mode not in _MODES:
             raise UsageError(f"--mode must be one of {', '.join(_MODES)}")
-        urls = tuple(check_base_url(u) for u in config.base_urls) or (OPENAI_URL,)
-        if OPENAI_URL in urls and not config.api_key:
-            raise UsageError("OPENAI_API_KEY is not set (needed for api.openai.com); "
-                             "or point --base-url at a local OpenAI-compatible server")
+        self.urls = urls = endpoint_urls(config)
         install()
         _quiet_instructor_logs()
-        self.urls = urls
         key = config.api_key or "no-key"   # local servers ignore it; the client needs one
         try:
             self.replicas = ReplicaSet([

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cues import contribution_hint, task_hint
-from .names import NameCandidate, find_names, select_names
-from .name_patterns import _model_like as is_model_name
-from .numbers import NumberCandidate, find_numbers, parse_number
+from ..text.lexicon import is_model_name
+from ..text.numparse import parse_number
+from .contribution import contribution_hint
+from .name_finder import NameCandidate, find_names, select_names
+from .numbers import NumberCandidate, find_numbers
+from .task import task_hint
 
 __all__ = ["Candidates", "NameCandidate", "NumberCandidate", "find_candidates", "find_names",
            "find_numbers", "is_model_name", "parse_number", "select_names"]

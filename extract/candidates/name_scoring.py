@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from .name_patterns import (_APPOS_DATASET, _MODEL_AFTER, _NOUN_CALLED_BEFORE, _SELF_DATASET_BEFORE,
-                            DATASET_SUFFIXES, GENERIC_ACRONYMS, NameCandidate, _Agg, _dataset_like,
-                            _model_like, _upper_count)
+from ..text.lexicon import GENERIC_ACRONYMS
+from .name_rules import CAP_RULES, DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Verdict, cap
+from .name_types import Evidence, NameCandidate
+from .rules import fire, first
 
 
 def score(self) -> list[NameCandidate]:
@@ -18,37 +19,37 @@ def score(self) -> list[NameCandidate]:
             or [a.start]
         for o in occs[:6]:
             e = o + len(a.text)
-            ms, mc = self.intro_strength(o, e)
+            occ = self.intro(o, e)
+            ms = occ.strength
             if ms >= 0.4:
                 a.method = max(a.method, ms)
-                a.cues |= mc
+                a.cues |= occ.cues
             ds, dc = self.dataset_strength(o, e)
             if ds:
                 a.dataset = max(a.dataset, ds)
                 a.cues |= dc
-            if _MODEL_AFTER.match(t[e:e + 60]) and "long" != a.shape:
-                a.cues.add("model-cue")
-            if _SELF_DATASET_BEFORE.search(t[max(0, o - 80):o]) or \
-                    _NOUN_CALLED_BEFORE.search(t[max(0, o - 60):o]) or (
-                    ms >= 0.75 and _APPOS_DATASET.match(t[e:e + 90])):
-                a.cues |= {"introduced", "dataset-cue"}
-                a.dataset = max(a.dataset, 0.85)
-                a.method = max(a.method, 0.8)
-        if any(a.text.endswith(suf) and len(a.text) > len(suf) + 1 for suf in DATASET_SUFFIXES) \
-                and " " not in a.text:
-            a.cues.add("dataset-suffix")
-            a.dataset = max(a.dataset, 0.65)
-        if _dataset_like(a.text):
-            a.cues.add("known-dataset")
-            a.dataset = max(a.dataset, 0.75)
-        if _model_like(a.text) and " " not in a.text:
-            a.cues.add("model-pattern")
-    # a long form or capitalized run that ends in a dataset noun names a dataset
+            for rule in OCCURRENCE_RULES:
+                if rule.name == "model-cue" and a.shape == "long" or not rule.test(occ):
+                    continue
+                fire(rule.name)
+                mode, weight, cues = rule.gives
+                a.cues |= cues
+                if mode == "introduced-dataset":
+                    a.dataset = max(a.dataset, weight)
+                    a.method = max(a.method, 0.8)
+                    break
+        for rule in FORM_RULES:
+            if rule.test(a.text):
+                fire(rule.name)
+                mode, weight, cues = rule.gives
+                a.cues |= cues
+                if mode == "dataset":
+                    a.dataset = max(a.dataset, weight)
     for a in aggs.values():
-        if a.shape in ("long", "run") and re.search(r"\s(?:Benchmark|Dataset|Corpus|Suite|Challenge|"
-                                                    r"Arena|Collection|Leaderboard|Database)s?$", a.text):
-            a.dataset = max(a.dataset, 0.75)
-            a.cues.add("dataset-noun-name")
+        if DATASET_NOUN_NAME.test(a):
+            fire(DATASET_NOUN_NAME.name)
+            a.dataset = max(a.dataset, DATASET_NOUN_NAME.gives[1])
+            a.cues |= DATASET_NOUN_NAME.gives[2]
     # acronym partners share the introduction
     for a in aggs.values():
         for p in a.partners:
@@ -56,6 +57,7 @@ def score(self) -> list[NameCandidate]:
             if b is not None:
                 a.method = b.method = max(a.method, b.method)
                 a.dataset = b.dataset = max(a.dataset, b.dataset)
+                fire("acronym-partners")
                 if "introduced" in a.cues or "introduced" in b.cues:
                     a.cues.add("introduced")
                     b.cues.add("introduced")
@@ -75,18 +77,20 @@ def score(self) -> list[NameCandidate]:
                 continue
             i, ss, se = self.sent(a.start)
             if any(ss <= b.start < se or b.text in t[ss:se] for b in introduced if b is not a):
+                fire("co-introduced")
                 a.method = max(a.method, 0.6)
                 a.cues.add("co-introduced")
                 for p in a.partners:
                     if p in aggs:
                         aggs[p].method = max(aggs[p].method, 0.6)
                         aggs[p].cues.add("co-introduced")
-    # variants of an introduced name (CurvAR-Lite next to CurvAR) are introduced too
+    # variants of an introduced name (FooNet-Lite next to FooNet) are introduced too
     for a in aggs.values():
-        if " " not in a.text and not a.model:
+        if " " not in a.text:
             for b in introduced:
                 if b is not a and " " not in b.text and len(b.text) >= 3 and \
                         re.match(re.escape(b.text) + r"(?:[-‐–+]?[A-Z0-9]|\+)", a.text):
+                    fire("variant")
                     a.method = max(a.method, 0.7)
                     a.cues.add("variant")
                     if "introduced" in b.cues:
@@ -96,13 +100,13 @@ def score(self) -> list[NameCandidate]:
     occ = {name: [(m.start(), m.end()) for m in
                   re.finditer(r"(?<![\w\-‐–])" + re.escape(name) + r"(?![\w\-‐–])", t)]
            for name in aggs}
-    starts: dict[int, list[_Agg]] = {}
-    ends: dict[int, list[_Agg]] = {}
+    starts: dict[int, list[Evidence]] = {}
+    ends: dict[int, list[Evidence]] = {}
     for name, spans_ in occ.items():
         for s0, e0 in spans_:
             starts.setdefault(s0, []).append(aggs[name])
             ends.setdefault(e0, []).append(aggs[name])
-    # coordinated with a dataset ("on LongBench and RULER"): a dataset too
+    # coordinated with a dataset ("on TabArena and WikiSQL"): a dataset too
     sep_after = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
     sep_before = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)$")
     for _ in range(4):
@@ -122,6 +126,7 @@ def score(self) -> list[NameCandidate]:
                               re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", t[e0:])]
                 for b in neigh:
                     if b is not a and b.dataset < min(a.dataset, 0.75) and not ({"model-pattern", "model-cue"} & b.cues):
+                        fire("coordinated-with-dataset")
                         b.dataset = min(a.dataset, 0.75)
                         b.cues.add("dataset-list")
                         changed = True
@@ -135,6 +140,7 @@ def score(self) -> list[NameCandidate]:
             continue
         if all(any(bs <= s0 and e0 <= be and len(b.text) > len(a.text) for bs, be, b in good)
                for s0, e0 in occ[a.text]):
+            fire("fragment")
             a.method, a.dataset = min(a.method, 0.3), min(a.dataset, 0.3)
             a.cues.add("fragment")
     out: list[NameCandidate] = []
@@ -145,43 +151,12 @@ def score(self) -> list[NameCandidate]:
     return out
 
 
-def _finish(a: _Agg) -> NameCandidate | None:
-    base = a.text.rstrip("s") if a.text.endswith("s") and _upper_count(a.text) >= 2 else a.text
-    generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
-    plural = a.text.endswith("s") and _upper_count(a.text) >= 2 and a.text[:-1].isupper() is False \
-        and re.fullmatch(r"[A-Z][A-Za-z0-9\-]*[A-Z]s", a.text) is not None
-    cues = set(a.cues)
-    method, dataset = a.method, a.dataset
-    if generic:
-        cues.add("generic")
-        method = min(method, 0.05)
-        dataset = min(dataset, 0.05)
-    if "lowercase-coinage" in cues and not a.partners:
-        # an uncapitalized phrase is a name only by its context: never fully confident
-        method = min(method, 0.7 if ("appositive" in cues or "called" in cues) else 0.55)
-    if plural and method < 0.85:
-        cues.add("plural")
-        method = min(method, 0.2)
-        dataset = min(dataset, 0.3)
-    if "long-form" in cues and plural is False and a.text.endswith("s") and method < 0.85:
-        method = min(method, 0.3)                         # "Omni Language Models"
-    is_model = ("model-pattern" in cues or "model-cue" in cues) and method < 0.75
-    if is_model and "known-dataset" not in cues and "dataset-suffix" not in cues:
-        return NameCandidate(a.text, a.start, a.end, "model", 0.05, tuple(sorted(cues)))
-    if a.shape == "run" and method < 0.5 and dataset < 0.5:
-        return None                                       # uncued capitalized run: noise
-    if "introduced" in cues:
-        return NameCandidate(a.text, a.start, a.end, "dataset", round(max(method, dataset), 3),
-                             tuple(sorted(cues)))
-    if dataset >= 0.5 and dataset >= method:
-        role, score = "dataset", dataset
-    elif method >= 0.5:
-        role, score = "method", method
-    else:
-        score = max(method, dataset, 0.15 if a.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
-        role = None
-        if dataset > method and dataset >= 0.3:
-            role = "dataset"
-        elif method >= 0.3:
-            role = "method"
-    return NameCandidate(a.text, a.start, a.end, role, round(score, 3), tuple(sorted(cues)))
+def _finish(a: Evidence) -> NameCandidate | None:
+    """The candidate of ``a`` after :data:`CAP_RULES`, with the role :data:`ROLE_RULES` give."""
+    v = Verdict(a)
+    cap(CAP_RULES, v)
+    decided = first(ROLE_RULES, v).gives(v)
+    if decided is None:
+        return None
+    role, score = decided
+    return NameCandidate(a.text, a.start, a.end, role, round(score, 3), tuple(sorted(v.cues)))

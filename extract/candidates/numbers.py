@@ -1,6 +1,6 @@
 """Every number written with digits in an abstract, with offsets, value, unit and a kind guess.
 
-Conventions (they follow the gold guideline, /work/shared/eval/GUIDELINE.md):
+Conventions (they follow the gold guideline, tests/gold/GUIDELINE.md):
 
 * ``text`` is an exact slice of the source and carries the sign, approximation mark, unit and
   LaTeX/markdown form: ``+5.3%``, ``79\\%``, ``$94.4$%``, ``$\\sim650\\times$``, ``d=53``.
@@ -25,13 +25,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._text import SpanIndex, excluded_spans, math_spans, sentence_bounds
-from .numkind import _Raw, _about, _count_noun_after, _kind
-from .numparse import (_ATTACHED_UNITS, _CORE, _EXP_E, _FORMULA_BEFORE, _MULT, _OK_COMMANDS, _POW, _SCI,
-                       _SECTION_WORDS, _DATE_PREPS, _SPACED_UNIT, _UNIT_NORMAL, _VAR_PREFIX, _WRAP_OPEN,
-                       _safe_pow, _to_float, parse_number)
+from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, MULT, OK_COMMANDS, POW, SCI, SPACED_UNIT, UNIT_NORMAL,
+                             VAR_PREFIX, WRAP_OPEN, parse_number, safe_pow, to_float)
+from ..text.sentences import sentence_bounds
+from ..text.spans import SpanIndex, excluded_spans, math_spans
+from .number_about import Raw, count_noun_after, guess_about
+from .number_rules import kind_rule
 
-__all__ = ["NumberCandidate", "find_numbers", "parse_number"]
+_FORMULA_BEFORE = re.compile(
+    r"(?:[_^]\s*\{?\s*[-+−]?\s*|\\(?:frac|dfrac|tfrac|binom)\s*(?:\{[^{}]*\}\s*)?\{\s*[-+−]?\s*"
+    r"|\\sqrt\s*(?:\[[^\]]*\])?\s*\{?\s*|(?:\b[OΘΩo]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|"
+    r"\\widetilde\s*\{?\s*O\s*\}?|\\tilde\s*\{?\s*O\s*\}?|\\log|\\exp|\\ln|\\poly|poly|\\mathrm\{poly\})"
+    r"\s*\(\s*[-+−]?\s*|[/*]\s*)$")
+_SECTION_WORDS = {"stage", "phase", "step", "table", "tab", "figure", "fig", "section", "sec",
+                  "theorem", "lemma", "corollary", "proposition", "definition", "eq", "equation",
+                  "level", "track", "version", "round", "part", "type", "tier", "appendix",
+                  "chapter", "algorithm", "alg", "experiment", "exp", "case", "example", "task",
+                  "setting", "question", "problem", "rule", "layer", "block", "day", "week",
+                  "month", "year", "v", "no", "number", "grade", "class", "category", "split",
+                  "fold", "head", "epoch", "iteration", "iter", "batch", "sample", "group", "q"}
+_DATE_PREPS = {"in", "since", "from", "until", "till", "by", "before", "after", "during",
+               "between", "through", "circa", "early", "late", "mid", "and", "to", "of", "the"}
+
+__all__ = ["NumberCandidate", "explain_numbers", "find_numbers", "parse_number"]
 
 
 @dataclass(frozen=True)
@@ -79,14 +95,14 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None) -> bool:
     tok, i = _left_token(text, s)
     if tok and any(ch.isalpha() for ch in tok):
         if i > 0 and text[i - 1] == "\\" and tok.isalpha():
-            return tok not in _OK_COMMANDS        # \sim650 is fine, \ell1 is not
+            return tok not in OK_COMMANDS        # \sim650 is fine, \ell1 is not
         return True                                 # GPT-4, Llama3-8B, pass@1, T2I
     if tok and tok[-1:] in ".":                    # 1.2.3 (version): second part
         return True
     if math is not None:
         j = s - 1
         while j > math[0] and text[j] in " {":
-            if text[j] == "{" and not _WRAP_OPEN.search(text[max(0, math[0]):j + 1]):
+            if text[j] == "{" and not WRAP_OPEN.search(text[max(0, math[0]):j + 1]):
                 break
             j -= 1
         prev = text[j] if j >= math[0] else "$"
@@ -111,7 +127,7 @@ def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
         if m:
             tok = m.group(1)
             if tok.startswith("\\"):
-                return tok[1:] not in _OK_COMMANDS and tok[1:] not in ("%", "cdot")
+                return tok[1:] not in OK_COMMANDS and tok[1:] not in ("%", "cdot")
             if tok in ("x", "X") and not re.match(r"\s*[xX]\s*[A-Za-z0-9\\]", rest):
                 return False
             return True
@@ -129,13 +145,13 @@ def _is_pure_math(text: str, ms: int, me: int, core_s: int, core_e: int) -> bool
     return inner == ""
 
 
-def _scan(text: str) -> list[_Raw]:
+def _scan(text: str) -> list[Raw]:
     maths = math_spans(text)
     math_idx, excl = SpanIndex(maths), SpanIndex(excluded_spans(text))
-    out: list[_Raw] = []
+    out: list[Raw] = []
     pos = 0
     while True:
-        m = _CORE.search(text, pos)
+        m = CORE.search(text, pos)
         if not m:
             break
         s, e = m.span()
@@ -149,24 +165,24 @@ def _scan(text: str) -> list[_Raw]:
         if excl.find(s):
             continue
         math = math_idx.find(s)
-        value = _to_float(m.group(0))
+        value = to_float(m.group(0))
         if value is None:
             continue
         # exponent forms glued to the core
         ce = e
-        mm = _EXP_E.match(text, ce)
+        mm = EXP_E.match(text, ce)
         if mm and "." not in text[ce:mm.end()]:
-            value *= _safe_pow(10.0, float(mm.group(1).replace("−", "-")))
+            value *= safe_pow(10.0, float(mm.group(1).replace("−", "-")))
             ce = mm.end()
         else:
-            mm = _SCI.match(text, ce)
+            mm = SCI.match(text, ce)
             if mm:
-                value *= _safe_pow(10.0, float((mm.group(1) or mm.group(2)).replace("−", "-")))
+                value *= safe_pow(10.0, float((mm.group(1) or mm.group(2)).replace("−", "-")))
                 ce = mm.end()
             else:
-                mm = _POW.match(text, ce)
+                mm = POW.match(text, ce)
                 if mm:
-                    value = _safe_pow(value, float((mm.group(1) or mm.group(2)).replace("−", "-")))
+                    value = safe_pow(value, float((mm.group(1) or mm.group(2)).replace("−", "-")))
                     ce = mm.end()
         pos = max(pos, ce)
         if _reject_left(text, s, math) or _reject_right(text, ce, math):
@@ -178,9 +194,9 @@ def _scan(text: str) -> list[_Raw]:
             w = g.group(0)
             after = text[ce + len(w): ce + len(w) + 1]
             if w in ("k", "K", "M", "B", "T") and not after.isalnum():
-                mult, end = _MULT[w], ce + len(w)
-            elif w in _ATTACHED_UNITS and not (w in ("x", "X") and after.isdigit()) and not after.isalnum():
-                unit, end = _UNIT_NORMAL.get(w, w), ce + len(w)
+                mult, end = MULT[w], ce + len(w)
+            elif w in ATTACHED_UNITS and not (w in ("x", "X") and after.isdigit()) and not after.isalnum():
+                unit, end = UNIT_NORMAL.get(w, w), ce + len(w)
             elif w in ("x", "X") and after.isdigit():
                 pass                                        # 3x3: a shape, no unit
             else:
@@ -188,8 +204,8 @@ def _scan(text: str) -> list[_Raw]:
         ce_core = ce
         start = s
         # wrapper \textbf{12.3}
-        if start > 0 and _WRAP_OPEN.search(text[max(0, start - 14):start]) and text[end:end + 1] == "}":
-            w = _WRAP_OPEN.search(text[max(0, start - 14):start])
+        if start > 0 and WRAP_OPEN.search(text[max(0, start - 14):start]) and text[end:end + 1] == "}":
+            w = WRAP_OPEN.search(text[max(0, start - 14):start])
             start = max(0, start - 14) + w.start()
             end += 1
         # sign / approximation / variable prefix
@@ -211,7 +227,7 @@ def _scan(text: str) -> list[_Raw]:
                     value = -value
         if j > 0 and text[j - 1] in "~∼≈":
             j -= 1
-        vp = _VAR_PREFIX.search(text[max(0, j - 30):j])
+        vp = VAR_PREFIX.search(text[max(0, j - 30):j])
         if vp and not (math is None and vp.group(0).startswith("\\")):
             cand = max(0, j - 30) + vp.start()
             if cand > 0 and text[cand - 1] in "_^":
@@ -221,17 +237,17 @@ def _scan(text: str) -> list[_Raw]:
         start = j
         # unit after the number (possibly after a space)
         if unit is None and mult == 1.0:
-            um = _SPACED_UNIT.match(text, end)
+            um = SPACED_UNIT.match(text, end)
             if um:
                 if um.group("pct"):
                     unit = "%"
                 elif um.group("times") or um.group("xtimes"):
                     unit = "×"
                 elif um.group("mult"):
-                    mult = _MULT[um.group("mult")]
+                    mult = MULT[um.group("mult")]
                 else:
                     wd = um.group("word")
-                    unit = _UNIT_NORMAL.get(wd, "%" if wd.startswith("percent") and "point" not in wd else wd)
+                    unit = UNIT_NORMAL.get(wd, "%" if wd.startswith("percent") and "point" not in wd else wd)
                     if wd.startswith("percentage"):
                         unit = "pp"
                 end = um.end()
@@ -254,7 +270,7 @@ def _scan(text: str) -> list[_Raw]:
         if text[s - 1:s] == "(" and text[end:end + 1] == ")" and unit is None and mult == 1.0 \
                 and "." not in m.group(0) and len(m.group(0)) <= 2 and start == s:
             continue
-        out.append(_Raw(start, end, s, ce_core, value * mult, unit, mult, signed, math is not None))
+        out.append(Raw(start, end, s, ce_core, value * mult, unit, mult, signed, math is not None))
     return _drop_named(text, out)
 
 
@@ -263,8 +279,8 @@ _METRIC_WORDS = {"auc", "auroc", "auprc", "bleu", "rouge", "mae", "mse", "rmse",
                  "tpr", "fpr", "kl", "elo", "is", "lpips", "clip", "spice", "chrf", "comet", "bertscore"}
 
 
-def _drop_named(text: str, raws: list[_Raw]) -> list[_Raw]:
-    """Numbers that label things (Stage 2, NeurIPS 2026, Claude 3.5, in 2023) are not quantities."""
+def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
+    """Numbers that label things (Stage 2, ICML 2031, Gemini 1.5, in 2023) are not quantities."""
     keep = []
     for r in raws:
         core = text[r.core_start:r.core_end]
@@ -273,7 +289,7 @@ def _drop_named(text: str, raws: list[_Raw]) -> list[_Raw]:
         version = bare and re.fullmatch(r"\d{1,2}\.\d{1,2}", core) is not None
         if plain_int or version:
             pw = _prev_word(text, r.start)
-            counted = _count_noun_after(text, r.end) is not None
+            counted = count_noun_after(text, r.end) is not None
             if pw:
                 word, wpos = pw
                 if word.lower() in _SECTION_WORDS and plain_int:
@@ -282,9 +298,9 @@ def _drop_named(text: str, raws: list[_Raw]) -> list[_Raw]:
                     and word.lower() not in ("over", "about", "nearly", "only", "with", "all") \
                     and word.lower() not in _METRIC_WORDS
                 if named and version and not word.isupper():
-                    continue                   # Claude 3.5, AlpacaEval 2.0
+                    continue                   # Gemini 1.5, MT-Eval 2.0
                 if named and plain_int:
-                    continue                   # NeurIPS 2026, Llama 3, S&P 500
+                    continue                   # ICML 2031, Llama 3, FTSE 100
                 if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 \
                         and word.lower() in _DATE_PREPS and not counted:
                     continue
@@ -299,7 +315,7 @@ def _drop_named(text: str, raws: list[_Raw]) -> list[_Raw]:
     return keep
 
 
-def _apply_ranges(text: str, raws: list[_Raw]) -> None:
+def _apply_ranges(text: str, raws: list[Raw]) -> None:
     for a, b in zip(raws, raws[1:]):
         gap = text[a.end:b.start]
         if re.fullmatch(r"\s*(?:-|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
@@ -322,12 +338,17 @@ def _plural_numeral(span: str) -> bool:
 
 def find_numbers(text: str) -> list[NumberCandidate]:
     """Every quantity written with digits in ``text``, in order of position."""
+    return [c for c, _ in explain_numbers(text)]
+
+
+def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
+    """:func:`find_numbers` with, for each number, the name of the kind rule that decided it."""
     if not isinstance(text, str) or not text:
         return []
     raws = _scan(text)
     _apply_ranges(text, raws)
     bounds = sentence_bounds(text)
-    out: list[NumberCandidate] = []
+    out: list[tuple[NumberCandidate, str]] = []
     seen: set[tuple[int, int]] = set()
     for r in raws:
         if (r.start, r.end) in seen or r.start >= r.end:
@@ -335,8 +356,9 @@ def find_numbers(text: str) -> list[NumberCandidate]:
         seen.add((r.start, r.end))
         if _plural_numeral(text[r.start:r.end]):
             continue
-        noun = _count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
-        kind = _kind(text, r, noun, bounds)
-        about = _about(text, r, noun)
-        out.append(NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, kind, about))
+        noun = count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
+        rule = kind_rule(text, r, noun, bounds)
+        about = guess_about(text, r, noun)
+        out.append((NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, rule.gives,
+                                    about), rule.name))
     return out

@@ -15,6 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text.cues import TASK_INTRO_FORMS, stems
+from ..text.sentences import sentences as split_sentences
+from .rules import Rule, fire
+
 MIN_WORDS = 3
 MAX_WORDS = 12
 MAX_PHRASES = 4
@@ -43,11 +47,9 @@ def plain(text: str) -> str:
     return " ".join(s.split())
 
 
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'`$\\*_(])")
-
-
 def sentences(text: str) -> list[str]:
-    return [s for s in _SENT.split(plain(text)) if s.strip()]
+    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
+    return split_sentences(plain(text))
 
 
 # Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.
@@ -64,7 +66,7 @@ _BOUNDARY = re.compile(
 # Clause boundaries only (a fallback sentence keeps its verb).
 _CLAUSE = re.compile(r"[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|where|while|whereas|because|"
                      r"since|although|though|but|yet|so|thereby|thus|hence)\s", re.I)
-# Verbs that end an opening subject ("Transformers predict over ...", "KANs expand each ...").
+# Verbs that end an opening subject ("Graph networks predict ...", "Agents tend to ...").
 _VERB = re.compile(
     r"\s(?:(?:often|typically|usually|now|increasingly|rarely|still|also|mostly|generally|"
     r"commonly|widely|recently|largely)\s+)?(?:predicts?|expands?|treats?|tends?|claims?|routes?|"
@@ -159,10 +161,7 @@ def _ok(phrase: str | None) -> bool:
 
 # -- cues ------------------------------------------------------------------------------------
 
-_INTRO_VERB = (r"(?:propose|proposes|introduce|introduces|present|presents|develop|develops|describe|"
-               r"give|gives|provide|provides|obtain|obtains|"
-               r"describes|release|releases|design|designs|build|offer|offers|contribute|is\s+proposed|"
-               r"are\s+proposed|is\s+introduced|is\s+presented)")
+_INTRO_VERB = stems(TASK_INTRO_FORMS)
 _OF_HEAD = r"(?:benchmark|dataset|suite|corpus|collection)"
 _HEAD = (r"(?:method|framework|approach|algorithm|technique|scheme|mechanism|procedure|pipeline|system|"
          r"library|toolkit|tool|platform|benchmark|dataset|suite|model|estimator|regularizer|strategy|"
@@ -350,6 +349,7 @@ def _rank(found: list[tuple[str | None, str, float, int]]) -> list[TaskCandidate
     for raw, cue, strength, pos in found:
         if not _ok(raw):
             continue
+        fire("task-" + cue)
         raw = " ".join(raw.split()[:MAX_WORDS])
         n = words_of(_core(raw))
         score = strength - 0.05 * pos
@@ -411,6 +411,16 @@ def best_task(text: str, min_score: float = 0.0) -> str | None:
     return None
 
 
+def task_hint(text: str) -> str | None:
+    """The task phrase the rules rank first (see :func:`task_candidates`): cut from
+    the abstract at a clause boundary, markup removed, possibly with a leading determiner
+    ("We study the sample complexity of X, and ..." -> "the sample complexity of X"); None
+    when no cue applies.  The exported form comes from ``task.polish``."""
+    if not isinstance(text, str):
+        return None
+    return best_task(text)
+
+
 def final_task(hint: str | None, text: str) -> str:
     """The exported task: the polished hint when it has 3-12 words, else the best candidate
     that does, else a cut of the first sentence; 'unspecified' when the text gives nothing."""
@@ -441,3 +451,31 @@ def task_phrases(text: str) -> list[str]:
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and _ok(p) and p in text and p not in out:
             out.append(p)
     return out[:MAX_PHRASES]
+
+
+# The task cues (the ``cue`` of a :class:`TaskCandidate`), each with an example it finds a
+# phrase in (tests/test_candidates_rules.py checks that it does).
+TASK_RULES: tuple[Rule, ...] = (
+    Rule("task-purpose", None, 2.6, "We propose a method for detecting forged signatures.",
+         "detecting forged signatures"),
+    Rule("task-purpose+mods", None, 3.2, "We propose a token-merging scheme for faster vision transformers.",
+         "token-merging for faster vision transformers"),
+    Rule("task-collection-of", None, 1.7, "We release a benchmark of 300 chemistry word problems.",
+         "chemistry word problems"),
+    Rule("task-study", None, 3.0, "We study the robustness of speech recognizers to accents.",
+         "the robustness of speech recognizers to accents"),
+    Rule("task-study-whether", None, 2.2, "We study whether small language models can plan routes.",
+         "small language models"),
+    Rule("task-problem-of", None, 2.8, "We revisit the problem of routing packets in mesh networks.",
+         "routing packets in mesh networks"),
+    Rule("task-is-problem", None, 3.1, "Protein docking is a central problem in structural biology.",
+         "Protein docking"),
+    Rule("task-is-key", None, 2.2, "Accurate weather forecasts are critical for farming.", "Accurate weather forecasts"),
+    Rule("task-to-address", None, 2.0, "To reduce label noise in crowdsourcing, we propose a filter.",
+         "label noise in crowdsourcing"),
+    Rule("task-remains", None, 2.0, "Long-horizon video prediction remains challenging.", "Long-horizon video prediction"),
+    Rule("task-complaint", None, 2.7, "Speech recognizers often struggle with heavy accents.",
+         "heavy accents in speech recognizers"),
+    Rule("task-opening", None, 1.5, "Sparse attention lets transformers read long inputs.",
+         "Sparse attention lets transformers read long inputs"),
+)

@@ -1,13 +1,14 @@
-"""Rule-based guesses for the contribution type and the task phrase of an abstract."""
+"""The contribution type of an abstract (method, benchmark, dataset, analysis, theory, system),
+guessed by cue phrases and the names the paper introduces."""
 
 from __future__ import annotations
 
 import re
-from .task import best_task
 
-_INTRO = (r"\b(?:we|this\s+(?:paper|work)|here\s+we)\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?"
-          r"(?:propos|introduc|present|develop|design|devis|build|construct|creat|curat|releas|"
-          r"contribut|offer|formulat|collect|open-sourc|provid|describ|give)\w*\b")
+from ..text.cues import CONTRIBUTION_STEMS, WE, stems
+from .rules import Rule, fire
+
+_INTRO = WE + stems(CONTRIBUTION_STEMS) + r"\w*\b"
 _SYSTEM_NOUN = re.compile(r"\b(?:library|libraries|toolkit|toolbox|package|software|open-source\s+"
                           r"(?:tool|system|platform|implementation)|platform|compiler|runtime|"
                           r"serving\s+system|api|plug-in|plugin|python\s+package)\b", re.I)
@@ -45,6 +46,11 @@ def _intro_objects(text: str) -> list[str]:
     return out
 
 
+def _gives(rule: str, kind: str) -> str:
+    fire(rule)
+    return kind
+
+
 def contribution_hint(text: str, names=()) -> str | None:
     """method | benchmark | dataset | analysis | theory | system, by cue phrases."""
     if not isinstance(text, str) or not text.strip():
@@ -55,6 +61,7 @@ def contribution_hint(text: str, names=()) -> str | None:
     if re.match(r"\s*(?:in\s+this\s+(?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:prove|show\s+that\s+\w+"
                 r"[^.]*\b(?:bound|optimal|complexity|ratio))", first, re.I):
         theory += 2                                     # an abstract that opens with a proof
+        fire("opens-with-proof")
     introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
                          ("we-propose" in c.cues or "introduced" in c.cues or "appositive" in c.cues
                           or "our" in c.cues)), key=lambda c: c.start)
@@ -64,15 +71,15 @@ def contribution_hint(text: str, names=()) -> str | None:
             near = text[c.end:c.end + 120]
             bench, data = _BENCH_NOUN.search(near), _DATA_NOUN.search(near)
             if re.search(r"\b(?:collection|suite|set)\s+of\s+(?:[\d,]+\s+)?(?:[\w\-]+\s+){0,2}tasks\b", near):
-                return "benchmark"
+                return _gives("introduced-task-collection", "benchmark")
             if bench and (not data or bench.start() < data.start()) or \
                     c.text.lower().endswith(("bench", "benchmark", "eval")):
-                return "benchmark"
-            return "dataset"
+                return _gives("introduced-benchmark", "benchmark")
+            return _gives("introduced-dataset", "dataset")
         near = text[c.end:c.end + 100]
         if _SYSTEM_NOUN.search(" ".join(near.split()[:8])):
-            return "system"
-        return "method"
+            return _gives("introduced-system", "system")
+        return _gives("introduced-method", "method")
     for obj in objects:
         head = " ".join(obj.split()[:10])
         if _NON_METHOD_FRAMEWORK.search(head):
@@ -80,7 +87,7 @@ def contribution_hint(text: str, names=()) -> str | None:
         if re.match(r"(?:an?\s+|the\s+|our\s+)?(?:(?:systematic|empirical|large-scale|comprehensive|"
                     r"controlled|careful|detailed|first)\s+)*(?:study|analysis|investigation|"
                     r"examination|survey|characterization|evaluation)\b", head, re.I):
-            return "analysis"
+            return _gives("introduces-a-study", "analysis")
         sys_m, bench_m, data_m = _SYSTEM_NOUN.search(head), _BENCH_NOUN.search(head), _DATA_NOUN.search(head)
         meth_m = _METHOD_NOUN.search(head)
         firsts = [(m.start(), kind) for m, kind in ((sys_m, "system"), (bench_m, "benchmark"),
@@ -89,28 +96,48 @@ def contribution_hint(text: str, names=()) -> str | None:
             kind = min(firsts)[1]
             if kind == "method" and theory >= 4 and re.search(
                     r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I):
-                return "theory"
+                return _gives("introduced-method-of-a-theory-paper", "theory")
             if kind == "dataset" and bench_m and re.search(r"\b(?:evaluat|benchmark)", head, re.I):
-                kind = "benchmark"
-            return kind
+                return _gives("introduced-evaluation-dataset", "benchmark")
+            return _gives("introduced-" + kind + "-noun", kind)
     analysis = len(_ANALYSIS.findall(text))
     proofy = re.search(r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I)
     if objects and any(_METHOD_NOUN.search(o) and not _NON_METHOD_FRAMEWORK.search(o) for o in objects):
-        return "theory" if theory >= 4 and proofy else "method"
+        return _gives("method-noun-after-intro", "theory" if theory >= 4 and proofy else "method")
     if theory >= 3 and re.search(r"\b(?:prove|theorem|bound|theoretically)\b", text, re.I):
-        return "theory"
+        return _gives("theory-words", "theory")
     if analysis:
-        return "analysis" if theory < 3 else "theory"
+        return _gives("analysis-words", "analysis" if theory < 3 else "theory")
     if theory >= 2:
-        return "theory"
-    return "method"
+        return _gives("some-theory-words", "theory")
+    return _gives("default-method", "method")
 
 
-def task_hint(text: str) -> str | None:
-    """The task phrase the rules rank first (see :mod:`extract.candidates.task`): cut from
-    the abstract at a clause boundary, markup removed, possibly with a leading determiner
-    ("We study the sample complexity of X, and ..." -> "the sample complexity of X"); None
-    when no cue applies.  The exported form comes from ``task.polish``."""
-    if not isinstance(text, str):
-        return None
-    return best_task(text)
+# The contribution rules, in the order contribution_hint tries them, with an example each
+# (tests/test_candidates_rules.py checks that the example is decided by the rule).
+CONTRIBUTION_RULES: tuple[Rule, ...] = (
+    Rule("opens-with-proof", None, "+2 theory cues", "We prove that the bound is optimal. It holds.", "theory"),
+    Rule("introduced-task-collection", None, "benchmark",
+         "We introduce PuzzleSet, a collection of 40 reasoning tasks.", "benchmark"),
+    Rule("introduced-benchmark", None, "benchmark", "We introduce MazeBench, a benchmark for planners.", "benchmark"),
+    Rule("introduced-dataset", None, "dataset", "We release CityWalk, a dataset of street scenes.", "dataset"),
+    Rule("introduced-system", None, "system", "We present FastGrep, an open-source library for search.", "system"),
+    Rule("introduced-method", None, "method", "We propose TideNet, a novel forecaster.", "method"),
+    Rule("introduces-a-study", None, "analysis", "We present a systematic study of tokenizers.", "analysis"),
+    Rule("introduced-method-of-a-theory-paper", None, "theory",
+         "We propose a new algorithm for bandits. We prove a regret bound and a lower bound, tight up to "
+         "logarithmic factors, with polynomial complexity.", "theory"),
+    Rule("introduced-evaluation-dataset", None, "benchmark",
+         "We introduce a dataset and benchmark to evaluate agents.", "benchmark"),
+    Rule("introduced-system-noun", None, "system", "We present a library for fast sparse algebra.", "system"),
+    Rule("introduced-benchmark-noun", None, "benchmark", "We present a benchmark for code agents.", "benchmark"),
+    Rule("introduced-dataset-noun", None, "dataset", "We release a corpus of legal texts.", "dataset"),
+    Rule("introduced-method-noun", None, "method", "We propose a method for denoising.", "method"),
+    Rule("method-noun-after-intro", None, "method (theory when proofs dominate)",
+         "We propose to think long and hard about what really happens here with a method.", "method"),
+    Rule("theory-words", None, "theory",
+         "The regret is bounded. We establish a lower bound and prove it is tight.", "theory"),
+    Rule("analysis-words", None, "analysis", "We investigate why agents fail at long tasks.", "analysis"),
+    Rule("some-theory-words", None, "theory", "The estimator has optimal sample complexity.", "theory"),
+    Rule("default-method", None, "method", "Graphs are everywhere in science.", "method"),
+)

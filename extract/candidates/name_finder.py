@@ -17,19 +17,25 @@ Cues explain the score: we-propose, our, appositive, called, acronym-def, long-f
 co-introduced, bold, code, quoted, italic, math, camelcase, acronym, hyphenated, capitalized,
 lowercase-coinage, dataset-cue, dataset-list, on-X, dataset-suffix, known-dataset,
 model-pattern, model-cue, generic, plural, introduced.
+
+The finder below collects occurrences and their evidence; the rules that weigh it are the
+tables of :mod:`.name_rules`, applied here and in :mod:`.name_scoring`.
 """
 from __future__ import annotations
 
 import re
 
-from ._text import math_spans, sentence_bounds
-from .name_patterns import (_ACRO_PAREN, _APPOSITIVE, _COINAGE_SUFFIX_WORDISH, _DATA_FROM_BEFORE,
-                            _DATASET_AFTER, _DATASET_BEFORE, _DATASET_COMMA_BEFORE, _EVAL_WORDS, _FUNC,
-                            _INTRO_ANYWHERE, _INTRO_BEFORE, _INTRO_OUR_NOUN, _INTRO_VERB, _NOT_VERB,
-                            _ON_BEFORE, _OUR_BEFORE, _SENT_START_LOOKBACK, _TOKEN, _TRAINED_ON_BEFORE,
-                            _WRAPPED, DATASET_NOUNS, DATASET_SUFFIXES, NameCandidate, _Agg, _dataset_like,
-                            _is_namey, _long_form, _upper_count)
+from ..text.acronyms import acronym_definitions
+from ..text.cues import we
+from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, is_known_dataset
+from ..text.sentences import sentence_bounds
+from ..text.spans import math_spans
+from . import name_cues as cue
+from .name_rules import INTRO_RULES, Occurrence, apply, dataset_strength
 from .name_scoring import score
+from .name_shapes import COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, TOKEN, WRAPPED, is_namey
+from .name_types import Evidence, NameCandidate
+from .rules import fire
 
 # Words that start sentences and are not part of a name that follows them.
 _SENT_INITIAL_WORD = re.compile(
@@ -46,8 +52,7 @@ class _Finder:
         self.text = text
         self.bounds = sentence_bounds(text)
         self.maths = math_spans(text)
-        self.aggs: dict[str, _Agg] = {}
-        self.intro_sentences: set[int] = set()
+        self.aggs: dict[str, Evidence] = {}
 
     # -- helpers -------------------------------------------------------------------------
     def sent(self, pos: int) -> tuple[int, int, int]:
@@ -57,7 +62,7 @@ class _Finder:
         return 0, 0, len(self.text)
 
     def add(self, start: int, end: int, cues: set[str], method: float = 0.0, dataset: float = 0.0,
-            model: bool = False, shape: str = "") -> _Agg | None:
+            shape: str = "") -> Evidence | None:
         t = self.text
         while start < end and t[start] in " \t\n,;:.([{\"'“`*_":
             start += 1
@@ -75,145 +80,115 @@ class _Finder:
             return None
         a = self.aggs.get(s)
         if a is None:
-            a = self.aggs[s] = _Agg(s, start, end, shape=shape)
+            a = self.aggs[s] = Evidence(s, start, end, shape=shape)
         elif start < a.start:
             a.start, a.end = start, end
         a.cues |= cues
         a.method = max(a.method, method)
         a.dataset = max(a.dataset, dataset)
-        a.model = a.model or model
         if shape and not a.shape:
             a.shape = shape
         return a
 
+    def occurrence(self, start: int, end: int, window: int) -> Occurrence:
+        _, ss, se = self.sent(start)
+        return Occurrence(self.text, start, end, (ss, se), window)
+
+    def intro(self, start: int, end: int) -> Occurrence:
+        """The occurrence text[start:end] with the :data:`INTRO_RULES` applied: how strongly
+        the text presents it as the paper's own contribution."""
+        occ = self.occurrence(start, end, 160)
+        apply(INTRO_RULES, occ)
+        return occ
+
     def intro_strength(self, start: int, end: int) -> tuple[float, set[str]]:
-        """How strongly the text presents [start:end] as the paper's own contribution."""
-        _, ss, _ = self.sent(start)
-        before = self.text[max(ss, start - 160):start]
-        after = self.text[end:end + 120]
-        cues: set[str] = set()
-        strength = 0.0
-        if _INTRO_BEFORE.search(before):
-            strength, cues = 0.85, {"we-propose"}
-            if re.search(r"\bcall|nam|term|dub|coin|denot", before[-40:], re.I):
-                cues.add("called")
-        if _INTRO_OUR_NOUN.search(before):
-            strength, cues = 0.85, {"we-propose", "our"}
-        if _OUR_BEFORE.search(before):
-            strength = max(strength, 0.7)
-            cues.add("our")
-        if _APPOSITIVE.search(after):
-            cues.add("appositive")
-            strength = max(strength, 0.75 if _INTRO_ANYWHERE.search(self.text[ss:start]) or
-                           strength else 0.55)
-        if strength == 0.0 and _INTRO_ANYWHERE.search(self.text[ss:start]):
-            strength, cues = 0.4, {"in-intro-sentence"}
-        word = self.text[start:end]
-        if word.isalpha() and word.islower() and _COINAGE_SUFFIX_WORDISH.search(word):
-            strength = min(strength, 0.35)                 # an English concept word, not a name
-        return strength, cues
+        occ = self.intro(start, end)
+        return occ.strength, occ.cues
 
     def dataset_strength(self, start: int, end: int) -> tuple[float, set[str]]:
-        t = self.text
-        _, ss, se = self.sent(start)
-        before = t[max(ss, start - 120):start]
-        after = t[end:min(len(t), end + 100)]
-        if _DATASET_BEFORE.search(before) or _DATASET_AFTER.match(after):
-            return 0.8, {"dataset-cue"}
-        if _DATASET_COMMA_BEFORE.search(before) and re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after):
-            return 0.8, {"dataset-cue"}
-        if _DATA_FROM_BEFORE.search(before) or _TRAINED_ON_BEFORE.search(before):
-            return 0.65, {"data-source"}
-        if _ON_BEFORE.search(before) and _EVAL_WORDS.search(t[ss:se]) and not (
-                re.search(r",\s*$", before) and not re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", after)):
-            return 0.55, {"on-X"}
-        return 0.0, set()
+        return dataset_strength(self.occurrence(start, end, 120))
 
     # -- generators ----------------------------------------------------------------------
     def tokens(self) -> None:
         t = self.text
         in_math = [(s, e) for s, e in self.maths]
-        for m in _TOKEN.finditer(t):
+        for m in TOKEN.finditer(t):
             tok = m.group(0).rstrip(".")
             s, e = m.start(), m.start() + len(tok)
             if any(a < s < b for a, b in in_math):
                 continue
-            ok, shape = _is_namey(tok)
+            ok, shape = is_namey(tok)
             if not ok and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():
-                ok, shape = True, "camelcase"               # Exphormer++: a coinage
-            if not ok and _dataset_like(tok) and tok[:1].isupper():
+                ok, shape = True, "camelcase"               # a capitalized word + "++": a coinage
+                fire("plus-plus-coinage")
+            if not ok and is_known_dataset(tok) and tok[:1].isupper():
                 ok, shape = True, "known"                   # Wikipedia, ImageNet
+                fire("known-dataset-word")
             if not ok:
                 continue
             if re.search(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
                          r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$", tok.lower()):
+                fire("compound-modifier")                   # LLM-based: a modifier, not a name
                 continue
             ver = re.match(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))",
                            t[e:e + 12])
             if ver and shape in ("camelcase", "acronym", "hyphenated"):
+                fire("version-suffix")
                 self.add(s, e + len(ver.group(0)), {shape, "versioned"}, shape=shape)
             plus = re.match(r"\+{1,2}(?![\w+])", t[e:e + 3])
             if plus:
                 e += len(plus.group(0))                      # GCD+, C++
+                fire("plus-suffix")
                 tok = t[s:e]
             self.add(s, e, {shape}, shape=shape)
-            if _dataset_like(tok) or any(tok.endswith(x) for x in DATASET_SUFFIXES):
+            if is_known_dataset(tok) or any(tok.endswith(x) for x in DATASET_SUFFIXES):
                 ext = re.match(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])", t[e:e + 20])
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
+                    fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
-            ext = re.match(r" \d+(?:\s+[a-z]+){1,2}(?=\s+(?:from|in|between|over|during|for)\b|[,.;])",
-                           t[e:e + 40])
-            if ext and shape in ("acronym", "camelcase", "alnum"):
-                self.add(s, e + len(ext.group(0)), {shape, "with-number"}, shape=shape)   # S&P 500 daily returns
 
     def acronyms(self) -> None:
-        t = self.text
-        for m in _ACRO_PAREN.finditer(t):
-            acr = m.group("acr")
-            if _upper_count(acr) < 2 and not (_upper_count(acr) >= 1 and acr[0].islower()):
+        for d in acronym_definitions(self.text):
+            fire("acronym-def")
+            short = self.add(d.start, d.end, {"acronym-def"}, shape="acronym")
+            if d.long_start is None or short is None:
                 continue
-            if acr.lower() in ("e.g", "i.e", "ours"):
-                continue
-            long_span = _long_form(t, m.start(), acr)
-            a_s = m.start("acr")
-            short = self.add(a_s, a_s + len(acr), {"acronym-def"}, shape="acronym")
-            if long_span is None or short is None:
-                continue
-            ls, le = long_span
-            long = self.add(ls, le, {"long-form"}, shape="long")
+            fire("long-form")
+            long = self.add(d.long_start, d.long_end, {"long-form"}, shape="long")
             if long is not None:
                 short.partners.add(long.text)
                 long.partners.add(short.text)
 
     def wrapped(self) -> None:
         t = self.text
-        for m in _WRAPPED.finditer(t):
+        for m in WRAPPED.finditer(t):
             kind = m.lastgroup
             s, e = m.span(kind)
             inner = t[s:e]
             if "(" in inner or len(inner.split()) > 6 or re.search(r"[.;!?]\s", inner):
                 continue
             if kind == "math":
-                # a math name only counts when introduced ("we introduce $d_{\text{NTP}}$, a metric")
+                # a math name only counts when introduced ("we introduce $s_{\text{gap}}$, a metric")
                 if not re.search(r"[A-Za-z]", inner) or re.fullmatch(r"\s*\\?[A-Za-z]\s*", inner):
                     continue
                 if re.search(r"\d", inner) and not re.search(r"\\text", inner):
                     continue
                 strength, cues = self.intro_strength(m.start(), m.end())
                 if strength >= 0.75:
+                    fire("introduced-math")
                     self.add(s, e, {"math"} | cues, method=strength)
                 continue
             cue = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code",
                    "it": "italic", "q": "quoted"}[kind]
             if kind == "q" and (len(inner.split()) > 4 or inner[:1].islower() and " " in inner):
                 continue
+            fire("wrapped-" + cue)
             self.add(s, e, {cue})
 
     def introduced_phrases(self) -> None:
         """Lowercase or multi-word names right after an introducing verb."""
         t = self.text
-        pat = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+|also\s+|further\s+|then\s+)?"
-                         + _INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?", re.I)
+        pat = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?", re.I)
         for m in pat.finditer(t):
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
@@ -230,33 +205,36 @@ class _Finder:
             s = m.end()
             e = s + len(phrase)
             follow = t[e:e + 80]
-            appos = bool(_APPOSITIVE.search(follow)) or follow.lstrip().startswith(("(", ":"))
+            appos = bool(cue.APPOSITIVE.search(follow)) or follow.lstrip().startswith(("(", ":"))
             if words[0].islower() and "-" not in words[0] and not appos and (
                     words[0].endswith("ing") or words[0].endswith("ly")):
                 continue                                    # "we propose using ...", "... training X"
-            capital = all(w[:1].isupper() for w in words if w.lower() not in _FUNC)
+            capital = all(w[:1].isupper() for w in words if w.lower() not in FUNCTION_WORDS)
             if capital:
+                fire("introduced-capitalized-phrase")
                 score, cues = 0.85, {"we-propose", "capitalized"}
             else:
                 score = 0.6 if appos else 0.5
-                if len(words) == 1 and _COINAGE_SUFFIX_WORDISH.search(words[0].lower()):
+                if len(words) == 1 and COINAGE_SUFFIX_WORDISH.search(words[0].lower()):
                     score = 0.35
                 cues = {"we-propose", "lowercase-coinage"} | ({"appositive"} if appos else set())
+                fire("introduced-lowercase-phrase")
             self.add(s, e, cues, method=score)
         # "a method called foobar, ...": a lowercase coinage after called/named/dubbed/termed
         for m in re.finditer(r"\b(?:called|named|dubbed|termed|coined)\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
                              r"{0,2})(?=\s*(?:[,.;:(]|$))", t):
+            fire("called-lowercase-coinage")
             self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)
 
     def dataset_lists(self) -> None:
-        """Items named in dataset contexts: "datasets, including Cora, PubMed, and ogbn-arxiv",
-        "the long-range benchmark Peptides-func", "the X and Y benchmarks"."""
+        """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",
+        "the long-range benchmark Graph-mix", "the X and Y benchmarks"."""
         t = self.text
         item = (r"(?:[A-Z][\w\-.&]*[\w]|[a-z][a-z0-9]*[-_][\w\-]*[\w]|[a-z]+\d[\w\-]*)"
                 r"(?:\s+(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
                 r"(?:\s+(?:repository|database|archive|corpus))?")
         lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
-        after_noun = re.compile(_NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
+        after_noun = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
                                 r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
                                 r"including|e\.g\.,?|namely)?\s*(?:the\s+)?(?P<lst>" + lst + r")", re.I)
         before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)(?P<lst>" + lst + r")\s+(?:"
@@ -273,6 +251,7 @@ class _Finder:
                     if word[0].islower() and (pat is before_noun or not re.match(
                             r"\s*(?:,|\)|\.|;|and\b|or\b|$)", t[base + im.end():base + im.end() + 6])):
                         continue                    # "long-range benchmark": an adjective
+                    fire("dataset-list-after-noun" if pat is after_noun else "dataset-list-before-noun")
                     self.add(base + im.start(), base + im.end(), {"dataset-list"}, dataset=0.8, shape="list")
 
     def capitalized_runs(self) -> None:
@@ -282,13 +261,15 @@ class _Finder:
                          r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
         for m in run.finditer(t):
             s, e = m.span()
-            if _SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
-                # "Across Natural Questions, ...": the run without its sentence-initial word
+            if SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
+                # "Across Open Web Tables, ...": the run without its sentence-initial word
                 rest = re.match(r"\S+\s+(?:(?:of|for|from|with|to|in|on|via)\s+)?", m.group(0))
                 if rest and len(m.group(0)[rest.end():].split()) >= 2:
+                    fire("run-after-initial-word")
                     self.add(s + rest.end(), e, {"capitalized-run"}, shape="run")
                 if _SENT_INITIAL_WORD.match(m.group(0)) or not self._cued(s, e):
                     continue
+            fire("capitalized-run")
             self.add(s, e, {"capitalized-run"}, shape="run")
 
     def _cued(self, s: int, e: int) -> bool:

@@ -1,24 +1,33 @@
-"""Small general word lists used by the name rules (field knowledge, not corpus names).
+"""Small general word lists of the field (field knowledge, not corpus names), and the tests
+built on them: :func:`is_model_name` and :func:`is_known_dataset`.
 
 These are generic acronyms of the field, families of well-known pretrained models and a few
 very common public benchmarks.  They are deliberately short; the rules do the real work.
+
+>>> is_model_name("Llama3-8B"), is_model_name("EvalAwareBench"), is_known_dataset("CIFAR-10")
+(True, False, True)
 """
 
 from __future__ import annotations
+
+import re
+
+__all__ = ["DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "MODEL_FAMILIES",
+           "MODEL_NOUNS", "MODEL_SUFFIXES", "is_known_dataset", "is_model_name"]
 
 # Generic field acronyms / established techniques: mentioned, never introduced by a paper.
 GENERIC_ACRONYMS = frozenset("""
 AI ML DL RL NLP CV IR GPU GPUs CPU CPUs TPU TPUs SOTA API APIs URL QA VQA ASR TTS MT NMT OOD IID
 KL MLE MAP PDE PDEs ODE ODEs SDE SDEs MDP MDPs POMDP POMDPs GAN GANs VAE VAEs CNN CNNs RNN RNNs
-LSTM LSTMs MLP MLPs GNN GNNs NTK SGD GD PPO DPO GRPO SFT RLHF RLAIF RLVR LoRA PEFT RAG CoT ICL KD
-NAS MoE NER POS OCR MCTS EM PCA SVD SVM SVMs KNN kNN RBF ReLU BN SNR FID IoU mAP AUC AUROC ROC F1
-BLEU ROUGE NSFW PII HCI UI GUI IoT AR VR RGB LiDAR GPS EEG fMRI MRI CT ECG ICU DNA RNA USA US UK
-EU NeurIPS ICML ICLR CVPR ICCV ECCV ACL EMNLP NAACL AAAI IJCAI KDD arXiv GitHub LaTeX JSON SQL
-PDF HTML RAM FLOPs FLOP VLM VLMs MLLM MLLMs LLM LLMs LM LMs PLM PLMs SLM SLMs KG KGs ERM DRO IRM
-PAC VC RKHS LP QP SDP MILP TSP EHR EHRs TD DQN SAC DDPG TRPO A2C A3C BPTT MSE MAE RMSE NLL ELBO
-ViT ViTs VIT NN NNs DNN DNNs ANN ANNs SNN SNNs OT GP GPs HMM HMMs CRF CRFs BO MPC LQR RLHF SSM SSMs
-KV FFN FFNs MHA SSL CL FL DP HE MPC ZK IoU NLI NLU NLG SQL CUDA FPGA ASIC HPC OS CPU T2I I2I
-T2V I2V TTI TTA RAG KB KBs VLA VLAs LRM LRMs MCQ STEM SAT SMT CAD CFD FEM XAI AGI ASI SAE SAEs
+LSTM LSTMs MLP MLPs GNN GNNs NTK SGD GD PPO DPO GRPO SFT RLHF RLAIF RLVR LoRA PEFT RAG CoT ICL
+KD NAS MoE NER POS OCR MCTS EM PCA SVD SVM SVMs KNN kNN RBF ReLU BN SNR FID IoU mAP AUC AUROC
+ROC F1 BLEU ROUGE NSFW PII HCI UI GUI IoT AR VR RGB LiDAR GPS EEG fMRI MRI CT ECG ICU DNA RNA
+USA US UK EU NeurIPS ICML ICLR CVPR ICCV ECCV ACL EMNLP NAACL AAAI IJCAI KDD arXiv GitHub LaTeX
+JSON SQL PDF HTML RAM FLOPs FLOP VLM VLMs MLLM MLLMs LLM LLMs LM LMs PLM PLMs SLM SLMs KG KGs
+ERM DRO IRM PAC VC RKHS LP QP SDP MILP TSP EHR EHRs TD DQN SAC DDPG TRPO A2C A3C BPTT MSE MAE
+RMSE NLL ELBO ViT ViTs VIT NN NNs DNN DNNs ANN ANNs SNN SNNs OT GP GPs HMM HMMs CRF CRFs BO MPC
+LQR SSM SSMs KV FFN FFNs MHA SSL CL FL DP HE ZK NLI NLU NLG CUDA FPGA ASIC HPC OS T2I I2I T2V
+I2V TTI TTA KB KBs VLA VLAs LRM LRMs MCQ STEM SAT SMT CAD CFD FEM XAI AGI ASI SAE SAEs
 """.split())
 
 # Pretrained-model families: a token starting with one of these followed by a digit, a hyphen,
@@ -60,3 +69,30 @@ DATASET_NOUNS = (r"benchmarks?|datasets?|data\s+sets?|corpus|corpora|suites?|env
 MODEL_NOUNS = (r"models?|LLMs?|LMs?|VLMs?|MLLMs?|backbones?|generators?|encoders?|decoders?|"
                r"checkpoints?|judges?|architectures?|networks?|classifiers?|detectors?|agents?|"
                r"teachers?|students?|policies|baselines?")
+
+
+_SIZE = re.compile(r"(?<![A-Za-z])\d+(?:\.\d+)?[BMK](?![A-Za-z])")
+_TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
+
+
+def is_model_name(tok: str) -> bool:
+    """A pretrained model's name (Llama3-8B, GPT-4o, Qwen2.5-7B, BERT-base), by family and
+    size/version shape."""
+    low = tok.lower()
+    for fam in MODEL_FAMILIES:
+        if low.startswith(fam):
+            rest = low[len(fam):]
+            if rest == "" and len(fam) >= 3 or rest[:1] in ("-", ".", "_") or rest[:1].isdigit():
+                return True
+    if _SIZE.search(tok) and _TWO_LETTERS.search(tok):
+        return True
+    parts = re.split(r"[-_]", low)
+    return len(parts) > 1 and parts[-1] in MODEL_SUFFIXES and bool(parts[0])
+
+
+def is_known_dataset(tok: str) -> bool:
+    """One of the few famous public datasets (or a numbered/hyphenated member of its family:
+    CIFAR-10, ImageNet-1k, MNIST)."""
+    low = tok.lower()
+    return any(low == k or low.startswith(k + "-") or (low.startswith(k) and low[len(k):].isdigit())
+               for k in KNOWN_DATASETS)

@@ -1,5 +1,9 @@
-"""Figures of the rule layer alone against gold: ``python -m extract.candidates.measure
-ABSTRACTS.txt GOLD.jsonl [--threshold 0.5]``.
+"""Figures of the rule layer alone against gold: ``python bench/rules.py ABSTRACTS GOLD.jsonl
+[--threshold 0.5]``.
+
+ABSTRACTS is a seed-format text file (a header line, then one abstract per non-empty line)
+or a JSONL file of ``{"abstract": ...}`` (or ``"text"``) objects such as
+``tests/gold/dev2/abstracts.jsonl``.
 
 Builds one record per abstract from the candidates (names with score >= threshold, split by
 :func:`select_names`; every number with its ``kind_hint``; the contribution hint) and scores
@@ -10,17 +14,26 @@ candidates at all (the ceiling a backend choosing among candidates can reach).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
-from ..errors import ExtractError
-from ..evaluate import evaluate, format_table, load_jsonl, norm_name
-from . import find_candidates, select_names
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from extract.candidates import find_candidates, select_names  # noqa: E402
+from extract.errors import ExtractError  # noqa: E402
+from extract.evaluate import evaluate, format_table, load_jsonl, norm_name  # noqa: E402
 
 
 def abstracts_of(path: str | Path) -> list[str]:
-    """Abstracts of a seed-format file: header line, then non-empty lines/paragraphs."""
-    lines = Path(path).read_text(encoding="utf-8").split("\n")[1:]
+    """Abstracts of a seed-format file (header line, then non-empty lines) or of a JSONL file
+    of objects with an ``abstract`` or ``text`` field."""
+    path = Path(path)
+    if path.suffix == ".jsonl":
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        return [r.get("abstract", r.get("text", "")) for r in rows]
+    lines = path.read_text(encoding="utf-8").split("\n")[1:]
     return [line for line in lines if line.strip()]
 
 
@@ -61,7 +74,7 @@ def name_ceiling(records: list[dict], gold: list[dict]) -> tuple[int, int, float
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m extract.candidates.measure", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python bench/rules.py", description=__doc__)
     ap.add_argument("abstracts")
     ap.add_argument("gold")
     ap.add_argument("--threshold", type=float, default=0.5)
@@ -70,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         records = records_from_candidates(args.abstracts, args.threshold)
         gold = load_jsonl(args.gold, "gold file")
     except (OSError, ValueError, ExtractError) as e:
-        print(f"measure: error: {e}", file=sys.stderr)
+        print(f"rules: error: {e}", file=sys.stderr)
         return 2
     res = evaluate(records, gold)
     sys.stdout.write(format_table(res))
@@ -79,5 +92,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":  # pragma: no cover
+if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,65 +1,60 @@
-"""Value and unit of a number span (``parse_number``) and the lexical pieces numbers use."""
+r"""Numerals as written in abstracts: the lexical pieces of a number (digits with thousands
+separators, exponents, multiplier words, units) and :func:`parse_number`, the value and unit
+of a span.  Pure, never raises; imports nothing from ``extract``.
+
+>>> parse_number("$\\sim650\\times$"), parse_number("1.2 million")
+((650.0, '×'), (1200000.0, None))
+"""
 
 from __future__ import annotations
 
 import math
 import re
 
-_CORE = re.compile(r"(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
-                   r"|\d+)(?:\.\d+)?|\.\d+")
-_EXP_E = re.compile(r"[eE]([-+−]?\d{1,3})(?![\w])")
-_POW = re.compile(r"\s*\^\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|([-+−]?\d{1,3}))(?![\d.])")
-_SCI = re.compile(r"\s*(?:\\times|×|x|\\cdot|·|\*)\s*10\s*\^\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|([-+−]?\d{1,3}))(?![\d.])")
+__all__ = ["ATTACHED_UNITS", "CORE", "EXP_E", "MULT", "OK_COMMANDS", "POW", "SCI", "SPACED_UNIT",
+           "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "safe_pow", "to_float"]
 
-_MULT = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12,
+CORE = re.compile(r"(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
+                   r"|\d+)(?:\.\d+)?|\.\d+")
+EXP_E = re.compile(r"[eE]([-+−]?\d{1,3})(?![\w])")
+POW = re.compile(r"\s*\^\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|([-+−]?\d{1,3}))(?![\d.])")
+SCI = re.compile(r"\s*(?:\\times|×|x|\\cdot|·|\*)\s*10\s*\^\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|([-+−]?\d{1,3}))(?![\d.])")
+
+MULT = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12,
          "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_ATTACHED_UNITS = {"ms", "s", "h", "hr", "hrs", "min", "GB", "MB", "TB", "KB", "kB", "dB", "Hz",
+ATTACHED_UNITS = {"ms", "s", "h", "hr", "hrs", "min", "GB", "MB", "TB", "KB", "kB", "dB", "Hz",
                    "kHz", "MHz", "GHz", "fps", "pp", "bp", "x", "X", "mm", "cm", "km", "W", "kW",
                    "GW", "J", "kJ", "FLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "FLOPS", "TFLOPS", "bps",
                    "Gbps", "Mbps", "ns", "us", "µs", "μs", "sec", "mins", "ppm", "°", "°C", "°F"}
-_SPACED_UNIT = re.compile(
+SPACED_UNIT = re.compile(
     r"\s?(?:(?P<pct>\\%|%|\$\s*\\%\s*\$)|(?P<times>×|\\times(?![A-Za-z])|\$\s*\\times\s*\$)"
     r"|(?P<word>percent(?:age points?)?|pp|ms|ns|GB|MB|TB|KB|dB|Hz|kHz|MHz|GHz|fps|FLOPs|GFLOPs|"
     r"TFLOPs|PFLOPs|GPU[- ]hours|hours|hrs|seconds|minutes|days)(?![A-Za-z])"
     r"|(?P<mult>thousand|million|billion|trillion)(?![A-Za-z])"
     r"|(?P<xtimes>times)(?=\s+(?:faster|slower|more|fewer|less|higher|lower|larger|smaller|"
     r"better|worse|cheaper|speed|reduction|improvement|increase|as)))")
-_UNIT_NORMAL = {"percent": "%", "percentage point": "pp", "percentage points": "pp", "pp": "pp",
+UNIT_NORMAL = {"percent": "%", "percentage point": "pp", "percentage points": "pp", "pp": "pp",
                 "x": "×", "X": "×", "times": "×", "hours": "h", "hrs": "h", "hr": "h",
                 "seconds": "s", "sec": "s", "minutes": "min", "mins": "min", "days": "d",
                 "GPU hours": "GPU-hours", "GPU-hours": "GPU-hours"}
 # LaTeX commands that may sit right before a number without making it part of a formula.
-_OK_COMMANDS = {"sim", "approx", "pm", "mp", "times", "leq", "geq", "le", "ge", "lt", "gt",
+OK_COMMANDS = {"sim", "approx", "pm", "mp", "times", "leq", "geq", "le", "ge", "lt", "gt",
                 "textbf", "mathbf", "textit", "emph", "text", "mathrm", "underline", "boldsymbol",
-                "bf", "quad", "qquad", "left", "right", "ldots", "dots", "cdots", "in", "sim",
-                "textrm", "mathit", "textsc", "textsf", "mathsf", "approx", "simeq", "Delta"}
-_WRAP_OPEN = re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
+                "bf", "quad", "qquad", "left", "right", "ldots", "dots", "cdots", "in",
+                "textrm", "mathit", "textsc", "textsf", "mathsf", "simeq", "Delta"}
+WRAP_OPEN = re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
                         r"textrm|mathit|textsc|textsf|mathsf)\{$")
-_FORMULA_BEFORE = re.compile(
-    r"(?:[_^]\s*\{?\s*[-+−]?\s*|\\(?:frac|dfrac|tfrac|binom)\s*(?:\{[^{}]*\}\s*)?\{\s*[-+−]?\s*"
-    r"|\\sqrt\s*(?:\[[^\]]*\])?\s*\{?\s*|(?:\b[OΘΩo]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|"
-    r"\\widetilde\s*\{?\s*O\s*\}?|\\tilde\s*\{?\s*O\s*\}?|\\log|\\exp|\\ln|\\poly|poly|\\mathrm\{poly\})"
-    r"\s*\(\s*[-+−]?\s*|[/*]\s*)$")
-_SECTION_WORDS = {"stage", "phase", "step", "table", "tab", "figure", "fig", "section", "sec",
-                  "theorem", "lemma", "corollary", "proposition", "definition", "eq", "equation",
-                  "level", "track", "version", "round", "part", "type", "tier", "appendix",
-                  "chapter", "algorithm", "alg", "experiment", "exp", "case", "example", "task",
-                  "setting", "question", "problem", "rule", "layer", "block", "day", "week",
-                  "month", "year", "v", "no", "number", "grade", "class", "category", "split",
-                  "fold", "head", "epoch", "iteration", "iter", "batch", "sample", "group", "q"}
-_DATE_PREPS = {"in", "since", "from", "until", "till", "by", "before", "after", "during",
-               "between", "through", "circa", "early", "late", "mid", "and", "to", "of", "the"}
-_VAR_PREFIX = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
+VAR_PREFIX = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
 
 
-def _to_float(core: str) -> float | None:
+def to_float(core: str) -> float | None:
     try:
         return float(re.sub(r"\\,|\{,\}|[, \u2009\u202f\u00a0]", "", core))
     except ValueError:
         return None
 
 
-def _safe_pow(base: float, exp: float) -> float:
+def safe_pow(base: float, exp: float) -> float:
     try:
         v = math.pow(base, exp)
     except (OverflowError, ValueError, ZeroDivisionError):
@@ -104,31 +99,31 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
     # collapse spaces between a closing math delimiter and the unit ("$94.4$%" -> "94.4  %")
     for m in _PARSE.finditer(s):
         before = s[: m.start("core")].rstrip(" +-−±")
-        if before and (before[-1].isalpha() and not _VAR_PREFIX.search(s[: m.start()] or "")
+        if before and (before[-1].isalpha() and not VAR_PREFIX.search(s[: m.start()] or "")
                        and not before.endswith(("=",)) and before[-1] not in "×"):
             # digits glued to letters (a name such as GPT-4): try the next number
             if m.start("core") > 0 and (s[m.start("core") - 1].isalnum() or s[m.start("core") - 1] == "-"):
                 continue
-        value = _to_float(m.group("core"))
+        value = to_float(m.group("core"))
         if value is None:
             continue
         if m.group("e"):
-            value *= _safe_pow(10.0, float(m.group("e").replace("−", "-")))
+            value *= safe_pow(10.0, float(m.group("e").replace("−", "-")))
         if m.group("pow"):
-            value = _safe_pow(value, float(m.group("pow").replace("−", "-")))
+            value = safe_pow(value, float(m.group("pow").replace("−", "-")))
         if m.group("sci"):
-            value *= _safe_pow(10.0, float(m.group("sci").replace("−", "-")))
+            value *= safe_pow(10.0, float(m.group("sci").replace("−", "-")))
         unit = None
         suffix = m.group("suffix")
         if suffix:
-            if suffix in _MULT:
-                value *= _MULT[suffix]
+            if suffix in MULT:
+                value *= MULT[suffix]
             elif suffix in ("%",):
                 unit = "%"
             elif suffix in ("×",):
                 unit = "×"
             else:
-                unit = _UNIT_NORMAL.get(suffix, suffix)
+                unit = UNIT_NORMAL.get(suffix, suffix)
         if m.group("sign") in ("-", "−"):
             value = -value
         return value, unit

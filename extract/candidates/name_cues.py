@@ -1,0 +1,80 @@
+"""The contexts that say what a name is: introduced by the paper ("we propose X", "X, a novel
+framework"), a dataset ("benchmarks such as X", "evaluated on X"), or an existing model ("X
+model").  Regular expressions over the text before or after an occurrence."""
+
+from __future__ import annotations
+
+import re
+
+from ..text.cues import NAMING_STEMS, stems, we
+from ..text.lexicon import DATASET_NOUNS, MODEL_NOUNS
+
+INTRO_VERB = stems(NAMING_STEMS)
+INTRO_BEFORE = re.compile(
+    r"(?:\b(?:we|this\s+(?:paper|work)|here\s+we|the\s+authors)\s+(?:\w+ly\s+|also\s+|further\s+|"
+    r"then\s+|first\s+|hence\s+|thus\s+|therefore\s+)?" + INTRO_VERB + r"\w*"
+    r"|\b(?:introducing|proposing|presenting|developing|releasing|called|named|dubbed|termed|"
+    r"coined|namely|i\.e\.,?|denoted(?:\s+as|\s+by)?)"
+    r"|\bwe\s+(?:call|name|term|dub)\s+(?:this|it|them|these|our\s+\w+|the\s+\w+)(?:\s+\w+)?"
+    r"|\bwe\s+(?:\w+ly\s+)?(?:instantiate|implement|realize|release|package)\s+(?:it|this|them|these|"
+    r"our\s+\w+|the\s+\w+|this\s+\w+)\s+(?:as|in|into)(?:\s+(?:a|an|the))?)"
+    r"\s*(?:(?:a|an|the|our|two|three)\s+)?"
+    r"(?:(?:new|novel|simple|first|general|unified|lightweight|principled|scalable|efficient|"
+    r"effective|open|large-scale|comprehensive|method|methods|framework|approach|algorithm|"
+    r"benchmark|dataset|model|technique|metric|called|named|termed|dubbed|,|:)\s*)*"
+    r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$", re.I)
+INTRO_ANYWHERE = re.compile(we() + INTRO_VERB + r"\w*\b", re.I)
+APPOSITIVE = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\()\s*(?:which\s+|that\s+)?"
+                         r"(?:a|an|the|our)\s+(?:\w[\w\-]*\s+){0,5}?"
+                         r"(?:new|novel|first|simple|framework|method|approach|algorithm|model|"
+                         r"benchmark|dataset|suite|pipeline|technique|metric|library|toolkit|"
+                         r"system|architecture|objective|loss|corpus|environment|strategy|"
+                         r"mechanism|module|recipe|paradigm|family|protocol|estimator|procedure)",
+                         re.I)
+APPOS_DATASET = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\(|\s+(?:is|as))\s*"
+                            r"(?:which\s+is\s+|that\s+is\s+)?(?:a|an|the|our)?\s*"
+                            r"(?:(?!(?:for|of|to|that|which|with|in|on|from|by)\b)[\w\-]+\s+){0,6}?"
+                            r"(?:" + DATASET_NOUNS + r"|evaluation\s+(?:framework|platform|harness|protocol|"
+                            r"pipeline|toolkit)s?)\b", re.I)
+SELF_DATASET_BEFORE = re.compile(
+    r"\b(?:our|self-\w+|newly[\s-]\w+|new|novel|curated|constructed|collected|introduced|proposed)"
+    r"\s+(?:[\w\-]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*,?\s*(?:called|named|dubbed|termed)?\s*$", re.I)
+NOUN_CALLED_BEFORE = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\s+|that\s+)?"
+                                 r"(?:we\s+(?:call|name|term|dub)|called|named|dubbed|termed)\s*$", re.I)
+DATA_FROM_BEFORE = re.compile(
+    r"\b(?:videos|images|data|samples|examples|questions|clips|documents|reports|records|recordings|"
+    r"texts|tasks|problems|dialogues|conversations|scenes|episodes|trajectories|articles|papers|"
+    r"posts|prompts|sentences|utterances|pairs|sequences|molecules|proteins|graphs|tables|passages|"
+    r"snippets|abstracts|transcripts|instances|items|queries|images-text|codes?)\s+"
+    r"(?:drawn\s+|collected\s+|sourced\s+|taken\s+|sampled\s+|filtered\s+)?"
+    r"from\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
+TRAINED_ON_BEFORE = re.compile(
+    r"\b(?:trained|pretrained|pre-trained|fine-tuned|finetuned|fine-tuning|finetuning|training|pretraining|"
+    r"evaluated|tested|benchmarked)\s+(?:\w+\s+){0,2}?on\s+(?:the\s+)?(?:[\d,.]+\s+\w+\s+of\s+(?:the\s+)?)?"
+    r"(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
+OUR_BEFORE = re.compile(r"\bour\s+(?:(?:new|novel|proposed|resulting)\s+)?$", re.I)
+NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"
+DATASET_BEFORE = re.compile(
+    r"(?:" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:,?\s*(?:such\s+as|like|including|includes?|"
+    r"e\.g\.,?)|:|—|\()?\s*(?:the\s+)?\[?|" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,?\s+(?:such\s+as|like|"
+    r"including|e\.g\.,?)\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+(?:repository|dataset|benchmark|corpus|suite|"
+    r"collection|archive|database))?\s*(?:,|and|or)\s*)+(?:and\s+|or\s+)?(?:the\s+)?)$", re.I)
+# "on a curated dataset, ShipLog, which": an apposition (the name is followed by punctuation)
+DATASET_COMMA_BEFORE = re.compile(NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,\s*(?:the\s+)?$", re.I)
+INTRO_OUR_NOUN = re.compile(r"\bour\s+(?:new\s+|proposed\s+)?(?:method|approach|model|framework|algorithm|"
+                             r"system|technique|benchmark|dataset|tool|library|metric|objective)\s*,?\s*"
+                             r"(?:called|named|dubbed|termed)?\s*$", re.I)
+DATASET_AFTER = re.compile(
+    r"^\]?(?:\([^)]*\))?(?:\s*(?:,|and|or|&)\s*(?:the\s+)?[A-Z][\w\-.&]*)*,?\s*(?:and\s+|or\s+)?"
+    r"(?:as\s+)?(?:(?:the|our|a|an|representative|\w+-\w+|standard|popular|public|\w+)\s+){0,3}?"
+    r"(?:" + DATASET_NOUNS + r")\b", re.I)
+MODEL_AFTER = re.compile(
+    r"^(?:\s*(?:,|and|or|&)\s*[A-Z][\w\-.]*)*,?\s*(?:and\s+|or\s+)?(?:[\w\-]+\s+){0,2}?"
+    r"(?:" + MODEL_NOUNS + r")\b")
+ON_BEFORE = re.compile(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends )(?<!depend )"
+                        r"(?<!conditioned )(?<!built )(?<!focuses )(?<!impact )(?<!effect )"
+                        r"\b(?:on|across)\s+(?:the\s+)?(?:challenging\s+|standard\s+|popular\s+)?"
+                        r"(?:[\w\-.&]+(?:\s+[\w\-.&]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
+EVAL_WORDS = re.compile(r"\b(?:evaluat\w*|experiment\w*|results?|gains?|accura\w*|performance|"
+                         r"outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|score\w*|"
+                         r"test\w*|benchmark\w*|trained|fine-tuned|finetuned|tested)\b|\d", re.I)

@@ -1,0 +1,273 @@
+"""The name rules as tables: how strongly a context presents an occurrence as the paper's own
+contribution (:data:`INTRO_RULES`), as a dataset (:data:`DATASET_RULES`, first that holds
+wins), what one occurrence says besides (:data:`OCCURRENCE_RULES`), and what a surface form
+says by itself (:data:`FORM_RULES`).
+
+A rule's ``gives`` is ``(mode, weight, cues)``: mode ``set`` replaces the strength and cues so
+far, ``max``/``min`` raise/cap the strength and add the cues, ``cue`` only adds cues.  The
+finder and the scoring passes (name_finder.py, name_scoring.py) apply the tables; each rule has an
+example and the name it is about there, and tests/test_candidates_rules.py checks that it
+fires on it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from ..text.acronyms import upper_count
+from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_name
+from . import name_cues as cue
+from .name_shapes import COINAGE_SUFFIX_WORDISH
+from .rules import Rule, fire
+
+__all__ = ["CAP_RULES", "DATASET_RULES", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES",
+           "SCORING_RULES", "Occurrence", "Verdict", "apply", "cap"]
+
+_CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot", re.I)
+_CLOSES = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
+_NAME_OF_DATASET = re.compile(r"\s(?:Benchmark|Dataset|Corpus|Suite|Challenge|Arena|Collection|Leaderboard|"
+                              r"Database)s?$")
+
+
+class Occurrence:
+    """One occurrence text[start:end] of a name, the sentence it is in, and the strength and
+    cues the rules applied so far gave it."""
+
+    def __init__(self, text: str, start: int, end: int, sentence: tuple[int, int], window: int):
+        self.text, self.start, self.end = text, start, end
+        self.ss, self.se = sentence
+        self.before = text[max(self.ss, start - window):start]
+        self.strength = 0.0
+        self.cues: set[str] = set()
+
+    @property
+    def word(self) -> str:
+        return self.text[self.start:self.end]
+
+    def after(self, n: int) -> str:
+        return self.text[self.end:self.end + n]
+
+    def before_within(self, n: int) -> str:
+        return self.text[max(0, self.start - n):self.start]
+
+    @cached_property
+    def in_intro_sentence(self) -> bool:
+        return bool(cue.INTRO_ANYWHERE.search(self.text[self.ss:self.start]))
+
+
+def apply(rules, occ) -> None:
+    """Apply every rule of ``rules`` that holds for ``occ``, in order (see the module doc)."""
+    for rule in rules:
+        if rule.test(occ):
+            fire(rule.name)
+            mode, weight, cues = rule.gives
+            if mode == "set":
+                occ.strength, occ.cues = weight, set(cues)
+            else:
+                if mode == "max":
+                    occ.strength = max(occ.strength, weight)
+                elif mode == "min":
+                    occ.strength = min(occ.strength, weight)
+                occ.cues |= cues
+
+
+INTRO_RULES: tuple[Rule, ...] = (
+    Rule("we-propose", lambda o: cue.INTRO_BEFORE.search(o.before), ("set", 0.85, {"we-propose"}),
+         "We propose GridMend, which repairs broken meshes.", "GridMend"),
+    Rule("called", lambda o: cue.INTRO_BEFORE.search(o.before) and _CALLED.search(o.before[-40:]),
+         ("cue", 0, {"called"}), "We build a planner called RoutePilot for warehouses.", "RoutePilot"),
+    Rule("our-method-called", lambda o: cue.INTRO_OUR_NOUN.search(o.before), ("set", 0.85, {"we-propose", "our"}),
+         "Experiments show that our method, GraphMend, repairs most errors.", "GraphMend"),
+    Rule("our", lambda o: cue.OUR_BEFORE.search(o.before), ("max", 0.7, {"our"}),
+         "Across all tasks our FlowNet stays ahead.", "FlowNet"),
+    Rule("appositive-in-intro", lambda o: cue.APPOSITIVE.search(o.after(120)) and (o.in_intro_sentence or o.strength),
+         ("max", 0.75, {"appositive"}), "We also describe TreeRL, a new algorithm for planning.", "TreeRL"),
+    Rule("appositive", lambda o: cue.APPOSITIVE.search(o.after(120)) and not (o.in_intro_sentence or o.strength),
+         ("max", 0.55, {"appositive"}), "Results favour TreeRL, a new algorithm for planning.", "TreeRL"),
+    Rule("in-intro-sentence", lambda o: o.strength == 0.0 and o.in_intro_sentence,
+         ("set", 0.4, {"in-intro-sentence"}), "We introduce a planner that beats MCTS on Go.", "MCTS"),
+    Rule("concept-word", lambda o: o.word.isalpha() and o.word.islower() and COINAGE_SUFFIX_WORDISH.search(o.word),
+         ("min", 0.35, set()), "We propose calibration, which keeps scores honest.", "calibration"),
+)
+
+DATASET_RULES: tuple[Rule, ...] = (
+    Rule("dataset-noun-before", lambda o: cue.DATASET_BEFORE.search(o.before), (0.8, {"dataset-cue"}),
+         "We report results on benchmarks such as TabArena and WikiSQL.", "TabArena"),
+    Rule("dataset-noun-after", lambda o: cue.DATASET_AFTER.match(o.after(100)), (0.8, {"dataset-cue"}),
+         "Results on the HotpotQA benchmark improve.", "HotpotQA"),
+    Rule("dataset-apposition", lambda o: cue.DATASET_COMMA_BEFORE.search(o.before) and _CLOSES.match(o.after(100)),
+         (0.8, {"dataset-cue"}), "We test on a curated dataset, MedTalk, and on two others.", "MedTalk"),
+    Rule("drawn-from", lambda o: cue.DATA_FROM_BEFORE.search(o.before), (0.65, {"data-source"}),
+         "It holds 2,000 questions drawn from StackExchange and Reddit.", "StackExchange"),
+    Rule("trained-on", lambda o: cue.TRAINED_ON_BEFORE.search(o.before), (0.65, {"data-source"}),
+         "Models pretrained on LAION-5B transfer well.", "LAION-5B"),
+    Rule("on-X", lambda o: cue.ON_BEFORE.search(o.before) and cue.EVAL_WORDS.search(o.text[o.ss:o.se]) and not (
+        re.search(r",\s*$", o.before) and not _CLOSES.match(o.after(100))), (0.55, {"on-X"}),
+        "Accuracy improves on MedMCQA by a wide margin.", "MedMCQA"),
+)
+
+
+def dataset_strength(occ: Occurrence) -> tuple[float, set[str]]:
+    """The weight and cues of the first rule of :data:`DATASET_RULES` that holds (0 when none)."""
+    for rule in DATASET_RULES:
+        if rule.test(occ):
+            fire(rule.name)
+            return rule.gives[0], set(rule.gives[1])
+    return 0.0, set()
+
+
+# What one occurrence says beyond its strength: "X model" names a model; a name introduced as
+# "our new dataset, X" or "X, a benchmark of ..." is introduced *and* a dataset.
+OCCURRENCE_RULES: tuple[Rule, ...] = (
+    Rule("model-cue", lambda o: cue.MODEL_AFTER.match(o.after(60)), ("cue", 0, {"model-cue"}),
+         "We fine-tune FooBERT models on the task.", "FooBERT"),
+    Rule("self-dataset", lambda o: cue.SELF_DATASET_BEFORE.search(o.before_within(80)),
+         ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),
+         "We collect a new dataset called ScanTalk from clinics.", "ScanTalk"),
+    Rule("dataset-called", lambda o: cue.NOUN_CALLED_BEFORE.search(o.before_within(60)),
+         ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),
+         "Tests run on a benchmark which we call LoopBench.", "LoopBench"),
+    Rule("introduced-as-dataset", lambda o: o.strength >= 0.75 and cue.APPOS_DATASET.match(o.after(90)),
+         ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),
+         "We present CityWalk, a dataset of street scenes.", "CityWalk"),
+)
+
+# What a surface form says by itself.
+FORM_RULES: tuple[Rule, ...] = (
+    Rule("dataset-suffix", lambda t: " " not in t and any(t.endswith(s) and len(t) > len(s) + 1
+                                                          for s in DATASET_SUFFIXES),
+         ("dataset", 0.65, {"dataset-suffix"}), "Scores on ToolBench rise.", "ToolBench"),
+    Rule("known-dataset", is_known_dataset, ("dataset", 0.75, {"known-dataset"}),
+         "We pretrain a small network on ImageNet.", "ImageNet"),
+    Rule("model-pattern", lambda t: " " not in t and is_model_name(t), ("cue", 0, {"model-pattern"}),
+         "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
+)
+
+# A long form or capitalized run that ends in a dataset noun names a dataset.
+DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run") and _NAME_OF_DATASET.search(a.text),
+                         ("dataset", 0.75, {"dataset-noun-name"}),
+                         "Results on the Open Patent Corpus are strong.", "Open Patent Corpus")
+
+# The rules the finder (name_finder.py) and the scoring passes (name_scoring.py) apply as code,
+# because they look at more than one occurrence or candidate at once; named here with their
+# examples so that each is tested and counted like the table rules.  ``gives`` says what
+# the rule does.
+FINDER_RULES: tuple[Rule, ...] = (
+    Rule("plus-plus-coinage", None, "a capitalized word + '++' is a coinage",
+         "We propose Tabformer++ for tables.", "Tabformer++"),
+    Rule("known-dataset-word", None, "a capitalized famous dataset is a candidate",
+         "We pretrain on Wikipedia first.", "Wikipedia"),
+    Rule("compound-modifier", None, "'X-based', 'X-like': a modifier, not a name",
+         "An LLM-based grader scores answers.", "LLM-based"),
+    Rule("version-suffix", None, "a version after a name belongs to it",
+         "We compare against DeepPlan v2 on mazes.", "DeepPlan v2"),
+    Rule("plus-suffix", None, "'+' or '++' after a name belongs to it", "We extend GCD+ to graphs.", "GCD+"),
+    Rule("dataset-version", None, "a dataset name takes a following word or number",
+         "Results on ImageNet Sketch drop.", "ImageNet Sketch"),
+    Rule("acronym-def", None, "an acronym defined in parentheses", "We use Low-Rank Adaptation (LoRA).", "LoRA"),
+    Rule("long-form", None, "the long form spelled by the acronym's letters",
+         "We use Low-Rank Adaptation (LoRA).", "Low-Rank Adaptation"),
+    Rule("introduced-math", None, "a math name introduced as a contribution",
+         r"We introduce $s_{\text{gap}}$, a metric of drift.", r"s_{\text{gap}}"),
+    Rule("wrapped-bold", None, "a bold name", "We present **TideNet** for tides.", "TideNet"),
+    Rule("wrapped-code", None, "a name in code font", "Our tool `fastgrep` is released.", "fastgrep"),
+    Rule("wrapped-italic", None, "an italic name", "We call it *Kestrel* here.", "Kestrel"),
+    Rule("wrapped-quoted", None, "a quoted name", 'We call this "ZeroSync" below.', "ZeroSync"),
+    Rule("introduced-capitalized-phrase", None, "a capitalized phrase right after 'we propose'",
+         "We propose Gradient Echo, which reuses gradients.", "Gradient Echo"),
+    Rule("introduced-lowercase-phrase", None, "a lowercase phrase right after 'we propose'",
+         "We propose aligned mass transport to match distributions.", "aligned mass transport"),
+    Rule("called-lowercase-coinage", None, "a lowercase coinage after 'called'",
+         "We describe a method called foobar, which helps.", "foobar"),
+    Rule("dataset-list-after-noun", None, "items listed after a dataset noun",
+         "We use datasets, including Cora, PubMed, and wiki-small.", "PubMed"),
+    Rule("dataset-list-before-noun", None, "items listed before a dataset noun",
+         "Results on the TabArena and WikiSQL benchmarks improve.", "WikiSQL"),
+    Rule("capitalized-run", None, "a multi-word Capitalized Name mid-sentence",
+         "We evaluate on the Open Patent Corpus benchmark.", "Open Patent Corpus"),
+    Rule("run-after-initial-word", None, "a sentence-initial run without its first word",
+         "Across Open Web Tables, accuracy improves.", "Open Web Tables"),
+)
+
+SCORING_RULES: tuple[Rule, ...] = (
+    Rule("acronym-partners", None, "an acronym and its long form share role and strength",
+         "We propose Gradient Echo Sampling (GES), a sampler.", "GES"),
+    Rule("co-introduced", None, "an acronym defined with an introduced name is a component (method 0.6)",
+         "We propose TideNet, built with a new Wave Mixing Unit (WMU).", "WMU"),
+    Rule("variant", None, "a variant of an introduced name is introduced (method 0.7)",
+         "We propose FooNet, and FooNet-Lite for phones.", "FooNet-Lite"),
+    Rule("coordinated-with-dataset", None, "a name coordinated with a dataset is a dataset (0.75 at most)",
+         "We evaluate on HotpotQA, TriviaBase and SQuAD.", "TriviaBase"),
+    Rule("fragment", None, "a candidate seen only inside a longer good one (0.3 at most)",
+         "We evaluate on the MS MARCO Passage benchmark.", "MARCO"),
+)
+
+
+class Verdict:
+    """A candidate's final strengths while :data:`CAP_RULES` and :data:`ROLE_RULES` decide."""
+
+    def __init__(self, a):
+        self.a, self.text, self.shape, self.partners = a, a.text, a.shape, a.partners
+        self.cues, self.method, self.dataset = set(a.cues), a.method, a.dataset
+        n_upper = upper_count(a.text)
+        base = a.text.rstrip("s") if a.text.endswith("s") and n_upper >= 2 else a.text
+        self.generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
+        self.plural = a.text.endswith("s") and n_upper >= 2 and a.text[:-1].isupper() is False \
+            and re.fullmatch(r"[A-Z][A-Za-z0-9\-]*[A-Z]s", a.text) is not None
+
+
+def cap(rules, v: Verdict) -> None:
+    """Apply every rule of ``rules`` that holds: ``gives`` = (caps by field, cues added)."""
+    for rule in rules:
+        if rule.test(v):
+            fire(rule.name)
+            caps, cues = rule.gives
+            v.cues |= cues
+            for attr, limit in caps.items():
+                setattr(v, attr, min(getattr(v, attr), limit))
+
+
+# Caps on what a candidate's evidence gave it, applied in order.
+CAP_RULES: tuple[Rule, ...] = (
+    Rule("generic-acronym", lambda v: v.generic, ({"method": 0.05, "dataset": 0.05}, {"generic"}),
+         "Large language models (LLMs) are trained with RL.", "RL"),
+    Rule("lowercase-cap-appositive", lambda v: "lowercase-coinage" in v.cues and not v.partners
+         and ("appositive" in v.cues or "called" in v.cues), ({"method": 0.7}, set()),
+         "We propose token dropping, a simple method for speed.", "token dropping"),
+    Rule("lowercase-cap", lambda v: "lowercase-coinage" in v.cues and not v.partners
+         and not ("appositive" in v.cues or "called" in v.cues), ({"method": 0.55}, set()),
+         "We propose aligned mass transport to match distributions.", "aligned mass transport"),
+    Rule("plural", lambda v: v.plural and v.method < 0.85, ({"method": 0.2, "dataset": 0.3}, {"plural"}),
+         "Unlike HMMs and TreeCRFs, ours is exact.", "TreeCRFs"),
+    Rule("plural-long-form", lambda v: "long-form" in v.cues and v.plural is False and v.text.endswith("s")
+         and v.method < 0.85, ({"method": 0.3}, set()),
+         "Large language models (LLMs) are everywhere.", "Large language models"),
+)
+
+
+def _weak(v: Verdict):
+    score = max(v.method, v.dataset, 0.15 if v.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
+    role = None
+    if v.dataset > v.method and v.dataset >= 0.3:
+        role = "dataset"
+    elif v.method >= 0.3:
+        role = "method"
+    return role, score
+
+
+# The role and score of a candidate: the first rule that holds decides (None: dropped).
+ROLE_RULES: tuple[Rule, ...] = (
+    Rule("model-role", lambda v: ("model-pattern" in v.cues or "model-cue" in v.cues) and v.method < 0.75
+         and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues, lambda v: ("model", 0.05),
+         "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
+    Rule("uncued-run", lambda v: v.shape == "run" and v.method < 0.5 and v.dataset < 0.5, lambda v: None,
+         "Results from New York Times articles follow.", "New York Times"),
+    Rule("introduced-dataset-role", lambda v: "introduced" in v.cues, lambda v: ("dataset", max(v.method, v.dataset)),
+         "We present CityWalk, a dataset of street scenes.", "CityWalk"),
+    Rule("dataset-role", lambda v: v.dataset >= 0.5 and v.dataset >= v.method, lambda v: ("dataset", v.dataset),
+         "Results on the HotpotQA benchmark improve.", "HotpotQA"),
+    Rule("method-role", lambda v: v.method >= 0.5, lambda v: ("method", v.method),
+         "We propose GridMend, which repairs broken meshes.", "GridMend"),
+    Rule("weak-role", lambda v: True, _weak, "Results favour PolyMix over the rest.", "PolyMix"),
+)

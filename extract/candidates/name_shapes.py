@@ -1,0 +1,39 @@
+"""Token shapes that make a word look like a coined name (CamelCase, ACRONYM, alnum, Hyphen-
+Ated), and the wrappers authors put around names (bold, code, quotes, math)."""
+
+from __future__ import annotations
+
+import re
+
+from ..text.acronyms import upper_count
+
+__all__ = ["COINAGE_SUFFIX_WORDISH", "FUNCTION_WORDS", "SENT_START_LOOKBACK", "TOKEN", "WRAPPED", "is_namey"]
+
+TOKEN = re.compile(r"(?<![\w\\@])[A-Za-z][A-Za-z0-9]*(?:(?:--|[-‐–/+&.])[A-Za-z0-9]+)*")
+WRAPPED = re.compile(
+    r"\*\*(?P<bold>[^*\n]{2,80}?)\*\*|__(?P<ubold>[^_\n]{2,80}?)__|`(?P<code>[^`\n]{2,60}?)`"
+    r"|\\(?:texttt|textsc|textsf|mathtt)\{(?P<tt>[^{}\n]{2,60})\}"
+    r"|\\(?:textbf|mathbf|emph|textit)\{(?P<bf>[^{}\n]{2,80})\}"
+    r"|(?<![*\w])\*(?P<it>[^*\s][^*\n]{0,60}?[^*\s])\*(?![*\w])"
+    r"|[\"“](?P<q>[^\"”\n]{2,50})[\"”]"
+    r"|(?<![\\$])\$(?P<math>[^$\n]{1,40})\$")
+SENT_START_LOOKBACK = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[\"“]\s*|\*\*)$")
+COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|ence|ship|ure|al|ive)$")
+FUNCTION_WORDS = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "by", "the", "a", "an", "as"}
+
+
+def is_namey(tok: str) -> tuple[bool, str]:
+    """Whether a token looks like a coined name, and its shape cue."""
+    letters = [ch for ch in tok if ch.isalpha()]
+    if not letters:
+        return False, ""
+    parts = re.split(r"--|[-‐–/+&.]", tok)
+    if any(ch.isdigit() for ch in tok) and tok[0].isalpha():
+        return True, "alnum"
+    if len(letters) >= 2 and all(ch.isupper() for ch in letters):
+        return True, "acronym"
+    if upper_count(tok[1:]) >= 1 and any(ch.islower() for ch in tok):
+        if len(parts) > 1 and all(p[:1].isupper() and p[1:].islower() for p in parts if p):
+            return True, "hyphenated"                     # Reed--Solomon, Navier–Stokes
+        return True, "camelcase"
+    return False, ""

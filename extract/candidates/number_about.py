@@ -1,0 +1,137 @@
+"""What a number is about, from the words around it: the count noun after it ("12,400 annotated
+speech clips") or a short phrase ("accuracy"); and the scanned number (:class:`Raw`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..text.words import words_after, words_before
+
+
+@dataclass
+class Raw:
+    start: int            # of the displayed text
+    end: int
+    core_start: int
+    core_end: int
+    value: float
+    unit: str | None
+    mult: float = 1.0
+    signed: bool = False
+    in_math: bool = False
+
+
+_COUNT_NOUN_SINGULAR = {"gpu", "gpus", "bit", "layer", "dimensional", "dimension", "shot", "way",
+                        "step", "token", "parameter", "node", "head", "billion", "million", "hour",
+                        "day", "epoch", "iteration", "round", "language", "task", "model", "sample",
+                        "example", "class", "domain", "agent", "user", "participant", "subject",
+                        "patient", "image", "video", "document", "query", "question", "prompt",
+                        "benchmark", "dataset", "game", "environment", "seed", "run", "trial",
+                        "fold", "expert", "k", "core", "cpu", "tpu", "qubit", "pair", "frame",
+                        "second", "minute", "year", "month", "week", "point", "item", "instance",
+                        "sentence", "word", "character", "page", "file", "repository", "line",
+                        "hop", "turn", "trajectory", "episode", "level", "category", "label",
+                        "feature", "channel", "pixel", "resolution", "block", "annotator",
+                        "worker", "client", "device", "scale", "size"}
+_NOT_NOUNS = {"is", "was", "has", "does", "this", "its", "as", "us", "yes", "across", "less",
+              "plus", "thus", "versus", "bias", "process", "access", "loss", "class", "gaussian",
+              "analysis", "basis", "various", "previous", "numerous", "robustness", "progress",
+              "success", "consensus", "corpus", "always", "whereas", "status", "focus", "miss",
+              "unless", "address", "stress", "vs", "hypothesis", "diagnosis", "synthesis",
+              "his", "perplexities", "series", "species", "chess", "glass"}
+_FUNCTION = {"the", "a", "an", "of", "on", "in", "and", "or", "for", "to", "with", "by", "at",
+             "from", "than", "while", "over", "up", "into", "per", "as", "its", "their", "our",
+             "that", "which", "across", "only", "nearly", "about", "approximately",
+             "roughly", "around", "almost", "more", "less", "respectively", "e", "g", "i",
+             "when", "where", "is", "are", "was", "were", "be", "been", "has", "have", "this",
+             "these", "those", "it", "we", "they", "also", "both", "each", "all", "same", "between"}
+
+
+_STOP_ABOUT = {"while", "whereas", "compared", "relative", "respectively", "over", "versus", "vs",
+               "when", "than", "and", "or", "but", "using", "which", "that", "higher", "lower",
+               "better", "worse", "faster", "slower", "more", "less", "fewer"}
+
+
+def count_noun_after(text: str, end: int) -> str | None:
+    """The plural (or count) noun right after a number, allowing a few modifiers: '12,400
+    short, noisy, annotated speech clips' -> 'annotated speech clips'."""
+    seg = text[end:end + 90]
+    m = re.match(r"\s*-\s*([A-Za-z]+)", seg)          # 8-bit, 2-layer, 7B-parameter
+    if m:
+        return m.group(1).lower()
+    words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S", seg)
+    phrase: list[str] = []
+    for i, w in enumerate(words[:9]):
+        lw = w.lower()
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if lw in ("and", "or") and phrase and nxt[:1].isalpha() and nxt.lower() not in _FUNCTION:
+            continue                                    # 40 Rust and Go projects
+        if lw in (".", ";", ":", "(", ")") or lw in ("and", "or", "than", "of", "in", "on", "for",
+                                                     "to", "with", "from", "by", "that", "which"):
+            break
+        if lw == ",":
+            if not phrase:
+                break
+            continue
+        if not w[0].isalpha():
+            break
+        phrase.append(w)
+        if lw in _COUNT_NOUN_SINGULAR or (lw.endswith("s") and lw not in _NOT_NOUNS and len(lw) > 3
+                                          and not lw.endswith("ous") and not lw.endswith("ss")) \
+                or lw in ("data", "people", "criteria", "corpora", "phenomena", "children"):
+            return " ".join(phrase[-4:])
+        if lw in _FUNCTION:
+            break
+    return None
+
+
+_COMPARATIVES = {"less", "more", "fewer", "higher", "lower", "better", "worse", "faster", "slower",
+                 "smaller", "larger", "bigger", "shorter", "longer", "relative", "absolute", "average"}
+_ABOUT_STOP = _FUNCTION | _STOP_ABOUT | {"but", "yet", "so", "per", "stays", "remains", "compared"}
+
+
+def _phrase(words: list[str], limit: int = 3) -> list[str]:
+    out = []
+    for w in words:
+        if len(w) < 2 or w in _ABOUT_STOP:
+            break
+        out.append(w)
+        if len(out) == limit:
+            break
+    return out
+
+
+def guess_about(text: str, r: Raw, noun: str | None) -> str:
+    """A few words saying what the number quantifies ("" when no rule finds them)."""
+    if noun:
+        return noun
+    after = words_after(text, r.end, 8)
+    nxt = text[r.end:r.end + 40]
+    lead = 0
+    while lead < len(after) and after[lead] in _COMPARATIVES:
+        lead += 1
+    if re.match(r"\s+[A-Za-z]", nxt) and lead < len(after) and after[lead] not in _ABOUT_STOP \
+            and len(after[lead]) > 1:
+        got = _phrase(after[lead:])
+        if got:
+            return " ".join(after[:lead] + got) if lead and after[0] in ("average", "relative") else " ".join(got)
+    if after[:1] and after[0] in ("of", "in", "on") and not re.match(r"\s*\w+\s+\$?[\d.]", nxt):
+        rest = after[1:]
+        while rest and rest[0] in ("the", "a", "an", "all", "its", "their", "our"):
+            rest = rest[1:]
+        got = _phrase(rest)
+        if got:
+            return " ".join(got)
+    before = words_before(text, r.start, 8, comma=True)
+    phrase: list[str] = []
+    for w in reversed(before):
+        if len(w) < 2 or w in _FUNCTION or w in ("by", "of", "to", "up", "from", "reach", "reaches",
+                                                  "achieves", "achieve", "is", "are", "was"):
+            if phrase:
+                break
+            continue
+        phrase.insert(0, w)
+        if len(phrase) == 3:
+            break
+    return " ".join(phrase)

@@ -1,0 +1,235 @@
+"""Whether a number is a result (an outcome the paper reports) or a setting (a size, count or
+hyperparameter it describes): an ordered table of rules, the first that holds decides.
+
+Each rule reads a :class:`Context` of the number (the words before and after it in its
+sentence, its unit and multiplier, the count noun after it).  To add a rule, add a
+:class:`~.rules.Rule` to :data:`KIND_RULES` at the place where it should take precedence,
+with an example sentence and the number there it decides; tests/test_candidates_rules.py
+checks that the example is decided by that rule.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from ..text.sentences import sentence_at
+from ..text.words import words_before
+from .number_about import Raw
+from .rules import Rule, first
+
+__all__ = ["KIND_RULES", "Context", "kind_rule"]
+
+_RESULT_CUES = re.compile(
+    r"\b(?:improv\w*|gain\w*|boost\w*|increas\w*|reduc\w*|decreas\w*|drop\w*|declin\w*|outperform\w*|"
+    r"achiev\w*|reach\w*|attain\w*|obtain\w*|surpass\w*|exceed\w*|beat\w*|speed-?ups?|faster|slower|"
+    r"accura\w*|errors?|scores?|f1|auc|auroc|bleu|rouge|mae|mse|rmse|perplexity|ppl|rates?|"
+    r"precision|recall|success|correlat\w*|explain\w*|accounts?|lower\w*|higher|better|fewer|less|"
+    r"sav\w*|cut(?:s|ting)?|yield\w*|deliver\w*|margin|relative|absolute|average|mean|median|up|only|"
+    r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|win|wins|"
+    r"pass|solv\w*|top|state-of-the-art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
+    r"advantage|hallucinat\w*|agreement|coverage|fidelity|efficien\w*|throughput|latency|"
+    r"increment|percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
+_STRONG_RESULT = re.compile(
+    r"\b(?:improv\w*|gain\w*|boost\w*|reduc\w*|decreas\w*|drop\w*|outperform\w*|achiev\w*|"
+    r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"
+    r"correlat\w*|explain\w*|accounts?|sav\w*|lower\w*|higher|faster|yield\w*|win|cut(?:s|ting)?|"
+    r"compress\w*|accelerat\w*|declin\w*|increas\w*|lift\w*)\b")
+_SETTING_BEFORE = re.compile(
+    r"(?:\b(?:trained|train|training|pretrained|pre-trained|fine-tuned|compris\w*|contain\w*|"
+    r"consist\w*|includ\w*|spann\w*|across|over|with|using|of|from|among|covering|total|"
+    r"budget|size|sized|dimension\w*|length|rank|batch|vocabulary|window|context|horizon|"
+    r"collect\w*|curat\w*|gather\w*|annotat\w*|sampl\w*|generat\w*|evaluat\w*|on|in|for|"
+    r"than|at|per|each|every|first|last|all|these|k|n|d|m|t|l|h)\s*)$")
+
+_OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:training\s+|labeled\s+|original\s+|available\s+)?"
+                            r"(?:data|labels|samples|examples|parameters|weights|tokens|compute|budget|"
+                            r"training|dataset|annotations))\b")
+_USING_BEFORE = re.compile(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\w*|sampl\w*|mask\w*|"
+                           r"prun\w*|keep\w*|updat\w*|subset)\b[^.]*$")
+_BUDGET_AFTER = re.compile(r"\s*(?:[\w\-]+\s+)?(?:budget|sparsity|ratio|dropout|mask(?:ing)?\s+(?:rate|ratio)|"
+                           r"subset|subsample|split|label(?:ing)?\s+rate|noise(?:\s+level)?|learning\s+rate)\b")
+_RATIO_BEFORE = re.compile(r"\b(?:sparsity|pruning ratio|mask(?:ing)? ratio|dropout|masking|noise level|"
+                           r"split|held[- ]out|hold[- ]out|subsample\w*|ratio of)\b[^.]{0,20}$")
+_HYPERPARAMETER_BEFORE = re.compile(
+    r"\b(?:learning\s+rates?|lr|weight\s+decay|batch\s+sizes?|temperatures?|dropout(?:\s+rates?)?|"
+    r"momentum|thresholds?|warm-?up|seeds?|budgets?|horizons?|discount(?:\s+factor)?|"
+    r"step\s+sizes?|ranks?|widths?|depths?|window(?:\s+sizes?)?)\s*(?:of|=|:|is|was|set\s+to)?\s*\$?\s*$")
+_STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\bp-value\s*(?:of|<|=)?|\b[rR]\s*=|\\(?:rho|tau|kappa)\s*=|[ρτκ]\s*=|"
+                             r"\b[rR]\^\{?2\}?\s*=|\bR2\s*=)\s*\$?\s*$")
+_VARIABLE_HEAD = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*(?:=|<|>|\\[lg]eq?|≤|≥)"
+                            r"\s*\$?\s*$")
+_BOUND_HEAD = re.compile(r"(?:\\[lg]eq?|<|>|≤|≥)\s*$")
+
+
+class Context:
+    """What the kind rules read about one number (computed on first use)."""
+
+    def __init__(self, text: str, r: Raw, noun: str | None, bounds):
+        self.text, self.r, self.noun, self.bounds = text, r, noun, bounds
+
+    @cached_property
+    def sentence(self) -> tuple[int, int]:
+        return sentence_at(self.bounds, self.r.start)
+
+    @cached_property
+    def before(self) -> str:
+        """Up to 80 characters before the number, in its sentence, lower-cased."""
+        return self.text[max(self.sentence[0], self.r.start - 80):self.r.start].lower()
+
+    @cached_property
+    def after(self) -> str:
+        return self.text[self.r.end:min(self.sentence[1], self.r.end + 60)].lower()
+
+    @cached_property
+    def near_before(self) -> str:
+        """The six words before the number, within its clause."""
+        return " ".join(words_before(self.text, self.r.start, 6))
+
+    @cached_property
+    def strong_before(self) -> bool:
+        """A strong result verb among the six words before the number (clause ends at commas)."""
+        return bool(_STRONG_RESULT.search(" ".join(words_before(self.text, self.r.start, 6, comma=True))))
+
+    def strong_within(self, n: int, comma: bool = False) -> bool:
+        return bool(_STRONG_RESULT.search(" ".join(words_before(self.text, self.r.start, n, comma=comma))))
+
+    @cached_property
+    def head(self) -> str:
+        """The 12 characters before the digits (a variable and '=' sit there)."""
+        return self.text[max(0, self.r.start - 12):self.r.core_start]
+
+    @cached_property
+    def core(self) -> str:
+        return self.text[self.r.core_start:self.r.core_end]
+
+    @cached_property
+    def is_decimal(self) -> bool:
+        return "." in self.core or "e" in self.core.lower()
+
+    @property
+    def percent(self) -> bool:
+        return self.r.unit in ("%", "pp")
+
+    @property
+    def counted(self) -> bool:
+        """A count noun follows, or a multiplier was absorbed (7B, 32k)."""
+        return self.noun is not None or self.r.mult != 1.0
+
+
+def _r(name: str, kind: str, test, example: str, at: str) -> Rule:
+    return Rule(name, test, kind, example, at)
+
+
+KIND_RULES: tuple[Rule, ...] = (
+    _r("signed-change", "result",
+       lambda c: c.r.signed and c.text[c.r.start:c.r.start + 1] in "+" and c.r.unit in ("%", "×", "pp", None),
+       "Our method adds +12 on the hardest split.", "+12"),
+    # -- percentages
+    _r("percent-of-the-data", "setting",
+       lambda c: c.percent and _OF_DATA_AFTER.match(c.after) and _USING_BEFORE.search(c.before)
+       and not _STRONG_RESULT.search(c.near_before),
+       "We fine-tune on only 10% of the training data.", "10%"),
+    _r("percent-confidence-level", "setting",
+       lambda c: c.percent and re.match(r"\s*(?:ci\b|confidence|credible)", c.after),
+       "The gap holds within a 95% confidence interval.", "95%"),
+    _r("percent-budget", "setting",
+       lambda c: c.percent and _BUDGET_AFTER.match(c.after) and not c.strong_within(3),
+       "Models are pruned at a 50% sparsity level.", "50%"),
+    _r("percent-after-ratio", "setting",
+       lambda c: c.percent and _RATIO_BEFORE.search(c.before) and not _STRONG_RESULT.search(c.near_before),
+       "We use a masking rate of 15% during pretraining.", "15%"),
+    _r("percent", "result", lambda c: c.percent,
+       "Accuracy rises to 91.2% on the test set.", "91.2%"),
+    # -- ratios
+    _r("times-more-data", "setting",
+       lambda c: c.r.unit == "×" and re.match(r"\s*(?:larger|more|bigger)\s+(?:data|model|models|dataset|"
+                                             r"parameters|compute)", c.after)
+       and not _STRONG_RESULT.search(c.near_before),
+       "The baseline is trained on 10x more data.", "10x"),
+    _r("times", "result", lambda c: c.r.unit == "×",
+       "Decoding gets a 3.5x speedup.", "3.5x"),
+    # -- written next to a hyperparameter, a statistic or a variable
+    _r("hyperparameter", "setting", lambda c: _HYPERPARAMETER_BEFORE.search(c.before),
+       "We train with a learning rate of 0.001 throughout.", "0.001"),
+    _r("statistic", "result", lambda c: _STATISTIC_HEAD.search(c.head),
+       "Scores correlate with human ratings (r = 0.82).", "r = 0.82"),
+    _r("variable-bound", "setting",
+       lambda c: _VARIABLE_HEAD.search(c.head) and "." not in c.core or _BOUND_HEAD.search(c.head),
+       "The bound holds for every k = 3 neighbours.", "k = 3"),
+    # -- counts compared or changed
+    _r("comparative-count", "result",
+       lambda c: c.r.unit is None and re.match(r"\s+(?:fewer|more|less|higher|lower|faster|slower|smaller|"
+                                               r"larger|additional|extra)\b", c.after)
+       and not re.search(r"\b(?:with|using|use|uses|requires?|needs?)\s*$", c.before),
+       "The student has 50,000 fewer parameters than the teacher.", "50,000"),
+    _r("points-gain", "result",
+       lambda c: c.noun is not None and c.noun.split()[-1] in ("points", "point") and (
+           c.strong_before or re.search(r"\b(?:by|than)\s*(?:up to|about|over|nearly|only)?\s*$", c.before)),
+       "It improves accuracy by 3 points.", "3"),
+    _r("factor-of", "result",
+       lambda c: c.r.unit is None and re.search(r"\bby\s+(?:a\s+)?factor\s+of\s*(?:up\s+to\s+|about\s+|"
+                                                r"roughly\s+)?\$?\s*$", c.before),
+       "Pretraining reduces error by a factor of 2.", "2"),
+    _r("n-of-m", "result",
+       lambda c: c.r.unit is None and re.match(r"\s+(?:out\s+)?of\s+(?:the\s+)?\$?\d", c.after),
+       "The planner completes 7 of 9 mazes.", "7"),
+    _r("decimal-rate", "result",
+       lambda c: c.noun is not None and c.r.mult == 1.0 and "." in c.core and not re.search(
+           r"\b(?:train\w*|contain\w*|compris\w*|consist\w*|includ\w*|us\w+|with|of)\s*$", c.before),
+       "The tagger makes 1.4 wrong guesses per page.", "1.4"),
+    _r("from-to-change", "result",
+       lambda c: re.search(r"\bfrom\s*$", c.before) and c.strong_within(12, comma=True)
+       and re.match(r"\s*(?:[\w%°\-]+\s+){0,2}to\b", c.after),
+       "Caching cuts the wait from 9 hours to 40 minutes.", "9 hours"),
+    _r("count-gain", "result",
+       lambda c: c.counted and c.strong_before and c.r.unit is not None and re.search(
+           r"\b(?:by|to|of|from|at)\s*(?:up to|over|nearly|about|around|only|just|approximately|"
+           r"roughly)?\s*$", c.before),
+       "Early stopping reduces training by 12 hours steps.", "12 hours"),
+    _r("count-saving", "result",
+       lambda c: c.counted and re.search(r"\b(?:reduc\w*|cut\w*|sav\w*|decreas\w*|fewer|less|only)\b[^,.;]*"
+                                         r"\b(?:by|to|with|using|requires?|needs?)\s*(?:up to|only|just|"
+                                         r"about|over)?\s*$", c.before)
+       and c.noun in (None, "parameters", "tokens", "gpu hours", "hours", "steps", "samples"),
+       "Distillation reduces the model to 7B parameters.", "7B"),
+    _r("count", "setting", lambda c: c.counted,
+       "We evaluate on 12 benchmarks.", "12"),
+    # -- measurement units
+    _r("resolution", "setting",
+       lambda c: c.r.unit is not None and re.match(r"\s*(?:spatial\s+|temporal\s+|grid\s+)?"
+                                                   r"(?:resolution|grid|spacing)", c.after),
+       "Frames are sampled at 5 ms spacing.", "5 ms"),
+    _r("measured-unit", "result",
+       lambda c: c.r.unit is not None and (_STRONG_RESULT.search(c.near_before) or re.search(
+           r"\b(?:in|within|under|to|by)\s*(?:only|just|about|roughly|under)?\s*$", c.before)),
+       "The whole pipeline runs in 35 ms per image.", "35 ms"),
+    _r("unit", "setting", lambda c: c.r.unit is not None,
+       "Each node has a 24 GB memory.", "24 GB"),
+    # -- bare numbers
+    _r("result-cue", "result",
+       lambda c: c.strong_before or re.search(r"\b(?:of|by|to|at|from|reaches|achieves)\s*(?:up to|about|"
+                                              r"nearly|over|around|approximately)?\s*$", c.before)
+       and _RESULT_CUES.search(c.near_before),
+       "The detector achieves 0.87 on the held-out split.", "0.87"),
+    _r("setting-cue", "setting", lambda c: _SETTING_BEFORE.search(c.before) and not c.is_decimal,
+       "The encoder uses a context length of 512.", "512"),
+    _r("equals-integer", "setting",
+       lambda c: not c.is_decimal and re.search(r"(?:=|≈|\\approx|\\sim|~)\s*\$?\s*$",
+                                                c.text[max(0, c.r.start - 4):c.r.core_start]),
+       "Sizes are set to n ~ 64 here.", "64"),
+    _r("equals-decimal", "result",
+       lambda c: c.is_decimal and re.search(r"(?:=|≈|\\approx|\\sim|~)\s*\$?\s*$",
+                                            c.text[max(0, c.r.start - 4):c.r.core_start]),
+       "Calibration gives ECE ~ 0.04 overall.", "0.04"),
+    _r("bare-decimal", "result", lambda c: c.is_decimal,
+       "The second stage stays at 0.93 overall.", "0.93"),
+    _r("bare-integer", "setting", lambda c: True,
+       "Batches hold 64 in total.", "64"),
+)
+
+
+def kind_rule(text: str, r: Raw, noun: str | None, bounds) -> Rule:
+    """The first rule of :data:`KIND_RULES` that holds for the number ``r`` (the last one
+    always holds); its ``gives`` is the kind, result or setting."""
+    return first(KIND_RULES, Context(text, r, noun, bounds))

@@ -1,0 +1,104 @@
+"""Acronyms defined in a text, "Long Form (LF)", and their long forms (offset-exact).
+
+The long form is found by the Schwartz–Hearst rule (Schwartz & Hearst, PSB 2003): the
+shortest word sequence right before the parenthesis whose letters spell the acronym in
+order, the first letter starting a word.  Written here rather than taken from a library: the
+known implementations (abbreviations, scispacy's AbbreviationDetector) work on their own
+tokenization and return no character offsets, or pull in spaCy; every span here must be a
+slice of the source.
+
+>>> [(d.short, d.long) for d in acronym_definitions("We use Low-Rank Adaptation (LoRA) here.")]
+[('LoRA', 'Low-Rank Adaptation')]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["ACRO_PAREN", "Definition", "acronym_definitions", "long_form", "upper_count"]
+
+# "(ACR)", "(\textbf{ACR})", "(ACR; see ...)": the acronym in group ``acr``.
+ACRO_PAREN = re.compile(
+    r"\(\s*(?:\\text\w*\{|\*\*|\\mathrm\{)?(?P<acr>[A-Za-z][A-Za-z0-9]*(?:[-‐–/+&][A-Za-z0-9]+)*)"
+    r"(?:\}|\*\*)?\s*(?:[;,][^()]{0,40})?\)")
+
+
+def upper_count(s: str) -> int:
+    """How many capital letters ``s`` holds."""
+    return sum(ch.isupper() for ch in s)
+
+
+def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
+    """Span of the long form of ``acr`` written right before ``text[paren] == "("``, or None.
+
+    >>> t = "Low-Rank Adaptation (LoRA)"; s, e = long_form(t, t.index("("), "LoRA"); t[s:e]
+    'Low-Rank Adaptation'
+    """
+    letters = [ch.lower() for ch in acr if ch.isalnum()]
+    if acr.endswith("s") and upper_count(acr) >= 2:
+        letters = letters[:-1] if letters[-1] == "s" else letters
+    if len(letters) < 2:
+        return None
+    lo = paren
+    nwords = 0
+    max_words = min(len(letters) + 5, len(letters) * 2)
+    while lo > 0 and nwords <= max_words:
+        lo -= 1
+        ch = text[lo]
+        if ch in ".;:!?(\n" or (ch == "," and nwords > 0):
+            lo += 1
+            break
+        if ch == " " and text[lo - 1:lo] != " ":
+            nwords += 1
+    window = text[lo:paren]
+    j = len(window) - 1
+    for k in range(len(letters) - 1, -1, -1):
+        c = letters[k]
+        while j >= 0 and (window[j].lower() != c or (k == 0 and j > 0 and window[j - 1].isalnum())):
+            j -= 1
+        if j < 0:
+            return None
+        j -= 1
+    start = lo + j + 1
+    while start > lo and text[start - 1].isalnum():
+        start -= 1
+    end = paren
+    while end > start and text[end - 1] in " \t":
+        end -= 1
+    span = text[start:end]
+    if not span or " " not in span.strip() and "-" not in span and "–" not in span:
+        return None
+    if span.lower().startswith(acr.lower()):
+        return None
+    return start, end
+
+
+@dataclass(frozen=True)
+class Definition:
+    """An acronym defined in parentheses: its span, and its long form's span when found."""
+    short: str
+    start: int
+    end: int
+    long: str | None
+    long_start: int | None
+    long_end: int | None
+
+
+def acronym_definitions(text: str) -> list[Definition]:
+    """Every "(ACR)" that looks like an acronym (two capitals, or a lower-case start and a
+    capital: "(LoRA)", "(mAP)"), in order, with its long form when the letters spell it."""
+    out = []
+    for m in ACRO_PAREN.finditer(text):
+        acr = m.group("acr")
+        if upper_count(acr) < 2 and not (upper_count(acr) >= 1 and acr[0].islower()):
+            continue
+        if acr.lower() in ("e.g", "i.e", "ours"):
+            continue
+        s = m.start("acr")
+        span = long_form(text, m.start(), acr)
+        if span is None:
+            out.append(Definition(acr, s, s + len(acr), None, None, None))
+        else:
+            out.append(Definition(acr, s, s + len(acr), text[span[0]:span[1]], span[0], span[1]))
+    return out

@@ -1,0 +1,35 @@
+"""The words around a position, within its clause (lower-cased, LaTeX commands dropped)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["words_after", "words_before"]
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
+_CMD = re.compile(r"\\[A-Za-z]+")
+_CLAUSE_END = re.compile(r"[.!?](?:\s|$)|[;:]|\n")
+_COMMA_END = re.compile(r"[.!?](?:\s|$)|[;:,]|\n")
+
+
+def words_before(text: str, pos: int, n: int, comma: bool = False) -> list[str]:
+    """Up to n lower-cased words before pos within its clause (LaTeX commands dropped);
+    with ``comma`` the clause also ends at a comma.
+
+    >>> words_before("Accuracy rises; it improves by 3%", 31, 3)
+    ['it', 'improves', 'by']
+    """
+    seg = text[max(0, pos - 200):pos]
+    ends = list((_COMMA_END if comma else _CLAUSE_END).finditer(seg))
+    if ends:
+        seg = seg[ends[-1].end():]
+    return [w.lower() for w in _WORD.findall(_CMD.sub(" ", seg))][-n:]
+
+
+def words_after(text: str, pos: int, n: int) -> list[str]:
+    """Up to n lower-cased words after pos within its clause."""
+    seg = text[pos:pos + 200]
+    m = _CLAUSE_END.search(seg)
+    if m:
+        seg = seg[:m.start()]
+    return [w.lower() for w in _WORD.findall(_CMD.sub(" ", seg))][:n]

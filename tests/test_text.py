@@ -1,0 +1,61 @@
+"""The text toolkit (extract.text): its doctests, and the properties its users rely on."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+from hypothesis import given, strategies as st
+
+import extract.text
+from extract.text import (acronym_definitions, is_model_name, parse_number, sentence_at, sentence_bounds,
+                          sentence_starts, sentences)
+
+MODULES = [m.name for m in pkgutil.iter_modules(extract.text.__path__, "extract.text.")]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name):
+    res = doctest.testmod(importlib.import_module(name))
+    assert res.failed == 0
+
+
+@given(st.text(alphabet="Ab1 .;!?\n$(", max_size=80))
+def test_sentence_bounds_cover_in_order(text):
+    bounds = sentence_bounds(text)
+    assert bounds[0][0] == 0 and bounds[-1][1] == len(text)
+    for (s0, e0), (s1, e1) in zip(bounds, bounds[1:]):
+        assert s0 <= e0 <= s1 <= e1 and text[e0:s1].strip() == ""
+    for pos in range(len(text)):
+        s, e = sentence_at(bounds, pos)
+        assert s <= pos or s == bounds[0][0]
+
+
+def test_abbreviations_do_not_end_a_sentence_on_the_read_side():
+    text = "Results follow Smith et al. The model wins. See Fig. 3 for more."
+    assert sentence_starts(text) == [0, text.index("See")]
+    assert len(sentences(text)) == 4          # the rule layer splits at every period
+
+
+def test_acronym_long_forms_are_source_slices():
+    text = "We train a Mixture of Experts (MoE) with Low-Rank Adaptation (LoRA; Hu et al.) and a GAN (GAN)."
+    got = {d.short: d.long for d in acronym_definitions(text)}
+    assert got == {"MoE": "Mixture of Experts", "LoRA": "Low-Rank Adaptation", "GAN": None}
+    for d in acronym_definitions(text):
+        assert text[d.start:d.end] == d.short
+        assert d.long is None or text[d.long_start:d.long_end] == d.long
+
+
+@pytest.mark.parametrize("name,expected", [("GPT-4o", True), ("Qwen2.5-7B", True), ("BERT-base", True),
+                                           ("EvalAwareBench", False), ("ImageNet", False)])
+def test_model_name(name, expected):
+    assert is_model_name(name) is expected
+
+
+@pytest.mark.parametrize("span,expected", [("85,229", (85229.0, None)), ("3\\times10^{-4}", (3 * 10.0 ** -4, None)),
+                                           ("+5.3 pp", (5.3, "pp")), ("12 GPU-hours", (12.0, "GPU-hours")),
+                                           ("GPT-4 reaches 71%", (71.0, "%")), ("no digits", None)])
+def test_parse_number(span, expected):
+    assert parse_number(span) == expected

@@ -26,6 +26,7 @@ from collections import Counter, defaultdict
 from typing import Iterable
 
 from .grounding import unwrap
+from .text import acronym_definitions, long_form
 
 _LATEX_CMD = re.compile(r"\\[A-Za-z]+\*?")
 _WORD = re.compile(r"[^\W_]+")
@@ -56,8 +57,6 @@ def clean(name: str) -> str:
 
 # ----------------------------------------------------------------- acronyms
 
-_SHORT = re.compile(r"\(\s*([^\s()\[\],;:]{2,15})\s*\)")
-_CLAUSE_END = re.compile(r"[.;:!?()\[\]]|,\s")
 
 
 def _short_letters(short: str) -> str:
@@ -75,47 +74,16 @@ def looks_like_acronym(s: str) -> bool:
     return upper >= 2 and sum(ch.isalpha() for ch in s) >= 2
 
 
-def best_long_form(short: str, candidate: str) -> str | None:
-    """Schwartz & Hearst (2003): the shortest tail of ``candidate`` whose characters spell
-    ``short`` in order, with the first letter at a word start; ``None`` if there is none."""
-    short = _short_letters(short)
-    s, l = len(short) - 1, len(candidate) - 1
-    while s >= 0:
-        c = short[s].lower()
-        if not c.isalnum():
-            s -= 1
-            continue
-        while l >= 0 and (candidate[l].lower() != c or (s == 0 and l > 0 and candidate[l - 1].isalnum())):
-            l -= 1
-        if l < 0:
-            return None
-        l -= 1
-        s -= 1
-    start = max(candidate.rfind(" ", 0, l + 1), candidate.rfind("\n", 0, l + 1)) + 1
-    long = candidate[start:].strip()
-    return long or None
-
-
 def find_abbreviations(text: str) -> list[tuple[str, str]]:
-    """(long form, acronym) pairs defined in ``text`` as "Long Form (LF)"."""
+    """(long form, acronym) pairs defined in ``text`` as "Long Form (LF)" (found by the text
+    toolkit's Schwartz–Hearst matcher, :func:`extract.text.acronym_definitions`)."""
     pairs = []
-    for m in _SHORT.finditer(text):
-        short = m.group(1)
-        if not looks_like_acronym(short):
+    for d in acronym_definitions(text):
+        if d.long is None or not looks_like_acronym(d.short):
             continue
-        before = text[: m.start()]
-        cut = max((c.end() for c in _CLAUSE_END.finditer(before, max(0, len(before) - 300))), default=0)
-        words = before[cut:].split()
-        n = len(_short_letters(short))
-        words = words[-min(n + 5, 2 * n):]
-        if not words:
-            continue
-        long = best_long_form(short, " ".join(words))
-        if long is None or len(long.split()) < 2 and "-" not in long:
-            continue
-        long = clean(long)
+        long, short = clean(d.long), clean(d.short)
         if name_key(long) != name_key(short) and plausible_pair(short, long):
-            pairs.append((long, clean(short)))
+            pairs.append((long, short))
     return pairs
 
 
@@ -135,7 +103,8 @@ def is_acronym_of(short: str, long: str) -> bool:
     if not looks_like_acronym(short) or len(_words(long)) < 2 and "-" not in long:
         return False
     long = clean(long)
-    return best_long_form(short, long) == long and plausible_pair(short, long)
+    joined = f"{long} ({short})"
+    return long_form(joined, len(long) + 1, short) == (0, len(long)) and plausible_pair(short, long)
 
 
 # ----------------------------------------------------------------- merging

@@ -51,7 +51,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
-from .candidates._text import sentence_at, sentence_bounds  # moving to extract.text (issue 8)
+from .text import sentence_at, sentence_bounds
 from .names import NameIndex
 from .records import Failure, Number, Paper, RecordSet, Span
 

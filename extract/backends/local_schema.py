@@ -20,6 +20,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from ..candidates.claims import attach_claims
 from ..candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
@@ -90,6 +91,7 @@ class Plan:
     name_keys: dict[str, Any] = field(default_factory=dict)    # JSON key/enum value -> NameCandidate
     task: str | None = None                       # decided by rules, else None (model writes it)
     contribution: str | None = None               # decided by rules, else None
+    text: str = ""                                # the abstract (claims are read from it)
 
 
 def _enum_texts(names: Sequence[Any]) -> list[str]:
@@ -141,7 +143,7 @@ def _oneline(s: str, limit: int = 60) -> str:
 def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
     """The per-abstract choice schema for candidates ``cands`` (an ``extract.candidates.Candidates``)
     found in ``text`` (the abstract, which task phrases are cut from)."""
-    plan = Plan(schema={}, choices_text="", numbers=list(cands.numbers))
+    plan = Plan(schema={}, choices_text="", numbers=list(cands.numbers), text=text)
     for n in cands.names:
         if n.score < policy.drop_score:
             continue
@@ -292,6 +294,10 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
             kind = num.kind_hint if num.kind_hint in KINDS else "result"
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit,
                         "kind": kind, "about": _oneline(num.about_hint or "", 80)})
+    for entry, claim in zip(numbers, attach_claims(plan.text, plan.numbers, methods, datasets,
+                                                   kinds=[e["kind"] for e in numbers],
+                                                   contribution=contribution)):
+        entry.update(claim.fields())    # metric, dataset, method: read from the sentence by rules
     task = plan.task or _written_task(str(answer.get("task", "")))
     return {"task": task or "unspecified", "contribution": contribution,
             "method_names": [m.text for m in methods], "datasets": [d.text for d in datasets],

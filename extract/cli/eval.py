@@ -18,7 +18,14 @@ from ..evaluate import evaluate, format_table, load_jsonl
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
 def eval_cmd(records: str, gold_path: str, as_json: bool) -> None:
     """Score RECORDS.jsonl against --gold: names, datasets, numbers, result numbers,
-    contribution accuracy and grounded rate (micro counts plus a macro F1)."""
+    contribution accuracy and grounded rate (micro counts plus a macro F1), and the claims:
+    result-claims P/R/F1 (a gold result number is recovered when a predicted result number
+    with the same value names the same dataset and the same method; "" and null agree),
+    dataset attachment accuracy (value-matched gold numbers that name a dataset) and metric
+    token F1 (over value-matched gold numbers).
+
+    Exit codes: 0 scored; 1 no gold record matched any record (nothing was scored: wrong
+    files?); 2 a file is missing or not JSONL, or the gold file is empty."""
     try:
         recs = load_jsonl(records, "records file")
         gold = load_jsonl(gold_path, "gold file")
@@ -29,6 +36,10 @@ def eval_cmd(records: str, gold_path: str, as_json: bool) -> None:
         common.fail(f"gold file {gold_path} has no annotations")
         return
     res = evaluate(recs, gold)
+    if res.matched == 0:
+        common.fail(f"no gold record of {gold_path} matches a record of {records} "
+                    "(by id, PPP-n <-> <stem>#n, or first words): nothing to score", 1)
+        return
     if res.unmatched_gold:
         click.echo(f"extract eval: {len(res.unmatched_gold)} gold record(s) not found in {records} "
                    f"(counted as misses): {', '.join(res.unmatched_gold)}", err=True)

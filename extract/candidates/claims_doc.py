@@ -188,8 +188,9 @@ def _ref(o: _Occ | Phrase) -> Ref:
 def _pair(doc: _Doc, n: _Num, items: Sequence[Any]) -> Any | None:
     """With n in a group of k numbers and a coordinated run of k items, n's item."""
     group = doc.groups[n.i]
-    if len(group) < 2:
-        return None
+    if len(group) < 2 or any(not _LIST_GAP.fullmatch(doc.text[a.end:b.start].replace("%", "", 1).strip(" $")
+                                                     + " ") for a, b in zip(group, group[1:])):
+        return None                 # "from 12.4% to 7.9%", "2-5x": a range, not a list
     for run in doc.runs(items):
         if len(run) == len(group):
             return run[group.index(n)]

@@ -15,7 +15,7 @@ from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num, _Occ, _pair, _ref
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*|than|compared\s+(?:to|with)|"
                           r"versus|vs\.?|over|against|unlike|relative\s+to|rival\w*|match\w*|"
-                          r"using|with|on|based\s+on|via|from|including)\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
+                          r"using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to|applying)\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
 _BASELINE_CUE = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|than|relative\s+to|in\s+contrast\s+to|"
                            r"while|whereas)\b", re.I)
 _OWN = re.compile(r"\b(?:we|our|ours|the\s+proposed|this\s+(?:method|approach|model|framework|system|work))\b", re.I)
@@ -150,7 +150,10 @@ def _me_from_to(doc: _Doc, n: _Num) -> Any:
     if not any(m.start > n.end and m.sent == n.sent and re.fullmatch(
             r"\s*(?:\\?%|×|x)?\s*to\s*\$?\s*", doc.text[n.end:m.start]) for m in doc.nums):
         return _SKIP
-    owners = [o for o in _systems(doc, n) if o.end <= n.start and re.match(r"(?:'s|’s)\b", doc.text[o.end:o.end + 3])]
+    owners = [o for o in _systems(doc, n) if o.end <= n.start and (
+        re.match(r"(?:'s|’s)\b", doc.text[o.end:o.end + 3])
+        or re.search(r"\bof\s+(?:the\s+)?$", doc.text[max(0, o.start - 8):o.start])
+        and re.fullmatch(r"\s*from\s*\$?\s*", doc.text[o.end:n.start]))]
     return _ref(owners[-1]) if owners else None      # unnamed: the value before the method
 
 
@@ -201,8 +204,9 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     runs = doc.runs(systems)
     for k in range(len(runs) - 1, -1, -1):
         run = runs[k]
-        if k > 0 and re.match(r"(?:'s|’s)\b", doc.text[run[-1].end:run[-1].end + 3]):
-            continue                # "FooNet improves GPT-4o's success rate": GPT-4o is the object
+        if k > 0 and (re.match(r"(?:'s|’s)\b", doc.text[run[-1].end:run[-1].end + 3])
+                      or re.search(r"\bof\s+(?:the\s+)?$", doc.text[s:run[0].start])):
+            continue                # "FooNet improves GPT-4o's success rate", "the rate of GPT-4o": objects
         lead = doc.text[s:run[0].start]
         if _COMPARE_OBJ.search(lead) and not re.search(r"^\W*$", lead):
             continue
@@ -305,7 +309,8 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
 
 _COUNT_NOUN = re.compile(r"\s*(?:\\?%\s*of\s+(?:the\s+)?|\+?\s*)((?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*s)\b")
 _STOPS = {"that", "which", "from", "in", "on", "of", "for", "with", "and", "to", "across", "over", "by",
-          "at", "than", "out", "per", "is", "are", "was", "were", "while", "whereas", "as", "into"}
+          "at", "than", "out", "per", "is", "are", "was", "were", "while", "whereas", "as", "into",
+          "versus", "vs", "respectively", "compared", "relative"}
 
 
 def _mt_count_noun(doc: _Doc, n: _Num) -> Any:

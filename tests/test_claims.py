@@ -177,3 +177,19 @@ def test_never_raises_on_odd_input():
     text = "Results: 1e999 and 3 (4) ; 5% , and 6 respectively."
     nums = find_candidates(text).numbers
     assert len(attach_claims(text, nums, ["respectively"], ["and"])) == len(nums)
+
+
+# --- claimed systems: the subject of a result is a method ----------------------------------
+def test_subject_of_a_result_is_promoted_to_a_method():
+    from extract.candidates.claim_names import claimed_systems
+
+    text = ("Skin lesion diagnosis needs several modalities. For fusion we design a cross-attention block. "
+            "LesionFormer achieves a mean accuracy of 81.2% on the public benchmark, while GPT-4o "
+            "achieves 52.0% and an AP50 score of 40.1 is reported for detectors.")
+    c = find_candidates(text)
+    assert {"LesionFormer", "GPT-4o", "AP50"} <= {n.text for n in c.names}   # all offered by the name rules
+    assert [n.text for n in claimed_systems(text, c.numbers, c.names)] == ["LesionFormer"]
+    # not a subject of a result: not promoted
+    assert claimed_systems("LesionFormer is described here. It has 3 blocks.",
+                           find_candidates("LesionFormer is described here. It has 3 blocks.").numbers,
+                           find_candidates("LesionFormer is described here. It has 3 blocks.").names) == []

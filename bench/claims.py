@@ -1,12 +1,15 @@
 """Claim figures of the embedded default on the annotated sets (dev2 and dev).
 
-    python bench/claims.py [--rules-only] [--memo FILE.json] [--set dev2|dev] [--json] [--diag]
+    python bench/claims.py [--rules-only | --gold-names] [--memo FILE.json] [--set dev2|dev] [--json] [--diag]
 
 Runs every abstract of each set through :class:`extract.backends.local.LocalBackend` with the
 default policy (the embedded default; ``--rules-only``: ``Policy(use_model=False)``, no model
 call), writes nothing, and prints per set: names/datasets/numbers/result-numbers F1,
 contribution accuracy, and the claim figures of ``extract eval``: result-claims P/R/F1,
 dataset attachment accuracy and metric token F1.
+
+``--gold-names`` measures the claims rules alone: the rules' numbers (kind hints) with the
+gold method and dataset names and contribution, so name-finding errors do not count.
 
 ``--memo FILE`` keeps the model's completions in a JSON file keyed by a digest of the request
 (messages + JSON schema): a rerun after a change to the claims rules, which never changes what
@@ -71,6 +74,28 @@ async def run(backend: LocalBackend, items: list[Item], config: RunConfig) -> li
     return records
 
 
+def gold_name_records(items: list[Item], gold: list[dict]) -> list[dict]:
+    """Records whose names are the gold ones and whose claims come from the claims rules."""
+    from extract.candidates import find_candidates
+    from extract.candidates.claims import attach_claims
+    from extract.evaluate import match_gold
+
+    records = [{"id": it.id, "text": it.text} for it in items]
+    out = []
+    for g, rec in match_gold(records, gold):
+        if rec is None:
+            continue
+        text = rec["text"]
+        nums = find_candidates(text).numbers
+        claims = attach_claims(text, nums, g["method_names"], g["datasets"], contribution=g["contribution"])
+        numbers = [{"text": n.text, "value": n.value, "kind": n.kind_hint, "start": n.start, **c.fields()}
+                   for n, c in zip(nums, claims)]
+        out.append({**rec, "extraction": {"task": g["task"], "contribution": g["contribution"],
+                                          "method_names": g["method_names"], "datasets": g["datasets"],
+                                          "numbers": numbers}})
+    return out
+
+
 def figures(records: list[dict], gold: list[dict]) -> dict:
     res = evaluate(records, gold)
     c = res.claims
@@ -107,6 +132,7 @@ def diagnose(records: list[dict], gold: list[dict]) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules-only", action="store_true", help="Policy(use_model=False): no model call")
+    ap.add_argument("--gold-names", action="store_true", help="the claims rules alone, with gold names")
     ap.add_argument("--memo", type=Path, help="JSON file of model completions reused across runs")
     ap.add_argument("--set", choices=sorted(SETS), action="append", help="default: every set")
     ap.add_argument("--json", action="store_true", help="one JSON object per set")
@@ -122,8 +148,12 @@ def main() -> int:
         abstracts, gold_path = SETS[name]
         gold = load_jsonl(gold_path)
         started = time.perf_counter()
-        records = asyncio.run(run(backend, items_of(abstracts), config))
-        fig = {"set": name, "mode": "rules-only" if args.rules_only else "embedded",
+        if args.gold_names:
+            records = gold_name_records(items_of(abstracts), gold)
+        else:
+            records = asyncio.run(run(backend, items_of(abstracts), config))
+        mode = "gold-names" if args.gold_names else "rules-only" if args.rules_only else "embedded"
+        fig = {"set": name, "mode": mode,
                **figures(records, gold), "seconds": round(time.perf_counter() - started, 1)}
         rows.append(fig)
         if args.diag:

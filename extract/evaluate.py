@@ -78,7 +78,7 @@ class EvalResult:
     claims: ClaimCounts = field(default_factory=ClaimCounts)
     contribution_correct: int = 0
     contribution_total: int = 0
-    grounded: int = 0          # exported strings whose offsets slice back to them
+    grounded: int = 0          # exported strings (claim spans included) whose offsets slice back to them
     exported: int = 0          # exported strings in all records
     gold_total: int = 0
     matched: int = 0
@@ -292,7 +292,9 @@ def _grounding(rec: dict) -> tuple[int, int]:
         items = ext.get(key)
         if not isinstance(items, list):
             continue
-        for it in items:
+        claim_spans = [n.get(k) for n in items if key == "numbers" and isinstance(n, dict)
+                       for k in ("metric", "dataset", "method") if isinstance(n.get(k), dict)]
+        for it in list(items) + claim_spans:
             s = _span_text(it)
             if s is None:
                 continue

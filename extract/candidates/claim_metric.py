@@ -29,8 +29,9 @@ _HEADS = (
     r"errors?|loss|robustness|consistency|complexity|overhead|cost|fidelity|coverage|"
     r"sensitivity|specificity|acceleration|stability|performance|scores?"
 )
-# A change named after a measure is part of its name: "accuracy drop", "performance gap".
-_CHANGE = r"(?:\s+(?:drops?|declines?|decreases?|gaps?|reductions?|improvements?|gains?|degradation))?"
+# A loss named after a measure is part of its name: "accuracy drop", "performance gap" (a gain
+# is not: "a 10% relative consistency improvement" measures consistency).
+_CHANGE = r"(?:\s+(?:drops?|declines?|decreases?|gaps?|degradation))?"
 HEADS = re.compile(rf"(?<![\w@-])(?:{_HEADS}){_CHANGE}(?![\w@])", re.IGNORECASE)
 # A few upper-case acronyms that are also ordinary words are only metrics in upper case.
 _CASE_SENSITIVE = {"map": "mAP", "ap": "AP", "mae": "MAE", "mse": "MSE", "ece": "ECE", "cer": "CER",

@@ -45,8 +45,8 @@ _SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+
 _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
 _NUM_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|to\s+|[-–]\s*|/\s*|\s)"
                       r"(?:by\s+)?(?:(?:up\s+to|over|about|nearly|almost|around|only)\s+)?", re.I)
-#: Where a clause ends inside a sentence: "; ", ", while", ", whereas", ", but", a dash.
-CLAUSE_BREAK = re.compile(r";|,?\s+\b(?:while|whereas|but)\b|\s+-{1,2}\s+|—", re.I)
+#: Where a clause ends inside a sentence: "; ", ", while", ", whereas", ", but".
+CLAUSE_BREAK = re.compile(r";|,?\s+\b(?:while|whereas|but)\b", re.I)
 _TRAIN_BEFORE = re.compile(r"\b(?:trained|pre-?trained|fine-?tuned|refined|derived|distilled|built|"
                            r"constructed|collected|curated|sourced|adapted)\s+(?:\w+\s+)?(?:on|from|with|using)"
                            r"\s+(?:the\s+)?$", re.I)

@@ -48,8 +48,8 @@ _NUM_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|to\s+|[-–]\s*
 #: Where a clause ends inside a sentence: "; ", ", while", ", whereas", ", but".
 CLAUSE_BREAK = re.compile(r";|,?\s+\b(?:while|whereas|but)\b", re.I)
 _TRAIN_BEFORE = re.compile(r"\b(?:trained|pre-?trained|fine-?tuned|refined|derived|distilled|built|"
-                           r"constructed|collected|curated|sourced|adapted)\s+(?:\w+\s+)?(?:on|from|with|using)"
-                           r"\s+(?:the\s+)?$", re.I)
+                           r"constructed|collected|curated|sourced|adapted|initiali[sz]ed)\s+(?:\w+\s+){0,2}?"
+                           r"(?:on|from|with|using)\s+(?:the\s+)?(?:[\d.,]+\s*(?:million|billion|[KMB])?\s+)?$", re.I)
 
 def _occurrences(text: str, names: Iterable[str], role: str) -> list[tuple[int, int, str, str]]:
     out = []

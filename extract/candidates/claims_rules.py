@@ -162,6 +162,16 @@ def _me_nobody(doc: _Doc, n: _Num) -> Any:
     return None if _NOBODY_AFTER.match(doc.text[doc.groups[n.i][-1].end:doc.groups[n.i][-1].end + 60]) else _SKIP
 
 
+def _me_possessive(doc: _Doc, n: _Num) -> Any:
+    """"outperforming the best prior model's 27.6%": the possessor's value (a system, or none)."""
+    m = re.search(r"([\w.\-]+)['’]s?\s+\$?$", doc.text[max(0, n.start - 60):n.start])
+    if not m or not re.search(r"['’]", m.group(0)):
+        return _SKIP
+    pos = n.start - len(m.group(0))
+    owner = next((o for o in _systems(doc, n) if o.start <= pos < o.end or o.end == pos), None)
+    return _ref(owner) if owner else None
+
+
 def _me_for_system(doc: _Doc, n: _Num) -> Any:
     """"58.1% for GPT-4o", "(GPT-4o: 58.1%)", "GPT-4o (58.1%)": a system named right at the number."""
     end = doc.groups[n.i][-1].end
@@ -242,6 +252,7 @@ def _me_setting_property(doc: _Doc, n: _Num) -> Any:
 METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("from-to", "FooNet improves GPT-4o's success rate from 31.2% to 58.7%", _me_from_to),
     ("nobody", "FooNet reaches 91% (73% for the baseline)", _me_nobody),
+    ("possessive", "FooNet reaches 38.5%, above the best prior model's 27.6%", _me_possessive),
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),
     ("setting-property", "FooNet comes in three sizes (1B, 7B and 13B parameters)", _me_setting_property),
@@ -286,6 +297,7 @@ def _mt_before(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+_COUNT_HEADS = {"number", "amount", "fraction", "share", "proportion", "percentage", "size", "count", "level"}
 _VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|rais\w*|lower\w*|cut\w*|decreas\w*|"
                          r"enhanc\w*|elevat\w*|lift\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
                          r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)\s+(?:by|of)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
@@ -304,6 +316,8 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     if inside:
         return _ref(inside[0])
     cut = re.split(r"\s+(?:in|of|for|on|across|over|when|while|with|at)\s+", doc.text[ps:pe], maxsplit=1)[0]
+    if cut.lower() in _COUNT_HEADS:
+        cut = " ".join(doc.text[ps:pe].split()[:5])        # "the number of passages read"
     if re.match(r"(?:upon|over|on|by|to|from|with|against|the\s+(?:current|previous|prior))\b", cut, re.I) or \
             re.search(r"\b(?:SOTA|state-of-the-art|baselines?)\b", cut, re.I):
         return _SKIP
@@ -357,7 +371,10 @@ _NOT_PLURAL = {"this", "thus", "across", "less", "process", "analysis", "basis",
 
 
 def _mt_nearest(doc: _Doc, n: _Num) -> Any:
-    """The nearest specific metric phrase in the number's own segment of the sentence."""
+    """The nearest specific metric phrase in the number's own segment of the sentence (results
+    only: a setting such as d=35 next to "speedup" does not measure it)."""
+    if n.kind == "setting":
+        return _SKIP
     s, _ = doc.segment_before(n)
     _, e = doc.segment_after(n)
     cands = [p for p in doc.metrics if s <= p.start and p.end <= e and not is_generic(p)]

@@ -193,3 +193,14 @@ def test_subject_of_a_result_is_promoted_to_a_method():
     assert claimed_systems("LesionFormer is described here. It has 3 blocks.",
                            find_candidates("LesionFormer is described here. It has 3 blocks.").numbers,
                            find_candidates("LesionFormer is described here. It has 3 blocks.").names) == []
+
+
+def test_training_data_counted_but_not_the_training_time():
+    text = ("We propose LensNet, an active vision model. We pretrain LensNet from a random initialization "
+            "on 13.2 million ImageNet-21k scenes in 166 hours on one GPU. On ADE20K, LensNet reaches "
+            "45.9% mIoU, above the best prior model's 27.6%.")
+    got = claims_of(text, ["LensNet"], ["ImageNet-21k", "ADE20K"])
+    assert got["13.2 million"][1] == "ImageNet-21k"
+    assert got["166 hours"][1] is None
+    assert got["45.9%"] == ("mIoU", "ADE20K", "LensNet")
+    assert got["27.6%"][2] is None                          # the prior model's value, not LensNet's

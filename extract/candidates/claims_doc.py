@@ -47,8 +47,9 @@ _NUM_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|to\s+|[-–]\s*
                       r"(?:by\s+)?(?:(?:up\s+to|over|about|nearly|almost|around|only)\s+)?", re.I)
 #: Where a clause ends inside a sentence: "; ", ", while", ", whereas", ", but".
 CLAUSE_BREAK = re.compile(r";|,?\s+\b(?:while|whereas|but)\b", re.I)
-_TRAIN_BEFORE = re.compile(r"\b(?:trained|pre-?trained|fine-?tuned|refined|derived|distilled|built|"
-                           r"constructed|collected|curated|sourced|adapted|initiali[sz]ed)\s+(?:\w+\s+){0,2}?"
+_TRAIN_BEFORE = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|refined|derived|distilled|built|"
+                           r"constructed|collected|curated|sourced|adapted|initiali[sz]ed)\s+"
+                           r"(?:(?!evaluat|test|report|achiev|outperform)[\w\-]+\s+){0,6}?"
                            r"(?:on|from|with|using)\s+(?:the\s+)?(?:[\d.,]+\s*(?:million|billion|[KMB])?\s+)?$", re.I)
 
 def _occurrences(text: str, names: Iterable[str], role: str) -> list[tuple[int, int, str, str]]:
@@ -175,10 +176,15 @@ class _Doc:
         return (breaks[-1].end() if breaks else s), e
 
     def training_use(self, o: _Occ) -> bool:
-        return bool(_TRAIN_BEFORE.search(self.text[max(0, o.start - 40):o.start]))
+        return bool(_TRAIN_BEFORE.search(self.text[max(0, o.start - 100):o.start]))
 
     def evaluation_datasets(self, n: _Num) -> list[_Occ]:
-        return [o for o in self.in_sentence(n, "dataset") if not self.training_use(o)]
+        """The datasets of n's sentence it can be reported on: not the data a system is trained
+        on, unless n counts that data ("13.2 million ImageNet-21k scenes")."""
+        def counts(o: _Occ) -> bool:     # "13.2 million ImageNet-21k scenes"
+            return n.kind == "setting" and 0 < o.start - n.end < 40 and bool(
+                re.fullmatch(r"\s+(?:[\w\-]+\s+){0,2}", self.text[n.end:o.start]))
+        return [o for o in self.in_sentence(n, "dataset") if counts(o) or not self.training_use(o)]
 
 
 def _ref(o: _Occ | Phrase) -> Ref:

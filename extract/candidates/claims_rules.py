@@ -85,7 +85,7 @@ def _ds_one_in_sentence(doc: _Doc, n: _Num) -> Any:
     ds = doc.in_sentence(n, "dataset")
     if not ds:
         return _SKIP
-    evals = [o for o in ds if not doc.training_use(o)]
+    evals = doc.evaluation_datasets(n)
     names = {o.text.lower() for o in evals}
     return _ref(evals[0]) if len(names) == 1 else None
 

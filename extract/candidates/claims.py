@@ -75,6 +75,12 @@ def _number_spans(numbers: Sequence[Any]) -> list[tuple[int, int, str | None]]:
     return out
 
 
+def _names(xs: Sequence[Any]) -> list[str]:
+    """Name strings from strings, span dicts or candidate objects."""
+    return [x if isinstance(x, str) else x.get("text") if isinstance(x, dict) else getattr(x, "text", "")
+            for x in xs]
+
+
 def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = (),
                   datasets: Sequence[Any] = (), kinds: Sequence[str | None] | None = None,
                   contribution: str | None = None) -> list[Claim]:
@@ -83,11 +89,10 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
     names (strings or objects with ``text``).  ``kinds`` overrides the numbers' kinds; with
     ``contribution == "system"`` a name listed as both method and dataset is the paper's own
     system, otherwise an introduced benchmark (numbers on it belong to the systems evaluated)."""
-    names = lambda xs: [x if isinstance(x, str) else getattr(x, "text", None) or x.get("text") for x in xs]  # noqa: E731
     spans = _number_spans(numbers)
     if kinds is not None:
         spans = [(s, e, k) for (s, e, _), k in zip(spans, kinds)]
-    doc = _Doc(text, spans, names(methods), names(datasets), contribution)
+    doc = _Doc(text, spans, _names(methods), _names(datasets), contribution)
     out: list[Claim] = []
     for n in doc.nums:
         metric, r1 = _decide(METRIC_RULES, doc, n)

@@ -15,7 +15,8 @@ from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num, _Occ, _pair, _ref
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*|than|compared\s+(?:to|with)|"
                           r"versus|vs\.?|over|against|unlike|relative\s+to|rival\w*|match\w*|"
-                          r"using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to|applying)\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
+                          r"using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to|"
+                          r"applying)\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
 _BASELINE_CUE = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|than|relative\s+to|in\s+contrast\s+to|"
                            r"while|whereas)\b", re.I)
 _OWN = re.compile(r"\b(?:we|our|ours|the\s+proposed|this\s+(?:method|approach|model|framework|system|work))\b", re.I)
@@ -290,7 +291,8 @@ def _mt_before(doc: _Doc, n: _Num) -> Any:
     start = doc.groups[n.i][0].start
     for p in reversed([p for p in doc.metrics if s <= p.start and p.end <= start]):
         gap = doc.text[p.end:start]
-        if re.fullmatch(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
+        if re.fullmatch(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?"
+                        r"(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
                         r"\s*(?:up\s+to|over|about|nearly|around|only|just|approximately|roughly|"
                         r"more\s+than|less\s+than|almost)?\s*\$?\s*(?:\\sim\s*|~\s*|\+\s*)?", gap):
             return _ref(p)

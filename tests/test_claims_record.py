@@ -191,3 +191,31 @@ def test_cli_no_matched_gold_exits_1(tmp_path):
     assert out.exit_code == 1
     assert "nothing to score" in out.stderr and len(out.stderr.strip().splitlines()) <= 2
     assert "Exit codes" in CliRunner().invoke(main, ["eval", "--help"]).stdout
+
+
+# --- the remote path: a model's claim fields, through a real HTTP server ----------------------
+def test_remote_answer_claims_are_grounded_and_an_invented_metric_is_reasked(cli, server, tmp_path):
+    from conftest import read_jsonl, write_abstracts
+
+    src = write_abstracts(tmp_path / "in.jsonl", [TEXT])
+    number = {"text": "31.2%", "value": 31.2, "unit": "%", "kind": "result", "about": "baseline rate",
+              "dataset": "BarBench", "method": "GPT-4o"}
+    answer = {"task": "verifying plans of language models", "contribution": "method",
+              "method_names": ["FooNet"], "datasets": ["BarBench", "QuxSet"]}
+    invented = {**answer, "numbers": [{**number, "metric": "top-1 accuracy"}]}
+    good = {**answer, "numbers": [{**number, "metric": "success rate"},
+                                  {"text": "40.0%", "value": 40.0, "kind": "result", "metric": "success rate",
+                                   "dataset": "QuxSet", "method": ""}]}
+    server.push({"payload": invented}, {"payload": good})
+    out = tmp_path / "o.jsonl"
+    assert cli("run", str(src), server=server, out=out).exit_code == 0
+    rec = read_jsonl(out)[0]
+    assert rec["provenance"]["attempts"] == 2                     # "top-1 accuracy" is not in the abstract
+    assert "top-1 accuracy" in json.dumps(server.requests[1]["body"]["messages"])
+    first, second = rec["extraction"]["numbers"]
+    assert first["method"]["text"] == "GPT-4o" and first["dataset"]["text"] == "BarBench"
+    assert second["method"] == "" and second["metric"]["start"] == TEXT.rindex("success rate")
+    for n in (first, second):
+        for key in ("metric", "dataset", "method"):
+            if isinstance(n[key], dict):
+                assert TEXT[n[key]["start"]:n[key]["end"]] == n[key]["text"]

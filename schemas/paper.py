@@ -33,13 +33,16 @@ class NumberMention(BaseModel):
                     "'success rate', 'speedup', 'parameters'); null when the abstract does not say")
     dataset: str | None = Field(
         default=None,
-        description="the dataset/benchmark the number is reported on, exactly as one of `datasets`; "
-                    "null when tied to no single named dataset (joint averages included)")
+        description="the dataset/benchmark the number is reported on or describes, exactly as one of "
+                    "`datasets`; null when tied to no single named dataset ('on A and B', averages "
+                    "across benchmarks) and for data a system was only trained on")
     method: str | None = Field(
         default=None,
         description="the system the number belongs to: one of `method_names` or a named baseline "
                     "the abstract compares ('GPT-4o'), verbatim; '' for the paper's own unnamed "
-                    "approach; null when it describes no system (dataset sizes, counts)")
+                    "approach; null when it describes no system (dataset sizes, counts, unnamed "
+                    "baselines, humans). In 'X improves GPT-4o's success rate from 31.2% to 58.7%', "
+                    "31.2% is GPT-4o's and 58.7% is X's; a gain ('by 12 points') is the gainer's")
 
 
 class PaperExtraction(BaseModel):

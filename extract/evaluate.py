@@ -14,6 +14,8 @@ case-insensitively after unwrapping markdown/LaTeX wrappers and collapsing white
 numbers match one-to-one by value (relative tolerance ``rel_tol``, for float rounding).
 ``result_numbers`` scores the kind == "result" subsets the same way.  Counts are micro
 totals over all gold objects; ``macro_f1`` is the mean F1 of names, datasets and numbers.
+The claim figures (result claims, dataset attachment, metric token F1) are defined in
+:mod:`extract.evaluate_claims`.
 
 Precision with no predictions is 1.0 when nothing was missed, else 0.0 (recall likewise).
 """
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import InputError
+from .evaluate_claims import ClaimCounts, score_claims
 from .grounding import unwrap
 
 SPAN_FIELDS = ("method_names", "datasets", "numbers")
@@ -72,9 +75,10 @@ class EvalResult:
     datasets: PRF = field(default_factory=PRF)
     numbers: PRF = field(default_factory=PRF)
     result_numbers: PRF = field(default_factory=PRF)
+    claims: ClaimCounts = field(default_factory=ClaimCounts)
     contribution_correct: int = 0
     contribution_total: int = 0
-    grounded: int = 0          # exported strings whose offsets slice back to them
+    grounded: int = 0          # exported strings (claim spans included) whose offsets slice back to them
     exported: int = 0          # exported strings in all records
     gold_total: int = 0
     matched: int = 0
@@ -91,6 +95,11 @@ class EvalResult:
         return self.grounded / self.exported if self.exported else 1.0
 
     @property
+    def result_claims(self) -> PRF:
+        c = self.claims
+        return PRF(c.claims_tp, c.claims_fp, c.claims_fn)
+
+    @property
     def macro_f1(self) -> float:
         return (self.method_names.f1 + self.datasets.f1 + self.numbers.f1) / 3
 
@@ -100,6 +109,11 @@ class EvalResult:
             "datasets": self.datasets.as_dict(),
             "numbers": self.numbers.as_dict(),
             "result_numbers": self.result_numbers.as_dict(),
+            "result_claims": self.result_claims.as_dict(),
+            "dataset_attachment": {"correct": self.claims.dataset_correct,
+                                   "total": self.claims.dataset_total,
+                                   "accuracy": round(self.claims.dataset_accuracy, 4)},
+            "metric_f1": {"pairs": self.claims.metric_total, "f1": round(self.claims.metric_f1, 4)},
             "contribution": {"correct": self.contribution_correct, "total": self.contribution_total,
                              "accuracy": round(self.contribution_accuracy, 4)},
             "grounded": {"grounded": self.grounded, "exported": self.exported,
@@ -278,7 +292,9 @@ def _grounding(rec: dict) -> tuple[int, int]:
         items = ext.get(key)
         if not isinstance(items, list):
             continue
-        for it in items:
+        claim_spans = [n.get(k) for n in items if key == "numbers" and isinstance(n, dict)
+                       for k in ("metric", "dataset", "method") if isinstance(n.get(k), dict)]
+        for it in list(items) + claim_spans:
             s = _span_text(it)
             if s is None:
                 continue
@@ -329,6 +345,7 @@ def evaluate(records: Iterable[dict], gold: Iterable[dict], *, rel_tol: float = 
         res.datasets.add(score_names(p_datasets, g_datasets))
         res.numbers.add(score_values(p_values, g_values, rel_tol))
         res.result_numbers.add(score_values(p_results, g_results, rel_tol))
+        res.claims.add(score_claims(ext.get("numbers"), g_nums, rel_tol, str(g.get("id", ""))))
         if rec is not None and isinstance(ext.get("contribution"), str) and \
                 ext["contribution"].strip().lower() == str(g.get("contribution", "")).strip().lower():
             res.contribution_correct += 1
@@ -340,7 +357,8 @@ def format_table(res: EvalResult) -> str:
     """A fixed-width text table of the result."""
     rows = [("field", "P", "R", "F1", "tp", "fp", "fn")]
     for name, prf in (("method_names", res.method_names), ("datasets", res.datasets),
-                      ("numbers", res.numbers), ("result_numbers", res.result_numbers)):
+                      ("numbers", res.numbers), ("result_numbers", res.result_numbers),
+                      ("result_claims", res.result_claims)):
         rows.append((name, f"{prf.precision:.3f}", f"{prf.recall:.3f}", f"{prf.f1:.3f}",
                      str(prf.tp), str(prf.fp), str(prf.fn)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -348,6 +366,11 @@ def format_table(res: EvalResult) -> str:
              for r in rows]
     lines.append("")
     lines.append(f"macro F1 (names, datasets, numbers)  {res.macro_f1:.3f}")
+    c = res.claims
+    lines.append(f"dataset attachment                   {c.dataset_accuracy:.3f}"
+                 f"  ({c.dataset_correct}/{c.dataset_total} value-matched numbers naming a dataset)")
+    lines.append(f"metric token F1                      {c.metric_f1:.3f}"
+                 f"  (over {c.metric_total} value-matched numbers)")
     lines.append(f"contribution accuracy                {res.contribution_accuracy:.3f}"
                  f"  ({res.contribution_correct}/{res.contribution_total})")
     lines.append(f"grounded rate                        {res.grounded_rate:.3f}"

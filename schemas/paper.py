@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
@@ -19,7 +21,7 @@ class NumberMention(BaseModel):
     text: str = Field(description="the exact substring carrying the number with its unit or sign, "
                                   "e.g. '11.25%', '$\\sim650\\times$', '85,229', '80B'")
     value: float = Field(description="the plain number: 85229 for '85,229', 11.25 for '11.25%', "
-                                     "80000000000 for '80B'")
+                                     "80000000000 for '80B' (the export recomputes it from the text)")
     unit: str | None = Field(default=None, description="'%', '×', 'k', 'B', 'ms', ... or null")
     kind: Literal["result", "setting"] = Field(
         description="result = a claimed outcome (accuracy, gain, speedup, error); "
@@ -31,20 +33,24 @@ class NumberMention(BaseModel):
                     "'success rate', 'speedup', 'parameters'); null when the abstract does not say")
     dataset: str | None = Field(
         default=None,
-        description="the dataset/benchmark the number is reported on, exactly as one of `datasets`; "
-                    "null when tied to no single named dataset (joint averages included)")
+        description="the dataset/benchmark the number is reported on or describes, exactly as one of "
+                    "`datasets`; null when tied to no single named dataset ('on A and B', averages "
+                    "across benchmarks) and for data a system was only trained on")
     method: str | None = Field(
         default=None,
         description="the system the number belongs to: one of `method_names` or a named baseline "
                     "the abstract compares ('GPT-4o'), verbatim; '' for the paper's own unnamed "
-                    "approach; null when it describes no system (dataset sizes, counts)")
+                    "approach; null when it describes no system (dataset sizes, counts, unnamed "
+                    "baselines, humans). In 'X improves GPT-4o's success rate from 31.2% to 58.7%', "
+                    "31.2% is GPT-4o's and 58.7% is X's; a gain ('by 12 points') is the gainer's")
 
 
 class PaperExtraction(BaseModel):
     """Task, contribution, named methods and datasets, and claimed numbers of one abstract.
     Every name and number text must be copied verbatim from the abstract."""
 
-    task: str = Field(description="the research problem the paper addresses, a short noun phrase (3-12 words)")
+    task: str = Field(description="the research problem the paper addresses, a short noun phrase "
+                                  "(3-12 words; more than 20 is rejected)")
     contribution: Contribution = Field(
         description="method = new model/algorithm; benchmark = new evaluation suite; dataset = new "
                     "corpus; analysis = empirical study; theory = proofs/bounds; system = software tool")
@@ -66,7 +72,8 @@ class PaperExtraction(BaseModel):
     def _short_task(cls, v: str) -> str:
         v = " ".join(v.split())
         if len(v.split()) > 20:
-            raise ValueError("task must be a short noun phrase of at most 12 words, not a copy of the abstract")
+            raise ValueError("task must be a short noun phrase (3-12 words, never more than 20), "
+                             "not a copy of the abstract")
         return v
 
     @field_validator("method_names", "datasets")
@@ -110,7 +117,15 @@ class PaperExtraction(BaseModel):
 
     def export(self, source: str) -> tuple[dict, list[str]]:
         """The record's ``extraction``: every span aligned to ``source``; strings that are
-        not in it are left out and returned as the second item."""
+        not in it are left out and returned as the second item.
+
+        Claim fields of each number: ``metric`` is the occurrence of the phrase nearest the
+        number; ``dataset`` is the record's own ``datasets`` span of that name, and null when
+        the name is not one of the record's datasets (the guideline writes it as one of
+        them); ``method`` is the record's ``method_names`` span of that name, else the
+        occurrence of the named system nearest the number (a compared baseline), ``""`` for
+        the paper's own unnamed approach, null for no system.  A value that does not fit a
+        64-bit float ("1e999") is exported as null with a ``value_note``."""
         aligner, dropped = Aligner(source), []
 
         def spans(names: list[str]) -> list[dict]:
@@ -131,17 +146,21 @@ class PaperExtraction(BaseModel):
             """The record's own span for ``name`` (case and wrappers ignored), else None."""
             if not name:
                 return None
-            key = unwrap(name).lower()
-            return next((dict(d) for d in pool if d["text"].lower() == key), None)
+            key = " ".join(unwrap(name).split()).lower()
+            return next((dict(d) for d in pool if " ".join(d["text"].split()).lower() == key), None)
 
-        def claim_span(name: str | None) -> dict | None:
+        def near(name: str | None, pos: int) -> dict | None:
+            """The occurrence of ``name`` nearest ``pos``; None (and dropped) when absent."""
             if not name or not name.strip():
                 return None
             span = aligner.align(name, unwrap_name=True)
             if span is None:
                 dropped.append(name)
                 return None
-            return span.as_dict()
+            hits = [m.start() for m in re.finditer(re.escape(span.text), source)
+                    if not (m.start() > 0 and source[m.start() - 1].isalnum() and span.text[0].isalnum())]
+            start = min(hits or [span.start], key=lambda s: abs(s - pos))
+            return {"text": span.text, "start": start, "end": start + len(span.text), "status": span.status}
 
         numbers, taken = [], set()
         for n in self.numbers:
@@ -160,13 +179,16 @@ class PaperExtraction(BaseModel):
             if n.method is None or n.method.strip() == "":
                 method = n.method if n.method is None else ""
             else:
-                method = listed(n.method, methods) or claim_span(n.method)
-            numbers.append({"text": span.text, "value": value, "unit": unit, "kind": n.kind,
-                            "about": n.about, "start": span.start, "end": span.end,
-                            "status": span.status,
-                            "metric": claim_span(n.metric),
-                            "dataset": listed(n.dataset, datasets),
-                            "method": method})
+                method = listed(n.method, methods) or near(n.method, span.start)
+            entry = {"text": span.text, "value": value, "unit": unit, "kind": n.kind,
+                     "about": n.about, "start": span.start, "end": span.end,
+                     "status": span.status,
+                     "metric": near(n.metric, span.start),
+                     "dataset": listed(n.dataset, datasets),
+                     "method": method}
+            if not math.isfinite(value):    # strict JSON has no Infinity
+                entry["value"], entry["value_note"] = None, "does not fit a 64-bit float"
+            numbers.append(entry)
         numbers.sort(key=lambda d: d["start"])
         extraction = {
             "task": self.task,

@@ -20,6 +20,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from ..candidates.claim_names import claimed_systems
+from ..candidates.claims import attach_claims
 from ..candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
@@ -90,6 +92,8 @@ class Plan:
     name_keys: dict[str, Any] = field(default_factory=dict)    # JSON key/enum value -> NameCandidate
     task: str | None = None                       # decided by rules, else None (model writes it)
     contribution: str | None = None               # decided by rules, else None
+    text: str = ""                                # the abstract (claims are read from it)
+    names: list[Any] = field(default_factory=list)          # every NameCandidate
 
 
 def _enum_texts(names: Sequence[Any]) -> list[str]:
@@ -141,7 +145,7 @@ def _oneline(s: str, limit: int = 60) -> str:
 def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
     """The per-abstract choice schema for candidates ``cands`` (an ``extract.candidates.Candidates``)
     found in ``text`` (the abstract, which task phrases are cut from)."""
-    plan = Plan(schema={}, choices_text="", numbers=list(cands.numbers))
+    plan = Plan(schema={}, choices_text="", numbers=list(cands.numbers), text=text, names=list(cands.names))
     for n in cands.names:
         if n.score < policy.drop_score:
             continue
@@ -278,6 +282,9 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
             picked_m.append(n)
         if role == "dataset" or (role is None and label == "dataset" and n.role_hint != "model"):
             picked_d.append(n)
+    vetoed = {offered[t].text for t, label in (answer.get("names") or {}).items() if t in offered and label == "other"}
+    decided = [n.text for n in plan.kept_methods + plan.kept_datasets + picked_m + picked_d] + list(vetoed)
+    picked_m += claimed_systems(plan.text, plan.numbers, plan.names, decided)   # subjects of results
     contribution = plan.contribution or answer.get("contribution")
     if contribution not in CONTRIBUTIONS:
         contribution = "method"
@@ -292,6 +299,10 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
             kind = num.kind_hint if num.kind_hint in KINDS else "result"
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit,
                         "kind": kind, "about": _oneline(num.about_hint or "", 80)})
+    for entry, claim in zip(numbers, attach_claims(plan.text, plan.numbers, methods, datasets,
+                                                   kinds=[e["kind"] for e in numbers],
+                                                   contribution=contribution)):
+        entry.update(claim.fields())    # metric, dataset, method: read from the sentence by rules
     task = plan.task or _written_task(str(answer.get("task", "")))
     return {"task": task or "unspecified", "contribution": contribution,
             "method_names": [m.text for m in methods], "datasets": [d.text for d in datasets],

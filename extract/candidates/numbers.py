@@ -276,7 +276,8 @@ def _scan(text: str) -> list[Raw]:
 
 _METRIC_WORDS = {"auc", "auroc", "auprc", "bleu", "rouge", "mae", "mse", "rmse", "fid", "psnr", "ssim",
                  "map", "em", "iou", "ndcg", "mrr", "ece", "wer", "cer", "cider", "meteor", "acc",
-                 "tpr", "fpr", "kl", "elo", "is", "lpips", "clip", "spice", "chrf", "comet", "bertscore"}
+                 "tpr", "fpr", "kl", "elo", "is", "lpips", "clip", "spice", "chrf", "comet", "bertscore",
+                 "dice"}
 
 
 def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:

@@ -20,7 +20,14 @@ from ..evaluate import evaluate, format_table, load_jsonl
 @output_option
 def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str | None) -> None:
     """Score RECORDS.jsonl against --gold: names, datasets, numbers, result numbers,
-    contribution accuracy and grounded rate (micro counts plus a macro F1)."""
+    contribution accuracy and grounded rate (micro counts plus a macro F1), and the claims:
+    result-claims P/R/F1 (a gold result number is recovered when a predicted result number
+    with the same value names the same dataset and the same method; "" and null agree),
+    dataset attachment accuracy (value-matched gold numbers that name a dataset) and metric
+    token F1 (over value-matched gold numbers).
+
+    Exit codes: 0 scored; 2 no gold record matched any record (nothing was scored: wrong
+    files?), a file is missing or not JSONL, or the gold file is empty."""
     try:
         recs = load_jsonl(records, "records file")
         gold = load_jsonl(gold_path, "gold file")
@@ -31,9 +38,10 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
         common.fail(f"gold file {gold_path} has no annotations")
         return
     res = evaluate(recs, gold)
-    if len(res.unmatched_gold) == len(gold):
-        common.fail(f"none of the {len(gold)} gold record(s) matched a record in {records} "
-                    "(by id, PPP-n, or first words): wrong files?")
+    if res.matched == 0:
+        common.fail(f"none of the {len(gold)} gold record(s) of {gold_path} matched a record of "
+                    f"{records} (by id, PPP-n <-> <stem>#n, or first words): wrong files?")
+        return
     if res.unmatched_gold:
         click.echo(f"extract eval: {len(res.unmatched_gold)} gold record(s) not found in {records} "
                    f"(counted as misses): {', '.join(res.unmatched_gold)}", err=True)

@@ -1,0 +1,96 @@
+"""Metric phrases of an abstract: what a number measures ("top-1 accuracy", "AUPR", "success rate").
+
+:func:`metric_phrases` finds every phrase with a metric head from :data:`HEADS` (a measure
+named in the text), widened left by at most two modifiers ("mean average accuracy", "policy
+success rates", "top-1 accuracy").  Offsets are exact slices of the text.  The claims rules
+(:mod:`extract.candidates.claims`) choose which phrase a number belongs to.
+
+The lexicon is the one hand-written part: no library lists evaluation measures by name, and
+the list must stay small and general (field-independent measures, not words of one paper).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Metric heads: measures named by a fixed word or acronym.  Longest alternatives first.
+_HEADS = (
+    r"attack\s+success\s+rates?|success\s+rates?|win\s+rates?|error\s+rates?|hit\s+rates?|"
+    r"pass\s+rates?|hallucination\s+rates?|exact\s+match|top-?\d+\s+accuracy|accuracy|accuracies|"
+    r"F1(?:@\d+)?(?:[- ]scores?)?|F-?measure|precision(?:@\d+)?|recall(?:@\d+)?|"
+    r"AUROC|AUPRC?|ROC-AUC|AUC|mAP(?:@\d+|50|75)?|AP(?:50|75)?|mIoU|IoU|Dice(?:\s+scores?)?|"
+    r"BLEU(?:-\d)?|ROUGE(?:-[L\d])?|METEOR|CIDEr|perplexity|PPL|WER|CER|MAE|MSE|RMSE|ECE|"
+    r"PSNR|SSIM|LPIPS|FID|FVD|NDCG(?:@\d+)?|MRR|Hits@\d+|pass@\d+|"
+    r"speed-?ups?|latency|throughput|memory(?:\s+(?:usage|footprint|consumption))?|"
+    r"energy(?:\s+(?:consumption|overhead|use))?|FLOPs|MACs|parameters|params|"
+    r"inference\s+time|training\s+time|run-?time|wall-?clock\s+time|"
+    r"correlation|Spearman|Kendall|R\^?2|rewards?|returns?|"
+    r"errors?|loss|robustness|consistency|complexity|overhead|cost|fidelity|coverage|"
+    r"sensitivity|specificity|acceleration|stability|performance|scores?"
+)
+# A loss named after a measure is part of its name: "accuracy drop", "performance gap" (a gain
+# is not: "a 10% relative consistency improvement" measures consistency).
+_CHANGE = r"(?:\s+(?:drops?|declines?|decreases?|gaps?|degradation))?"
+HEADS = re.compile(rf"(?<![\w@-])(?:{_HEADS}){_CHANGE}(?![\w@])", re.IGNORECASE)
+# A few upper-case acronyms that are also ordinary words are only metrics in upper case.
+_CASE_SENSITIVE = {"map": "mAP", "ap": "AP", "mae": "MAE", "mse": "MSE", "ece": "ECE", "cer": "CER",
+                   "wer": "WER", "fid": "FID", "mrr": "MRR", "auc": "AUC", "iou": "IoU", "ppl": "PPL"}
+# Words that may modify a head ("mean average accuracy", "policy success rate", "relative gain").
+_MODIFIERS = {
+    "mean", "average", "avg", "relative", "absolute", "overall", "macro", "micro", "weighted",
+    "balanced", "top-1", "top-5", "zero-shot", "few-shot", "one-shot", "test", "validation",
+    "classification", "segmentation", "detection", "retrieval", "generation", "diagnostic",
+    "policy", "task", "explanation", "computational", "energy", "inference", "training",
+    "human-level", "end-to-end", "downstream", "multilingual", "reconstruction", "prediction",
+    "translation", "recognition", "tracking", "localization", "ranking", "reasoning", "answer",
+    "image", "video", "text", "speech", "word", "character", "token", "sample", "memory",
+    "learnable", "trainable", "total", "peak", "median", "worst-case", "expected", "calibration",
+}
+
+
+@dataclass(frozen=True)
+class Phrase:
+    text: str
+    start: int
+    end: int
+    head_start: int
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w\-]*)\s+$")
+
+
+def _widen(text: str, start: int) -> int:
+    """The start of the phrase once up to two modifiers before ``start`` are included."""
+    for _ in range(2):
+        m = _WORD_BEFORE.search(text[max(0, start - 40):start])
+        if not m:
+            break
+        word = m.group(1)
+        if word.lower() not in _MODIFIERS and not (word.isupper() and 2 <= len(word) <= 6):
+            break
+        start = start - (len(m.group(0)))
+    return start
+
+
+def metric_phrases(text: str) -> list[Phrase]:
+    """Every metric phrase of ``text``, in order, not overlapping."""
+    out: list[Phrase] = []
+    for m in HEADS.finditer(text):
+        word = m.group(0).split()[0] if " " in m.group(0) else m.group(0)
+        want = _CASE_SENSITIVE.get(word.lower())
+        if want is not None and word != want:
+            continue
+        s = _widen(text, m.start())
+        if out and s < out[-1].end:
+            continue
+        out.append(Phrase(text[s:m.end()], s, m.end(), m.start()))
+    return out
+
+
+_GENERIC = {"performance", "score", "scores", "errors", "error", "loss", "cost"}
+
+
+def is_generic(p: Phrase) -> bool:
+    """A head that names no particular measure on its own ("performance", "score")."""
+    return p.text.lower() in _GENERIC

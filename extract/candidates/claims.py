@@ -1,0 +1,104 @@
+"""Claims: which metric, dataset and method each number of an abstract belongs to.
+
+:func:`attach_claims` reads the structure of the sentence a number is in - who achieves it,
+what it is "on", what it is "compared to", coordinated lists and "respectively" - rather than
+taking the nearest name.  It is pure and deterministic; every span it returns is a slice of
+the text.  The embedded backend and the ``rules`` backend call it with the record's numbers,
+methods and datasets; a capable model fills the same fields itself.
+
+Each decision is made by the first rule of a small table that applies; the rule's name is
+kept on the :class:`Claim` (``rules``) so a wrong row can be traced.  The tables
+:data:`DATASET_RULES`, :data:`METHOD_RULES` and :data:`METRIC_RULES` list every rule with
+one example each (tests/test_claims_rules.py checks that each example fires).
+
+Conventions (tests/gold/GUIDELINE.md, "Claims"): ``dataset`` is one of the given datasets or
+None (also when the number is stated jointly over several); ``method`` is one of the given
+methods or another named system the sentence compares, ``""`` for the paper's own unnamed
+approach, None for no system (dataset sizes, counts, unnamed baselines, humans).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .claims_doc import Ref, _Doc, _Num
+from .claims_rules import _SKIP, DATASET_RULES, METHOD_RULES, METRIC_RULES, Rule
+
+__all__ = ["Claim", "Ref", "attach_claims", "DATASET_RULES", "METHOD_RULES", "METRIC_RULES"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    metric: Ref | None
+    dataset: Ref | None
+    method: Ref | str | None          # "" = the paper's own unnamed approach
+    rules: tuple[str, str, str] = ("", "", "")   # the rules that decided metric, dataset, method
+
+    def fields(self) -> dict:
+        """The model-facing strings (schemas.paper.NumberMention's claim fields)."""
+        method = self.method.text if isinstance(self.method, Ref) else self.method
+        return {"metric": self.metric.text if self.metric else None,
+                "dataset": self.dataset.text if self.dataset else None, "method": method}
+
+
+# ---------------------------------------------------------------------------------------
+def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
+    """"an IoU gain of 1.6% on A and 1.5% on B": a number joined by "and" to the previous one
+    in its clause, with no measure of its own, measures what that one does."""
+    if not claims or n.i == 0:
+        return None
+    prev, last = doc.nums[n.i - 1], claims[-1]
+    gap = doc.text[prev.end:n.start]
+    if prev.sent != n.sent or last.metric is None or not re.search(r"\band\b|,", gap) or \
+            re.search(r"[;:]", gap) or len(gap) > 80 or any(prev.end <= p.start < n.start for p in doc.metrics):
+        return None
+    return last
+
+
+def _decide(rules: Sequence[tuple[str, str, Rule]], doc: _Doc, n: _Num) -> tuple[Any, str]:
+    for name, _, rule in rules:
+        got = rule(doc, n)
+        if got is not _SKIP:
+            return got, name
+    return None, ""
+
+
+def _number_spans(numbers: Sequence[Any]) -> list[tuple[int, int, str | None]]:
+    out = []
+    for n in numbers:
+        if isinstance(n, dict):
+            out.append((int(n["start"]), int(n["end"]), n.get("kind") or n.get("kind_hint")))
+        else:
+            out.append((n.start, n.end, getattr(n, "kind", None) or getattr(n, "kind_hint", None)))
+    return out
+
+
+def _names(xs: Sequence[Any]) -> list[str]:
+    """Name strings from strings, span dicts or candidate objects."""
+    return [x if isinstance(x, str) else x.get("text") if isinstance(x, dict) else getattr(x, "text", "")
+            for x in xs]
+
+
+def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = (),
+                  datasets: Sequence[Any] = (), kinds: Sequence[str | None] | None = None,
+                  contribution: str | None = None) -> list[Claim]:
+    """One :class:`Claim` per number of ``numbers`` (objects or dicts with ``start``/``end``
+    and ``kind``/``kind_hint``, offsets into ``text``), given the record's method and dataset
+    names (strings or objects with ``text``).  ``kinds`` overrides the numbers' kinds; with
+    ``contribution == "system"`` a name listed as both method and dataset is the paper's own
+    system, otherwise an introduced benchmark (numbers on it belong to the systems evaluated)."""
+    spans = _number_spans(numbers)
+    if kinds is not None:
+        spans = [(s, e, k) for (s, e, _), k in zip(spans, kinds)]
+    doc = _Doc(text, spans, _names(methods), _names(datasets), contribution)
+    out: list[Claim] = []
+    for n in doc.nums:
+        metric, r1 = _decide(METRIC_RULES, doc, n)
+        if metric is None and (prev := _parallel_metric(doc, n, out)) is not None:
+            metric, r1 = prev.metric, "parallel"
+        dataset, r2 = _decide(DATASET_RULES, doc, n)
+        method, r3 = _decide(METHOD_RULES, doc, n)
+        out.append(Claim(metric, dataset, method, (r1, r2, r3)))
+    return out

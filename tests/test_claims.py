@@ -1,0 +1,206 @@
+"""extract.candidates.claims: each number tied to its metric, dataset and method by sentence
+structure.  The abstracts here are written for these tests (not copied from any gold set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from extract.backends.local_schema import Policy, build_plan, map_answer
+from extract.candidates import find_candidates
+from extract.candidates.claims import DATASET_RULES, METHOD_RULES, METRIC_RULES, attach_claims
+
+
+def claims_of(text, methods=(), datasets=(), contribution=None):
+    """{number text: (metric, dataset, method)} with the rules' own number candidates."""
+    nums = find_candidates(text).numbers
+    out = {}
+    for n, c in zip(nums, attach_claims(text, nums, methods, datasets, contribution=contribution)):
+        f = c.fields()
+        out[n.text] = (f["metric"], f["dataset"], f["method"])
+        for ref in (c.metric, c.dataset, c.method):
+            if ref is not None and not isinstance(ref, str):
+                assert text[ref.start:ref.end] == ref.text      # every claim field is a span
+    return out
+
+
+def test_achieves_metric_on_dataset():
+    text = ("We introduce ZetaNet, a sparse vision transformer. ZetaNet achieves 91.2% top-1 accuracy "
+            "on ImageNet while using 40% fewer FLOPs than dense models.")
+    got = claims_of(text, ["ZetaNet"], ["ImageNet"])
+    assert got["91.2%"] == ("top-1 accuracy", "ImageNet", "ZetaNet")
+
+
+def test_from_to_gives_two_claims_two_methods():
+    text = ("We present PlanFix, a verifier for LLM plans. On TravelPlanner, PlanFix improves GPT-4o's "
+            "success rate from 31.2% to 58.7%.")
+    got = claims_of(text, ["PlanFix"], ["TravelPlanner"])
+    assert got["31.2%"] == ("success rate", "TravelPlanner", "GPT-4o")
+    assert got["58.7%"][1:] == ("TravelPlanner", "PlanFix")
+
+
+def test_gain_by_points_on_dataset():
+    text = "Our agent, Rover, plans with a learned world model. Rover outperforms ReAct by 12 points on ALFWorld."
+    got = claims_of(text, ["Rover"], ["ALFWorld"])
+    assert got["12"][1:] == ("ALFWorld", "Rover")
+
+
+def test_joint_datasets_are_null():
+    text = "We propose KiteQA, a retrieval method. KiteQA improves exact match by 4.2% on NQ and TriviaQA."
+    got = claims_of(text, ["KiteQA"], ["NQ", "TriviaQA"])
+    assert got["4.2%"] == ("exact match", None, "KiteQA")
+
+
+def test_average_across_benchmarks_is_null():
+    text = "We propose LoomLM. LoomLM gains 3.1% on average across the five benchmarks, including GSM8K."
+    assert claims_of(text, ["LoomLM"], ["GSM8K"])["3.1%"][1] is None
+
+
+def test_parenthesized_metric_and_dataset_named_by_sentence():
+    text = ("We propose SegMorph for organ segmentation. Evaluated on the Synapse dataset, SegMorph reaches "
+            "state-of-the-art results (Dice 0.81), while on ACDC it is second.")
+    got = claims_of(text, ["SegMorph"], ["Synapse", "ACDC"])
+    assert got["0.81"] == ("Dice", "Synapse", "SegMorph")
+
+
+def test_compared_with_named_baseline():
+    text = ("We present TinyTab, a tabular foundation model. TinyTab attains an AUC of 0.93, "
+            "compared with XGBoost (0.89).")
+    got = claims_of(text, ["TinyTab"], [])
+    assert got["0.93"] == ("AUC", None, "TinyTab")
+    assert got["0.89"][2] == "XGBoost" or got["0.89"][2] is None
+
+
+def test_compared_to_unnamed_baseline_is_null():
+    text = "We propose ClimbNet. ClimbNet reaches a 91% success rate (compared to 73% for the baseline)."
+    got = claims_of(text, ["ClimbNet"], [])
+    assert got["91%"] == ("success rate", None, "ClimbNet")
+    assert got["73%"][2] is None
+
+
+def test_respectively_lists():
+    text = ("We propose FinePart for fine-grained recognition. FinePart improves accuracy by 2.1% and 3.4% "
+            "on CUB and Stanford Cars, respectively.")
+    got = claims_of(text, ["FinePart"], ["CUB", "Stanford Cars"])
+    assert got["2.1%"] == ("accuracy", "CUB", "FinePart")
+    assert got["3.4%"] == ("accuracy", "Stanford Cars", "FinePart")
+
+
+def test_respectively_metrics():
+    text = "We propose GridDet. GridDet improves mAP, AP50 and mIoU by 4.8%, 5.4% and 3.9%, respectively."
+    got = claims_of(text, ["GridDet"])
+    assert [got[k][0] for k in ("4.8%", "5.4%", "3.9%")] == ["mAP", "AP50", "mIoU"]
+
+
+def test_dataset_of_previous_sentence_continues():
+    text = ("We propose WalkAgent for embodied tasks and evaluate it on ALFWorld. "
+            "Moreover, it raises the success rate by 9.5% over the strongest prompting baseline.")
+    assert claims_of(text, ["WalkAgent"], ["ALFWorld"])["9.5%"] == ("success rate", "ALFWorld", "WalkAgent")
+
+
+def test_settings_have_no_method():
+    text = ("We release MedDial, a corpus of 85,229 doctor-patient dialogues in 12 languages. "
+            "A model fine-tuned on MedDial improves diagnosis accuracy by 6.3%.")
+    got = claims_of(text, ["MedDial"], ["MedDial"], contribution="dataset")
+    assert got["85,229"] == ("doctor-patient dialogues", "MedDial", None)
+    assert got["12"][2] is None
+
+
+def test_training_data_and_model_size_are_not_the_evaluation_dataset():
+    text = ("We pretrain ViTor on ImageNet-21k for 166 h and evaluate on CIFAR-100. "
+            "Qwen2.5 with 32B parameters reaches 71.0% on MMLU.")
+    got = claims_of(text, ["ViTor"], ["ImageNet-21k", "CIFAR-100", "MMLU"])
+    assert got["166"][1] != "ImageNet-21k"
+    assert got["32B"][1] is None and got["32B"][0] == "parameters"
+    assert got["71.0%"][1] == "MMLU"
+
+
+def test_human_performance_is_no_system():
+    text = ("We present ChartBench. The best model, GPT-4o, answers 61.3% of questions correctly, "
+            "compared to 92.5% for human annotators.")
+    got = claims_of(text, ["ChartBench"], ["ChartBench"], contribution="benchmark")
+    assert got["92.5%"][2] is None
+    assert got["61.3%"][2] == "GPT-4o"
+
+
+def test_own_unnamed_approach_is_empty_string():
+    text = "We study sparse attention. Our approach cuts inference latency by 38% on long documents."
+    assert claims_of(text)["38%"] == ("inference latency", None, "")
+
+
+def test_dataset_in_parentheses_after_number():
+    text = ("We propose RPKD for distillation. RPKD improves accuracy by 12.46% (ImageNet-100) and by "
+            "3.1% on CIFAR-100.")
+    got = claims_of(text, ["RPKD"], ["ImageNet-100", "CIFAR-100"])
+    assert got["12.46%"][1] == "ImageNet-100"
+    assert got["3.1%"][1] == "CIFAR-100"
+
+
+# --- the rule tables: every rule's example fires it -----------------------------------------
+EXAMPLE_NAMES = {"methods": ["FooNet", "BarBench"], "datasets": ["ImageNet", "ALFWorld", "CUB", "Cars",
+                                                                  "Synapse", "BarBench", "MMLU"]}
+
+
+@pytest.mark.parametrize("table,slot", [(DATASET_RULES, 1), (METHOD_RULES, 2), (METRIC_RULES, 0)])
+def test_every_rule_example_fires_its_rule(table, slot):
+    for name, example, _ in table:
+        methods = [m for m in EXAMPLE_NAMES["methods"] if m in example]
+        datasets = [d for d in EXAMPLE_NAMES["datasets"] if d in example]
+        nums = find_candidates(example).numbers
+        assert nums, example
+        fired = {c.rules[slot] for c in attach_claims(example, nums, methods, datasets)}
+        assert name in fired, (name, example, fired)
+
+
+def test_rule_names_are_unique():
+    for table in (DATASET_RULES, METHOD_RULES, METRIC_RULES):
+        names = [n for n, _, _ in table]
+        assert len(names) == len(set(names))
+
+
+# --- wiring: the embedded path's number fields carry the claims ---------------------------
+def test_map_answer_adds_claim_fields():
+    text = ("We propose FooNet, a compact detector. FooNet achieves 91.2% top-1 accuracy on ImageNet "
+            "with 85,229 training images.")
+    policy = Policy(use_model=False)
+    plan = build_plan(find_candidates(text), policy, text)
+    fields = map_answer(plan, {}, policy)
+    by_text = {n["text"]: n for n in fields["numbers"]}
+    assert by_text["91.2%"]["metric"] == "top-1 accuracy"
+    assert by_text["91.2%"]["method"] == "FooNet"
+    assert by_text["91.2%"]["dataset"] in ("ImageNet", None)
+    assert by_text["91.2%"]["dataset"] == ("ImageNet" if "ImageNet" in fields["datasets"] else None)
+    assert by_text["85,229"]["method"] is None
+
+
+def test_never_raises_on_odd_input():
+    assert attach_claims("", []) == []
+    text = "Results: 1e999 and 3 (4) ; 5% , and 6 respectively."
+    nums = find_candidates(text).numbers
+    assert len(attach_claims(text, nums, ["respectively"], ["and"])) == len(nums)
+
+
+# --- claimed systems: the subject of a result is a method ----------------------------------
+def test_subject_of_a_result_is_promoted_to_a_method():
+    from extract.candidates.claim_names import claimed_systems
+
+    text = ("Skin lesion diagnosis needs several modalities. For fusion we design a cross-attention block. "
+            "LesionFormer achieves a mean accuracy of 81.2% on the public benchmark, while GPT-4o "
+            "achieves 52.0% and an AP50 score of 40.1 is reported for detectors.")
+    c = find_candidates(text)
+    assert {"LesionFormer", "GPT-4o", "AP50"} <= {n.text for n in c.names}   # all offered by the name rules
+    assert [n.text for n in claimed_systems(text, c.numbers, c.names)] == ["LesionFormer"]
+    # not a subject of a result: not promoted
+    assert claimed_systems("LesionFormer is described here. It has 3 blocks.",
+                           find_candidates("LesionFormer is described here. It has 3 blocks.").numbers,
+                           find_candidates("LesionFormer is described here. It has 3 blocks.").names) == []
+
+
+def test_training_data_counted_but_not_the_training_time():
+    text = ("We propose LensNet, an active vision model. We pretrain LensNet from a random initialization "
+            "on 13.2 million ImageNet-21k scenes in 166 hours on one GPU. On ADE20K, LensNet reaches "
+            "45.9% mIoU, above the best prior model's 27.6%.")
+    got = claims_of(text, ["LensNet"], ["ImageNet-21k", "ADE20K"])
+    assert got["13.2 million"][1] == "ImageNet-21k"
+    assert got["166 hours"][1] is None
+    assert got["45.9%"] == ("mIoU", "ADE20K", "LensNet")
+    assert got["27.6%"][2] is None                          # the prior model's value, not LensNet's

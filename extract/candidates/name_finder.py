@@ -27,7 +27,7 @@ import re
 
 from ..text.acronyms import acronym_definitions
 from ..text.cues import we
-from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, is_known_dataset
+from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, LANGUAGES, is_known_dataset
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
@@ -43,6 +43,10 @@ _SENT_INITIAL_WORD = re.compile(
     r"Applied|Applying|Training|Fine-tuning|Evaluated|Evaluating|Experiments|Results|Here|Finally|"
     r"Moreover|However|Furthermore|Specifically|Notably|Overall|Beyond|Under|Over|Without|Through|"
     r"Given|Like|When|While|Although|Despite|Both|All|Each|Most|Many|Some|Recent|Existing|Prior)\s")
+
+# A verb right after a dataset noun ("datasets is costly", "benchmarks remain hard") starts no list.
+_NOT_A_VERB = (r"(?!(?:is|are|was|were|be|been|being|has|have|had|can|could|will|would|may|might|should|"
+               r"must|do|does|did|remain|remains|require|requires|lack|lacks|show|shows|often|also)\b)")
 
 __all__ = ["NameCandidate", "find_names", "select_names"]
 
@@ -127,7 +131,8 @@ class _Finder:
             if not ok:
                 continue
             if re.search(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
-                         r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$", tok.lower()):
+                         r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$", tok.lower()) \
+                    or re.search(r"[-‐–][a-z]{3,}ed$", tok):          # GPU-accelerated, CLIP-conditioned
                 fire("compound-modifier")                   # LLM-based: a modifier, not a name
                 continue
             ver = re.match(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))",
@@ -236,7 +241,8 @@ class _Finder:
         lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
         after_noun = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
                                 r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
-                                r"including|e\.g\.,?|namely)?\s*(?:the\s+)?(?P<lst>" + lst + r")", re.I)
+                                r"including|e\.g\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB + r"(?P<lst>" + lst + r")",
+                                re.I)
         before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)(?P<lst>" + lst + r")\s+(?:"
                                  + DATASET_NOUNS + r")\b")
         for pat in (after_noun, before_noun):
@@ -245,6 +251,9 @@ class _Finder:
                 for im in re.finditer(item, m.group("lst")):
                     word = im.group(0)
                     if word.lower() in ("and", "or", "the", "we", "our", "this", "these", "it"):
+                        continue
+                    if word in LANGUAGES:
+                        fire("language-not-dataset")    # "English and Chinese datasets"
                         continue
                     if word.split()[0].lower() in ("and", "or", "as", "to", "for", "in", "on", "with"):
                         continue

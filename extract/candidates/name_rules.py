@@ -120,8 +120,8 @@ def dataset_strength(occ: Occurrence) -> tuple[float, set[str]]:
 # What one occurrence says beyond its strength: "X model" names a model; a name introduced as
 # "our new dataset, X" or "X, a benchmark of ..." is introduced *and* a dataset.
 OCCURRENCE_RULES: tuple[Rule, ...] = (
-    Rule("model-cue", lambda o: cue.MODEL_AFTER.match(o.after(60)), ("cue", 0, {"model-cue"}),
-         "We fine-tune FooBERT models on the task.", "FooBERT"),
+    Rule("model-cue", lambda o: cue.MODEL_AFTER.match(o.after(60)) and not cue.OUR_BEFORE.search(o.before),
+         ("cue", 0, {"model-cue"}), "We fine-tune FooBERT models on the task.", "FooBERT"),
     Rule("self-dataset", lambda o: cue.SELF_DATASET_BEFORE.search(o.before_within(80)),
          ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),
          "We collect a new dataset called ScanTalk from clinics.", "ScanTalk"),
@@ -182,6 +182,8 @@ FINDER_RULES: tuple[Rule, ...] = (
          "We describe a method called foobar, which helps.", "foobar"),
     Rule("dataset-list-after-noun", None, "items listed after a dataset noun",
          "We use datasets, including Cora, PubMed, and wiki-small.", "PubMed"),
+    Rule("language-not-dataset", None, "a language listed before or after a dataset noun names none",
+         "We pool English and Chinese datasets.", "Chinese"),
     Rule("dataset-list-before-noun", None, "items listed before a dataset noun",
          "Results on the TabArena and WikiSQL benchmarks improve.", "WikiSQL"),
     Rule("capitalized-run", None, "a multi-word Capitalized Name mid-sentence",
@@ -213,6 +215,9 @@ class Verdict:
         n_upper = upper_count(a.text)
         base = a.text.rstrip("s") if a.text.endswith("s") and n_upper >= 2 else a.text
         self.generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
+        # the long form of a generic acronym ("Large Language Models (LLMs)") is generic too
+        self.generic_long = a.shape == "long" and any(
+            p in GENERIC_ACRONYMS or (p.endswith("s") and p[:-1] in GENERIC_ACRONYMS) for p in a.partners)
         self.plural = a.text.endswith("s") and n_upper >= 2 and a.text[:-1].isupper() is False \
             and re.fullmatch(r"[A-Z][A-Za-z0-9\-]*[A-Z]s", a.text) is not None
 
@@ -232,6 +237,9 @@ def cap(rules, v: Verdict) -> None:
 CAP_RULES: tuple[Rule, ...] = (
     Rule("generic-acronym", lambda v: v.generic, ({"method": 0.05, "dataset": 0.05}, {"generic"}),
          "Large language models (LLMs) are trained with RL.", "RL"),
+    Rule("generic-long-form", lambda v: v.generic_long and v.method < 0.85,
+         ({"method": 0.05, "dataset": 0.05}, {"generic"}),
+         "Scans from Magnetic Resonance Imaging (MRI) are noisy.", "Magnetic Resonance Imaging"),
     Rule("lowercase-cap-appositive", lambda v: "lowercase-coinage" in v.cues and not v.partners
          and ("appositive" in v.cues or "called" in v.cues), ({"method": 0.7}, set()),
          "We propose token dropping, a simple method for speed.", "token dropping"),

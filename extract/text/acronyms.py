@@ -63,6 +63,11 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
     start = lo + j + 1
     while start > lo and text[start - 1].isalnum():
         start -= 1
+    # a hyphenated word is one word: "Test-time adaptation (TTA)", never "time adaptation"
+    while start - 1 > lo and text[start - 1] in "-‐–" and text[start - 2].isalnum():
+        start -= 1
+        while start > lo and text[start - 1].isalnum():
+            start -= 1
     end = paren
     while end > start and text[end - 1] in " \t":
         end -= 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "MODEL_FAMILIES",
+__all__ = ["DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "LANGUAGES", "MODEL_FAMILIES",
            "MODEL_NOUNS", "MODEL_SUFFIXES", "is_known_dataset", "is_model_name"]
 
 # Generic field acronyms / established techniques: mentioned, never introduced by a paper.
@@ -58,6 +58,16 @@ KNOWN_DATASETS = (
     "swe-bench", "arc-agi", "gpqa", "aime", "math500", "minif2f", "alpacaeval", "mt-bench",
     "chatbot arena", "webarena", "osworld", "alfworld", "minigrid", "dmc", "meta-world",
 )
+
+# Natural languages (and "multilingual" words): they qualify datasets ("English and Chinese
+# datasets", "10 languages including English Hindi"), they never name one.
+LANGUAGES = frozenset("""
+English Chinese Mandarin Cantonese Hindi Spanish French German Italian Portuguese Russian Arabic
+Bengali Urdu Japanese Korean Vietnamese Thai Indonesian Malay Turkish Persian Farsi Hebrew Greek
+Dutch Swedish Norwegian Danish Finnish Polish Czech Ukrainian Romanian Hungarian Swahili Tamil
+Telugu Marathi Gujarati Punjabi Kannada Malayalam Nepali Sinhala Yoruba Igbo Hausa Amharic Zulu
+Tagalog Filipino Catalan Basque Latin Multilingual Bilingual Monolingual Crosslingual Cross-lingual
+""".split())
 
 DATASET_SUFFIXES = ("Bench", "bench", "Benchmark", "Eval", "QA", "Arena", "Gym", "Corpus",
                     "Set", "Data", "Suite", "Dataset", "DB", "Hub", "Leaderboard", "Test")

@@ -63,3 +63,39 @@ def test_participle_compounds_are_modifiers():
     names = _by_text(text)
     assert "GPU-accelerated" not in names and "CLIP-conditioned" not in names
     assert "RoboDancer" in names
+
+
+def test_acronym_then_its_long_form_in_parentheses():
+    d = acronym_definitions("We propose TIDE (Tidal Image Denoising), a denoiser for sonar.")
+    assert [(x.short, x.long) for x in d] == [("TIDE", "Tidal Image Denoising")]
+    methods, _ = _selected("We propose TIDE (Tidal Image Denoising), a denoiser for sonar.")
+    assert {"TIDE", "Tidal Image Denoising"} <= set(methods)
+
+
+def test_a_parenthesis_that_does_not_spell_the_acronym_is_no_long_form():
+    assert acronym_definitions("We test on GSM8K (grade school math) and COCO (the 2017 split).") == []
+
+
+def test_namely_after_a_dataset_noun_lists_datasets():
+    text = "We propose RankFuse, which wins on three benchmarks, namely TriviaBase, WebQA and NatQ."
+    methods, datasets = _selected(text)
+    assert "TriviaBase" in datasets and "TriviaBase" not in methods
+    assert "RankFuse" in methods
+
+
+def test_namely_still_introduces_a_method():
+    methods, _ = _selected("We design a new sampler, namely EchoSampler, for sparse graphs.")
+    assert "EchoSampler" in methods
+
+
+def test_a_name_and_its_gloss_without_commas_is_the_name():
+    methods, _ = _selected("To solve this we propose GlowPath a novel technique that traces light paths.")
+    assert "GlowPath" in methods and not any(" a novel" in m for m in methods)
+
+
+def test_lowercase_plural_phrase_is_a_description():
+    text = "We further propose sparse routing tables for the experts of a mixture."
+    assert "sparse routing tables" not in _selected(text)[0]
+    # with its acronym it is a name
+    text = "We propose sparse routing tables (SRT) for the experts of a mixture."
+    assert "sparse routing tables" in _selected(text)[0]

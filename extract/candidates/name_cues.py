@@ -23,6 +23,8 @@ INTRO_BEFORE = re.compile(
     r"effective|open|large-scale|comprehensive|method|methods|framework|approach|algorithm|"
     r"benchmark|dataset|model|technique|metric|called|named|termed|dubbed|,|:)\s*)*"
     r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$", re.I)
+# "benchmarks, namely HumanEval": "namely" after a dataset noun lists datasets, it introduces nothing
+NAMELY_DATASETS = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:namely|i\.e\.,?)\s*$", re.I)
 INTRO_ANYWHERE = re.compile(we() + INTRO_VERB + r"\w*\b", re.I)
 APPOSITIVE = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\()\s*(?:which\s+|that\s+)?"
                          r"(?:a|an|the|our)\s+(?:\w[\w\-]*\s+){0,5}?"
@@ -56,8 +58,8 @@ OUR_BEFORE = re.compile(r"\bour\s+(?:(?:new|novel|proposed|resulting)\s+)?$", re
 NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"
 DATASET_BEFORE = re.compile(
     r"(?:" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:,?\s*(?:such\s+as|like|including|includes?|"
-    r"e\.g\.,?)|:|—|\()?\s*(?:the\s+)?\[?|" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,?\s+(?:such\s+as|like|"
-    r"including|e\.g\.,?)\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+(?:repository|dataset|benchmark|corpus|suite|"
+    r"e\.g\.,?|namely)|:|—|\()?\s*(?:the\s+)?\[?|" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,?\s+(?:such\s+as|like|"
+    r"including|e\.g\.,?|namely)\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+(?:repository|dataset|benchmark|corpus|suite|"
     r"collection|archive|database))?\s*(?:,|and|or)\s*)+(?:and\s+|or\s+)?(?:the\s+)?)$", re.I)
 # "on a curated dataset, ShipLog, which": an apposition (the name is followed by punctuation)
 DATASET_COMMA_BEFORE = re.compile(NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,\s*(?:the\s+)?$", re.I)

@@ -158,7 +158,7 @@ class _Finder:
             short = self.add(d.start, d.end, {"acronym-def"}, shape="acronym")
             if d.long_start is None or short is None:
                 continue
-            fire("long-form")
+            fire("long-form" if d.long_start < d.start else "acronym-then-long-form")
             long = self.add(d.long_start, d.long_end, {"long-form"}, shape="long")
             if long is not None:
                 short.partners.add(long.text)
@@ -205,8 +205,8 @@ class _Finder:
                 continue
             phrase = nm.group(1)
             words = phrase.split()
-            if any(w.lower() in ("we", "is", "are", "can", "and", "or") for w in words):
-                continue
+            if any(w.lower() in ("we", "is", "are", "can", "and", "or", "a", "an", "the") for w in words):
+                continue                                    # "DisCo a novel technique": a name and its gloss
             s = m.end()
             e = s + len(phrase)
             follow = t[e:e + 80]

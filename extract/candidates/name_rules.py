@@ -73,9 +73,10 @@ def apply(rules, occ) -> None:
 
 
 INTRO_RULES: tuple[Rule, ...] = (
-    Rule("we-propose", lambda o: cue.INTRO_BEFORE.search(o.before), ("set", 0.85, {"we-propose"}),
-         "We propose GridMend, which repairs broken meshes.", "GridMend"),
-    Rule("called", lambda o: cue.INTRO_BEFORE.search(o.before) and _CALLED.search(o.before[-40:]),
+    Rule("we-propose", lambda o: cue.INTRO_BEFORE.search(o.before) and not cue.NAMELY_DATASETS.search(o.before),
+         ("set", 0.85, {"we-propose"}), "We propose GridMend, which repairs broken meshes.", "GridMend"),
+    Rule("called", lambda o: cue.INTRO_BEFORE.search(o.before) and _CALLED.search(o.before[-40:])
+         and not cue.NAMELY_DATASETS.search(o.before),
          ("cue", 0, {"called"}), "We build a planner called RoutePilot for warehouses.", "RoutePilot"),
     Rule("our-method-called", lambda o: cue.INTRO_OUR_NOUN.search(o.before), ("set", 0.85, {"we-propose", "our"}),
          "Experiments show that our method, GraphMend, repairs most errors.", "GraphMend"),
@@ -168,6 +169,8 @@ FINDER_RULES: tuple[Rule, ...] = (
     Rule("acronym-def", None, "an acronym defined in parentheses", "We use Low-Rank Adaptation (LoRA).", "LoRA"),
     Rule("long-form", None, "the long form spelled by the acronym's letters",
          "We use Low-Rank Adaptation (LoRA).", "Low-Rank Adaptation"),
+    Rule("acronym-then-long-form", None, "an acronym followed by the long form its letters spell, in parentheses",
+         "We propose TIDE (Tidal Image Denoising) for sonar.", "Tidal Image Denoising"),
     Rule("introduced-math", None, "a math name introduced as a contribution",
          r"We introduce $s_{\text{gap}}$, a metric of drift.", r"s_{\text{gap}}"),
     Rule("wrapped-bold", None, "a bold name", "We present **TideNet** for tides.", "TideNet"),
@@ -215,6 +218,9 @@ class Verdict:
         n_upper = upper_count(a.text)
         base = a.text.rstrip("s") if a.text.endswith("s") and n_upper >= 2 else a.text
         self.generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
+        # a lowercase phrase with a plural noun ("partitioning algorithms") describes, it does not name
+        self.plural_phrase = " " in a.text and a.text[:1].islower() and any(
+            re.fullmatch(r"[a-z][a-z\-]*[a-z][^su\W]s", w) for w in a.text.split())
         # the long form of a generic acronym ("Large Language Models (LLMs)") is generic too
         self.generic_long = a.shape == "long" and any(
             p in GENERIC_ACRONYMS or (p.endswith("s") and p[:-1] in GENERIC_ACRONYMS) for p in a.partners)
@@ -240,6 +246,8 @@ CAP_RULES: tuple[Rule, ...] = (
     Rule("generic-long-form", lambda v: v.generic_long and v.method < 0.85,
          ({"method": 0.05, "dataset": 0.05}, {"generic"}),
          "Scans from Magnetic Resonance Imaging (MRI) are noisy.", "Magnetic Resonance Imaging"),
+    Rule("lowercase-plural", lambda v: "lowercase-coinage" in v.cues and not v.partners and v.plural_phrase,
+         ({"method": 0.4}, set()), "We propose sparse routing tables for experts.", "sparse routing tables"),
     Rule("lowercase-cap-appositive", lambda v: "lowercase-coinage" in v.cues and not v.partners
          and ("appositive" in v.cues or "called" in v.cues), ({"method": 0.7}, set()),
          "We propose token dropping, a simple method for speed.", "token dropping"),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ACRO_PAREN", "Definition", "acronym_definitions", "long_form", "upper_count"]
+__all__ = ["ACRO_BEFORE_PAREN", "ACRO_PAREN", "Definition", "acronym_definitions", "long_form", "upper_count"]
 
 # "(ACR)", "(\textbf{ACR})", "(ACR; see ...)": the acronym in group ``acr``.
 ACRO_PAREN = re.compile(
@@ -90,9 +90,34 @@ class Definition:
     long_end: int | None
 
 
+# "ACR (Long Form)": the other order Schwartz & Hearst read, an acronym followed by its long
+# form in parentheses ("we propose RPKD (Random Prototype Knowledge Distillation)").
+ACRO_BEFORE_PAREN = re.compile(
+    r"(?<![\w\-])(?P<acr>[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z][^()\n;]{2,120}?)\s*\)")
+
+
+def _reverse_definitions(text: str) -> list[Definition]:
+    out = []
+    for m in ACRO_BEFORE_PAREN.finditer(text):
+        acr, long = m.group("acr"), m.group("long")
+        if upper_count(acr) < 2 or len(long.split()) < 2:
+            continue
+        span = long_form(long + " (", len(long) + 1, acr)
+        if span != (0, len(long)):
+            continue                        # the words must spell the acronym from the first one
+        ls = m.start("long")
+        out.append(Definition(acr, m.start("acr"), m.end("acr"), long, ls, ls + len(long)))
+    return out
+
+
 def acronym_definitions(text: str) -> list[Definition]:
     """Every "(ACR)" that looks like an acronym (two capitals, or a lower-case start and a
-    capital: "(LoRA)", "(mAP)"), in order, with its long form when the letters spell it."""
+    capital: "(LoRA)", "(mAP)"), in order, with its long form when the letters spell it; and
+    every "ACR (Long Form)" whose long form spells the acronym.
+
+    >>> [(d.short, d.long) for d in acronym_definitions("We propose TIDE (Tidal Image Denoising).")]
+    [('TIDE', 'Tidal Image Denoising')]
+    """
     out = []
     for m in ACRO_PAREN.finditer(text):
         acr = m.group("acr")
@@ -106,4 +131,5 @@ def acronym_definitions(text: str) -> list[Definition]:
             out.append(Definition(acr, s, s + len(acr), None, None, None))
         else:
             out.append(Definition(acr, s, s + len(acr), text[span[0]:span[1]], span[0], span[1]))
-    return out
+    out += _reverse_definitions(text)
+    return sorted(out, key=lambda d: d.start)

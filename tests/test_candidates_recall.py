@@ -99,3 +99,52 @@ def test_lowercase_plural_phrase_is_a_description():
     # with its acronym it is a name
     text = "We propose sparse routing tables (SRT) for the experts of a mixture."
     assert "sparse routing tables" in _selected(text)[0]
+
+
+def test_long_form_of_generic_acronym_even_when_introduced_is_generic():
+    methods, _ = _selected("We introduce a multi-head attention (MHA) module into RiverNet.")
+    assert "multi-head attention" not in methods
+
+
+def test_named_after_a_function_word_is_an_adjective():
+    text = "We propose TermLink, which links terms rather than named entities, to a glossary."
+    assert "entities" not in _by_text(text)
+
+
+def test_lowercase_long_form_names_a_field_not_a_dataset():
+    text = ("Keyphrase extraction (KE) matters. We test prompts on six widely used KE benchmark "
+            "datasets and on DUC-2001.")
+    _, datasets = _selected(text)
+    assert "KE" not in datasets and "Keyphrase extraction" not in datasets
+
+
+def test_capitalized_long_form_dataset_is_kept():
+    text = "We evaluate on the Clinical Trial Outcome (CTO) benchmark and report AUROC."
+    _, datasets = _selected(text)
+    assert "CTO" in datasets
+
+
+def test_second_introducing_verb_coordinated_with_we():
+    methods, _ = _selected("We study prompt drift and construct DriftBench from chat logs.")
+    assert "DriftBench" in methods
+    methods, _ = _selected("This paper examines retrieval errors and introduces a novel approach, Query Folding (QF).")
+    assert {"Query Folding", "QF"} <= set(methods)
+
+
+def test_intro_verb_article_words_head_noun_then_name():
+    methods, _ = _selected("We propose a learning framework and system TideLoop that adapts to waves.")
+    assert "TideLoop" in methods
+    methods, _ = _selected("We present a compact retrieval model CoilNet for long documents.")
+    assert "CoilNet" in methods
+
+
+def test_a_name_after_a_described_prior_system_is_not_introduced():
+    methods, _ = _selected("Unlike prior work that uses a retrieval model BM25, we rank by votes.")
+    assert "BM25" not in methods
+
+
+def test_introduced_bench_name_is_a_dataset_too():
+    methods, datasets = _selected("We study prompt drift and construct DriftBench from chat logs.")
+    assert "DriftBench" in methods and "DriftBench" in datasets
+    methods, datasets = _selected("We propose GradEval, which scores essays step by step.")
+    assert "GradEval" in methods and "GradEval" not in datasets

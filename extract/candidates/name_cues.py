@@ -10,6 +10,26 @@ from ..text.cues import NAMING_STEMS, stems, we
 from ..text.lexicon import DATASET_NOUNS, MODEL_NOUNS
 
 INTRO_VERB = stems(NAMING_STEMS)
+# What may stand between an introducing verb and the name: "we propose a novel framework, X"
+_INTRO_TAIL = (
+    r"\s*(?:(?:a|an|the|our|two|three)\s+)?"
+    r"(?:(?:new|novel|simple|first|general|unified|lightweight|principled|scalable|efficient|"
+    r"effective|open|large-scale|comprehensive|method|methods|framework|approach|algorithm|"
+    r"benchmark|dataset|model|technique|metric|called|named|termed|dubbed|,|:)\s*)*"
+    r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$")
+# The head nouns of a described contribution: "we propose a learning framework and system X"
+INTRO_HEADS = (r"(?:framework|method|approach|algorithm|system|model|pipeline|technique|architecture|"
+               r"benchmark|dataset|corpus|toolkit|library|agent|policy|planner|tool|platform|network|"
+               r"module|metric|task|paradigm|strategy|mechanism|simulator|environment|suite|engine)")
+_SUBJECT = r"(?:\bwe|\bthis\s+(?:paper|work|study|article))\b"
+# "we propose to evaluate ... and construct E-Bench", "This paper examines ... and introduces X":
+# a second introducing verb coordinated with the first subject
+COORD_INTRO_BEFORE = re.compile(_SUBJECT + r".*\band\s+(?:then\s+|also\s+|further\s+)?" + INTRO_VERB
+                                + r"\w*" + _INTRO_TAIL, re.I)
+# "we propose a learning framework and system X", "we introduce a new long-context benchmark X"
+HEAD_NOUN_BEFORE = re.compile(_SUBJECT + r"\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?" + INTRO_VERB
+                              + r"\w*\s+(?:a|an|the|our)\s+(?:[\w\-]+\s+){0,4}?" + INTRO_HEADS
+                              + r"(?:\s+and\s+" + INTRO_HEADS + r")?\s*[,:]?\s*(?:called\s+|named\s+)?$", re.I)
 INTRO_BEFORE = re.compile(
     r"(?:\b(?:we|this\s+(?:paper|work)|here\s+we|the\s+authors)\s+(?:\w+ly\s+|also\s+|further\s+|"
     r"then\s+|first\s+|hence\s+|thus\s+|therefore\s+)?" + INTRO_VERB + r"\w*"
@@ -18,11 +38,7 @@ INTRO_BEFORE = re.compile(
     r"|\bwe\s+(?:call|name|term|dub)\s+(?:this|it|them|these|our\s+\w+|the\s+\w+)(?:\s+\w+)?"
     r"|\bwe\s+(?:\w+ly\s+)?(?:instantiate|implement|realize|release|package)\s+(?:it|this|them|these|"
     r"our\s+\w+|the\s+\w+|this\s+\w+)\s+(?:as|in|into)(?:\s+(?:a|an|the))?)"
-    r"\s*(?:(?:a|an|the|our|two|three)\s+)?"
-    r"(?:(?:new|novel|simple|first|general|unified|lightweight|principled|scalable|efficient|"
-    r"effective|open|large-scale|comprehensive|method|methods|framework|approach|algorithm|"
-    r"benchmark|dataset|model|technique|metric|called|named|termed|dubbed|,|:)\s*)*"
-    r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$", re.I)
+    + _INTRO_TAIL, re.I)
 # "benchmarks, namely HumanEval": "namely" after a dataset noun lists datasets, it introduces nothing
 NAMELY_DATASETS = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:namely|i\.e\.,?)\s*$", re.I)
 INTRO_ANYWHERE = re.compile(we() + INTRO_VERB + r"\w*\b", re.I)

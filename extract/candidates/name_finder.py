@@ -226,7 +226,10 @@ class _Finder:
                 fire("introduced-lowercase-phrase")
             self.add(s, e, cues, method=score)
         # "a method called foobar, ...": a lowercase coinage after called/named/dubbed/termed
-        for m in re.finditer(r"\b(?:called|named|dubbed|termed|coined)\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
+        # ("rather than named entities": after a function word, "named" is an adjective)
+        for m in re.finditer(r"(?<!\bthan\s)(?<!\bof\s)(?<!\bthe\s)(?<!\band\s)(?<!\bor\s)(?<!\bas\s)"
+                             r"(?<!\bfor\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bin\s)(?<!\bon\s)(?<!\bby\s)"
+                             r"\b(?:called|named|dubbed|termed|coined)\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
                              r"{0,2})(?=\s*(?:[,.;:(]|$))", t):
             fire("called-lowercase-coinage")
             self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)

@@ -75,6 +75,10 @@ def apply(rules, occ) -> None:
 INTRO_RULES: tuple[Rule, ...] = (
     Rule("we-propose", lambda o: cue.INTRO_BEFORE.search(o.before) and not cue.NAMELY_DATASETS.search(o.before),
          ("set", 0.85, {"we-propose"}), "We propose GridMend, which repairs broken meshes.", "GridMend"),
+    Rule("coordinated-intro-verb", lambda o: not o.strength and cue.COORD_INTRO_BEFORE.search(o.before),
+         ("set", 0.85, {"we-propose"}), "We study drift and construct DriftBench from logs.", "DriftBench"),
+    Rule("intro-head-noun", lambda o: not o.strength and cue.HEAD_NOUN_BEFORE.search(o.before),
+         ("set", 0.85, {"we-propose"}), "We propose a learning framework and system TideLoop that adapts.", "TideLoop"),
     Rule("called", lambda o: cue.INTRO_BEFORE.search(o.before) and _CALLED.search(o.before[-40:])
          and not cue.NAMELY_DATASETS.search(o.before),
          ("cue", 0, {"called"}), "We build a planner called RoutePilot for warehouses.", "RoutePilot"),
@@ -198,6 +202,8 @@ FINDER_RULES: tuple[Rule, ...] = (
 SCORING_RULES: tuple[Rule, ...] = (
     Rule("acronym-partners", None, "an acronym and its long form share role and strength",
          "We propose Gradient Echo Sampling (GES), a sampler.", "GES"),
+    Rule("introduced-suffix-benchmark", None, "an introduced name ending in Bench/Eval/QA/... is an introduced benchmark",
+         "We construct DriftBench from logs.", "DriftBench"),
     Rule("co-introduced", None, "an acronym defined with an introduced name is a component (method 0.6)",
          "We propose TideNet, built with a new Wave Mixing Unit (WMU).", "WMU"),
     Rule("variant", None, "a variant of an introduced name is introduced (method 0.7)",
@@ -218,6 +224,11 @@ class Verdict:
         n_upper = upper_count(a.text)
         base = a.text.rstrip("s") if a.text.endswith("s") and n_upper >= 2 else a.text
         self.generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
+        # an acronym pair whose long form is lower case past its first word ("multi-agent
+        # reinforcement learning (MARL)", "keyphrase extraction (KE)") names a field or a task
+        longs = [a.text] if a.shape == "long" else [p for p in a.partners if " " in p]
+        self.term = bool(a.partners) and bool(longs) and all(
+            all(not w[:1].isupper() for w in lf.split()[1:]) for lf in longs)
         # a lowercase phrase with a plural noun ("partitioning algorithms") describes, it does not name
         self.plural_phrase = " " in a.text and a.text[:1].islower() and any(
             re.fullmatch(r"[a-z][a-z\-]*[a-z][^su\W]s", w) for w in a.text.split())
@@ -243,9 +254,11 @@ def cap(rules, v: Verdict) -> None:
 CAP_RULES: tuple[Rule, ...] = (
     Rule("generic-acronym", lambda v: v.generic, ({"method": 0.05, "dataset": 0.05}, {"generic"}),
          "Large language models (LLMs) are trained with RL.", "RL"),
-    Rule("generic-long-form", lambda v: v.generic_long and v.method < 0.85,
+    Rule("generic-long-form", lambda v: v.generic_long,
          ({"method": 0.05, "dataset": 0.05}, {"generic"}),
          "Scans from Magnetic Resonance Imaging (MRI) are noisy.", "Magnetic Resonance Imaging"),
+    Rule("term-not-dataset", lambda v: v.term and v.dataset > 0.3 and "introduced" not in v.cues,
+         ({"dataset": 0.3}, set()), "Benchmarks of keyphrase extraction (KE) are small; KE datasets vary.", "KE"),
     Rule("lowercase-plural", lambda v: "lowercase-coinage" in v.cues and not v.partners and v.plural_phrase,
          ({"method": 0.4}, set()), "We propose sparse routing tables for experts.", "sparse routing tables"),
     Rule("lowercase-cap-appositive", lambda v: "lowercase-coinage" in v.cues and not v.partners

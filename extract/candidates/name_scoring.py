@@ -10,6 +10,10 @@ from .name_types import Evidence, NameCandidate
 from .rules import fire, first
 
 
+# the suffixes that name a collection ("-Eval" may name an evaluation method: DnA-Eval)
+_BENCH_SUFFIX = re.compile(r"(?:Bench|Benchmark|Dataset|Corpus|Arena|Suite|Set|Data|Leaderboard)$", re.I)
+
+
 def score(self) -> list[NameCandidate]:
     """Scores, roles and cues of every candidate the finder collected."""
     t = self.text
@@ -50,6 +54,12 @@ def score(self) -> list[NameCandidate]:
             fire(DATASET_NOUN_NAME.name)
             a.dataset = max(a.dataset, DATASET_NOUN_NAME.gives[1])
             a.cues |= DATASET_NOUN_NAME.gives[2]
+    # an introduced name with a dataset suffix (E-Bench, ToolBench) is an introduced benchmark
+    for a in aggs.values():
+        if a.method >= 0.75 and "dataset-suffix" in a.cues and "we-propose" in a.cues and _BENCH_SUFFIX.search(a.text):
+            fire("introduced-suffix-benchmark")
+            a.cues |= {"introduced", "dataset-cue"}
+            a.dataset = max(a.dataset, a.method)
     # acronym partners share the introduction
     for a in aggs.values():
         for p in a.partners:

@@ -74,7 +74,7 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
     span = text[start:end]
     if not span or " " not in span.strip() and "-" not in span and "–" not in span:
         return None
-    if span.lower().startswith(acr.lower()):
+    if span.startswith(acr):                # "CIFAR-10 (CIFAR)", never "Keyphrase extraction (KE)"
         return None
     return start, end
 

@@ -148,3 +148,18 @@ def test_introduced_bench_name_is_a_dataset_too():
     assert "DriftBench" in methods and "DriftBench" in datasets
     methods, datasets = _selected("We propose GradEval, which scores essays step by step.")
     assert "GradEval" in methods and "GradEval" not in datasets
+
+
+def test_spelled_acronym_without_parentheses():
+    text = "We propose SoFTA, a Slow-Fast Two-Agent framework for carrying cups."
+    methods, _ = _selected(text)
+    assert {"SoFTA", "Slow-Fast Two-Agent"} <= set(methods)
+    text = "To fix this we propose GMLR a novel Gated Multi-Level Retrieval method for long documents."
+    assert {"GMLR", "Gated Multi-Level Retrieval"} <= set(_selected(text)[0])
+
+
+def test_spelled_acronym_needs_the_same_capitals():
+    text = ("We test on DITrans and on a benchmark for Photographed Document Parsing and Translation, "
+            "where models drop by 18%.")
+    names = _by_text(text)
+    assert "Document Parsing and Translation" not in names or not names["Document Parsing and Translation"].role_hint

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 
-from ..text.acronyms import acronym_definitions
+from ..text.acronyms import acronym_definitions, long_form, upper_count
 from ..text.cues import we
-from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, LANGUAGES, is_known_dataset
+from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES, is_known_dataset
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
@@ -284,6 +284,41 @@ class _Finder:
             fire("capitalized-run")
             self.add(s, e, {"capitalized-run"}, shape="run")
 
+    def spelled_acronyms(self) -> None:
+        """A coined acronym and a capitalized phrase elsewhere whose words spell it, without
+        parentheses: "we propose SoFTA, a Slow-Fast Two-Agent framework", "MVMD a novel
+        Multi-View Mirror Detection method".  The phrase is its long form when its capitals are
+        the acronym's capitals, in order (so DITrans is not "Document Parsing and Translation")."""
+        t = self.text
+        acrs = [a for a in self.aggs.values() if not a.partners and a.shape in ("acronym", "camelcase")
+                and 2 <= upper_count(a.text) and len(a.text) <= 10 and a.text.isalpha()
+                and a.text not in GENERIC_ACRONYMS]
+        if not acrs:
+            return
+        run = re.compile(r"(?<![\w\-])[A-Z][\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
+                         r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}")
+        for m in run.finditer(t):
+            if " " not in m.group(0) and "-" not in m.group(0):
+                continue
+            words = list(re.finditer(r"\S+", m.group(0)))
+            for a in acrs:
+                if a.partners or a.text[0].upper() not in m.group(0):
+                    continue
+                for w in words:                 # "The Multi-View Mirror Detection": drop leading words
+                    phrase = m.group(0)[w.start():]
+                    if phrase.split()[0].lower() in FUNCTION_WORDS:
+                        continue
+                    caps = [ch for ch in phrase if ch.isupper()]
+                    if caps == [ch for ch in a.text if ch.isupper()] \
+                            and long_form(phrase + " (", len(phrase) + 1, a.text) == (0, len(phrase)) \
+                            and a.text.lower() not in phrase.lower():
+                        fire("spelled-acronym")
+                        long = self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long")
+                        if long is not None:
+                            a.partners.add(long.text)
+                            long.partners.add(a.text)
+                        break
+
     def _cued(self, s: int, e: int) -> bool:
         return self.intro_strength(s, e)[0] >= 0.75 or self.dataset_strength(s, e)[0] >= 0.8
 
@@ -304,6 +339,7 @@ def find_names(text: str) -> list[NameCandidate]:
     f.introduced_phrases()
     f.dataset_lists()
     f.capitalized_runs()
+    f.spelled_acronyms()
     return f.score()
 
 

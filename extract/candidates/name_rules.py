@@ -175,6 +175,8 @@ FINDER_RULES: tuple[Rule, ...] = (
          "We use Low-Rank Adaptation (LoRA).", "Low-Rank Adaptation"),
     Rule("acronym-then-long-form", None, "an acronym followed by the long form its letters spell, in parentheses",
          "We propose TIDE (Tidal Image Denoising) for sonar.", "Tidal Image Denoising"),
+    Rule("spelled-acronym", None, "a capitalized phrase whose words spell a coined acronym is its long form",
+         "We propose SoFTA, a Slow-Fast Two-Agent framework for humanoids.", "Slow-Fast Two-Agent"),
     Rule("introduced-math", None, "a math name introduced as a contribution",
          r"We introduce $s_{\text{gap}}$, a metric of drift.", r"s_{\text{gap}}"),
     Rule("wrapped-bold", None, "a bold name", "We present **TideNet** for tides.", "TideNet"),

@@ -163,3 +163,21 @@ def test_spelled_acronym_needs_the_same_capitals():
             "where models drop by 18%.")
     names = _by_text(text)
     assert "Document Parsing and Translation" not in names or not names["Document Parsing and Translation"].role_hint
+
+
+def test_component_acronym_after_an_article_and_adjective():
+    text = ("We propose WaveGrid with two parts, augmenting the base model with a lightweight "
+            "Patch Gating Unit (PGU) that skips empty tiles.")
+    assert {"Patch Gating Unit", "PGU"} <= set(_selected(text)[0])
+
+
+def test_component_acronym_in_the_sentence_after_the_introduction():
+    text = ("We propose a planning framework and system TideLoop that splits long tasks into skills. "
+            "Synthetic demos train every skill, with a Skill Chaining Network (SCN) policy linking them.")
+    assert {"TideLoop", "Skill Chaining Network", "SCN"} <= set(_selected(text)[0])
+
+
+def test_acronym_defined_far_from_any_introduction_is_not_a_component():
+    text = ("We propose TideLoop for long tasks. It runs fast. Prior planners used a Skill Chaining "
+            "Network (SCN) to link skills.")
+    assert "SCN" not in _selected(text)[0]

@@ -206,7 +206,8 @@ SCORING_RULES: tuple[Rule, ...] = (
          "We propose Gradient Echo Sampling (GES), a sampler.", "GES"),
     Rule("introduced-suffix-benchmark", None, "an introduced name ending in Bench/Eval/QA/... is an introduced benchmark",
          "We construct DriftBench from logs.", "DriftBench"),
-    Rule("co-introduced", None, "an acronym defined with an introduced name is a component (method 0.6)",
+    Rule("co-introduced", None, "an acronym defined 'with (a/the ...)' in or right after a sentence naming an "
+         "introduced name is a component (method 0.6)",
          "We propose TideNet, built with a new Wave Mixing Unit (WMU).", "WMU"),
     Rule("variant", None, "a variant of an introduced name is introduced (method 0.7)",
          "We propose FooNet, and FooNet-Lite for phones.", "FooNet-Lite"),

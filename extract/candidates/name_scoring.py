@@ -82,11 +82,12 @@ def score(self) -> list[NameCandidate]:
                          r"coefficient|criterion|measure|statistic)s?$", lf.text, re.I):
                 continue                                # a metric, not a component
             if not re.search(r"\b(?:with|via|using|through|by|introduces?|proposes?|novel|new|our|"
-                             r"its|called|named|and\s+a|a\s+new)\s*$",
+                             r"its|called|named|and\s+a|a\s+new)(?:\s+(?:a|an|the)(?:\s+[\w\-]+)?)?\s*$",
                              t[max(0, lf.start - 30):lf.start], re.I):
                 continue
             i, ss, se = self.sent(a.start)
-            if any(ss <= b.start < se or b.text in t[ss:se] for b in introduced if b is not a):
+            ps = self.bounds[i - 1][0] if i > 0 else ss       # the sentence before counts too
+            if any(ps <= b.start < se or b.text in t[ps:se] for b in introduced if b is not a):
                 fire("co-introduced")
                 a.method = max(a.method, 0.6)
                 a.cues.add("co-introduced")

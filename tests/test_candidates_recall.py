@@ -181,3 +181,26 @@ def test_acronym_defined_far_from_any_introduction_is_not_a_component():
     text = ("We propose TideLoop for long tasks. It runs fast. Prior planners used a Skill Chaining "
             "Network (SCN) to link skills.")
     assert "SCN" not in _selected(text)[0]
+
+
+def _dataset_score(text, name):
+    c = _by_text(text)[name]
+    return c.score if c.role_hint == "dataset" else 0.0
+
+
+def test_a_number_or_result_noun_before_on_names_a_dataset_firmly():
+    assert _dataset_score("GlueNet improves IoU by 1.6% on SurgSeg and by 2% on EndoVis.", "SurgSeg") >= 0.8
+    assert _dataset_score("Experiments on MolBase and ToxCast show gains.", "MolBase") >= 0.8
+    assert _dataset_score("Our results on OVQA and in the real world hold.", "OVQA") >= 0.8
+
+
+def test_a_model_after_a_number_and_on_stays_a_model():
+    c = _by_text("Accuracy rises by 4% on Llama3-8B.")["Llama3-8B"]
+    assert c.role_hint == "model"
+
+
+def test_dataset_list_items_may_end_in_plus():
+    _, datasets = _selected("Scores rise on five benchmarks, namely HumanEval, HumanEval+, MBPP, MBPP+ and DS-1000.")
+    assert {"HumanEval", "HumanEval+", "MBPP", "MBPP+", "DS-1000"} <= set(datasets)
+    text = "Scores rise on five benchmarks, namely HumanEval, HumanEval+, MBPP, MBPP+ and DS-1000."
+    assert all(_dataset_score(text, n) >= 0.8 for n in ("MBPP", "MBPP+", "DS-1000"))

@@ -93,6 +93,12 @@ ON_BEFORE = re.compile(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends
                         r"(?<!conditioned )(?<!built )(?<!focuses )(?<!impact )(?<!effect )"
                         r"\b(?:on|across)\s+(?:the\s+)?(?:challenging\s+|standard\s+|popular\s+)?"
                         r"(?:[\w\-.&]+(?:\s+[\w\-.&]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
+# "1.6% on CaDISv2", "+3.3% on WorldSense", "Experiments on MoleculeNet", "results on OVMM and ...":
+# a number or a result noun right before "on" reports on a dataset
+RESULT_ON_BEFORE = re.compile(
+    r"(?:\d(?:\s*(?:%|\\%|points?|pp|x|×))?|\b(?:experiments?|results?|evaluations?|performance|accuracy|"
+    r"gains?|improvements?|sota|state-of-the-art))\s+(?:(?!on\b)[\w\-]+\s+){0,2}?(?:on|across)\s+(?:the\s+)?"
+    r"(?:[\w\-.&+]+(?:\s+[\w\-.&+]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
 EVAL_WORDS = re.compile(r"\b(?:evaluat\w*|experiment\w*|results?|gains?|accura\w*|performance|"
                          r"outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|score\w*|"
                          r"test\w*|benchmark\w*|trained|fine-tuned|finetuned|tested)\b|\d", re.I)

@@ -238,8 +238,8 @@ class _Finder:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",
         "the long-range benchmark Graph-mix", "the X and Y benchmarks"."""
         t = self.text
-        item = (r"(?:[A-Z][\w\-.&]*[\w]|[a-z][a-z0-9]*[-_][\w\-]*[\w]|[a-z]+\d[\w\-]*)"
-                r"(?:\s+(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
+        item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}|[a-z][a-z0-9]*[-_][\w\-]*[\w]|[a-z]+\d[\w\-]*)"
+                r"(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
                 r"(?:\s+(?:repository|database|archive|corpus))?")
         lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
         after_noun = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"

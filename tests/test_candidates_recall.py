@@ -204,3 +204,15 @@ def test_dataset_list_items_may_end_in_plus():
     assert {"HumanEval", "HumanEval+", "MBPP", "MBPP+", "DS-1000"} <= set(datasets)
     text = "Scores rise on five benchmarks, namely HumanEval, HumanEval+, MBPP, MBPP+ and DS-1000."
     assert all(_dataset_score(text, n) >= 0.8 for n in ("MBPP", "MBPP+", "DS-1000"))
+
+
+def test_long_introduced_phrase_before_a_coined_acronym_is_its_long_form():
+    text = ("This paper introduces the innovative Wave Echo Scanner built from low-cost sonar parts "
+            "(WaveX2Scan). WaveX2Scan maps reefs.")
+    methods, _ = _selected(text)
+    assert {"Wave Echo Scanner built from low-cost sonar parts", "WaveX2Scan"} <= set(methods)
+
+
+def test_introduced_phrase_rule_leaves_generic_acronyms_alone():
+    text = "We present a study of how people use phones (HCI) in class."
+    assert "study of how people use phones" not in _selected(text)[0]

@@ -48,6 +48,11 @@ _SENT_INITIAL_WORD = re.compile(
 _NOT_A_VERB = (r"(?!(?:is|are|was|were|be|been|being|has|have|had|can|could|will|would|may|might|should|"
                r"must|do|does|did|remain|remains|require|requires|lack|lacks|show|shows|often|also)\b)")
 
+# An introducing verb, an article and adjectives, then a phrase up to "(" at the end of the window.
+_INTRO_THEN_PHRASE = re.compile(
+    we() + cue.INTRO_VERB + r"\w*\s+(?:(?:a|an|the)\s+)?(?:(?:new|novel|innovative|simple|unified|first)\s+)?"
+    r"(?P<phrase>[^\s,.;:()$`*\"“][^,.;:()$`*\"“]{3,158}?)\s*$", re.I)
+
 __all__ = ["NameCandidate", "find_names", "select_names"]
 
 
@@ -156,13 +161,33 @@ class _Finder:
         for d in acronym_definitions(self.text):
             fire("acronym-def")
             short = self.add(d.start, d.end, {"acronym-def"}, shape="acronym")
-            if d.long_start is None or short is None:
+            if short is None:
+                continue
+            if d.long_start is None:
+                self.introduced_long_form(d, short)
                 continue
             fire("long-form" if d.long_start < d.start else "acronym-then-long-form")
             long = self.add(d.long_start, d.long_end, {"long-form"}, shape="long")
             if long is not None:
                 short.partners.add(long.text)
                 long.partners.add(short.text)
+
+    def introduced_long_form(self, d, short: Evidence) -> None:
+        """"We introduce the innovative Skin Lesion Classifier utilizing a ... model (SkinM2Former)":
+        the phrase between an introducing verb and a coined acronym's parenthesis is its long
+        form, even when its letters do not spell the acronym."""
+        t = self.text
+        if d.short in GENERIC_ACRONYMS or upper_count(d.short) < 2 or t[d.start - 1:d.start] != "(":
+            return
+        _, ss, _ = self.sent(d.start)
+        m = _INTRO_THEN_PHRASE.search(t, ss, d.start - 1)
+        if not m or len(m.group("phrase").split()) < 2:
+            return
+        fire("introduced-long-form")
+        long = self.add(m.start("phrase"), m.end("phrase"), {"long-form", "we-propose"}, method=0.85, shape="long")
+        if long is not None:
+            short.partners.add(long.text)
+            long.partners.add(short.text)
 
     def wrapped(self) -> None:
         t = self.text

@@ -178,6 +178,8 @@ FINDER_RULES: tuple[Rule, ...] = (
          "We use Low-Rank Adaptation (LoRA).", "Low-Rank Adaptation"),
     Rule("acronym-then-long-form", None, "an acronym followed by the long form its letters spell, in parentheses",
          "We propose TIDE (Tidal Image Denoising) for sonar.", "Tidal Image Denoising"),
+    Rule("introduced-long-form", None, "the phrase between an introducing verb and a coined acronym is its long form",
+         "We present the Wave Echo Scanner built from sonar parts (WaveX), a sensor.", "Wave Echo Scanner built from sonar parts"),
     Rule("spelled-acronym", None, "a capitalized phrase whose words spell a coined acronym is its long form",
          "We propose SoFTA, a Slow-Fast Two-Agent framework for humanoids.", "Slow-Fast Two-Agent"),
     Rule("introduced-math", None, "a math name introduced as a contribution",

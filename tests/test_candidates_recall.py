@@ -216,3 +216,16 @@ def test_long_introduced_phrase_before_a_coined_acronym_is_its_long_form():
 def test_introduced_phrase_rule_leaves_generic_acronyms_alone():
     text = "We present a study of how people use phones (HCI) in class."
     assert "study of how people use phones" not in _selected(text)[0]
+
+
+def test_long_form_with_a_dataset_noun_inside_names_a_dataset():
+    text = ("The Open Driving Benchmark and Simulation Environment for Rovers (ODBSER) is a recent step; "
+            "ODBSER lacks GPU support.")
+    _, datasets = _selected(text)
+    assert {"ODBSER", "Open Driving Benchmark and Simulation Environment for Rovers"} <= set(datasets)
+    assert "Open Driving Benchmark" not in datasets
+
+
+def test_long_form_ending_in_environment_is_a_dataset():
+    _, datasets = _selected("Agents are scored in the Arcade Gaming Environment (AGE) with sticky actions.")
+    assert "Arcade Gaming Environment" in datasets

@@ -26,8 +26,11 @@ __all__ = ["CAP_RULES", "DATASET_RULES", "FINDER_RULES", "FORM_RULES", "INTRO_RU
 
 _CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot", re.I)
 _CLOSES = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
-_NAME_OF_DATASET = re.compile(r"\s(?:Benchmark|Dataset|Corpus|Suite|Challenge|Arena|Collection|Leaderboard|"
-                              r"Database)s?$")
+_DATASET_HEADS = r"(?:Benchmark|Dataset|Corpus|Suite|Challenge|Arena|Collection|Leaderboard|Database|Environment|Testbed)s?"
+_NAME_OF_DATASET = re.compile(r"\s" + _DATASET_HEADS + r"$")
+# a long form with a dataset noun among its words ("Multi-Agent RL Benchmark and Learning
+# Environment for the Robotarium (MARBLER)") names a dataset
+_LONG_NAME_OF_DATASET = re.compile(r"\s" + _DATASET_HEADS + r"\b")
 
 
 class Occurrence:
@@ -153,7 +156,8 @@ FORM_RULES: tuple[Rule, ...] = (
 )
 
 # A long form or capitalized run that ends in a dataset noun names a dataset.
-DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run") and _NAME_OF_DATASET.search(a.text),
+DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run") and _NAME_OF_DATASET.search(a.text)
+                         or a.shape == "long" and _LONG_NAME_OF_DATASET.search(a.text),
                          ("dataset", 0.75, {"dataset-noun-name"}),
                          "Results on the Open Patent Corpus are strong.", "Open Patent Corpus")
 

@@ -229,3 +229,14 @@ def test_long_form_with_a_dataset_noun_inside_names_a_dataset():
 def test_long_form_ending_in_environment_is_a_dataset():
     _, datasets = _selected("Agents are scored in the Arcade Gaming Environment (AGE) with sticky actions.")
     assert "Arcade Gaming Environment" in datasets
+
+
+def test_names_before_task_are_datasets():
+    text = "We propose RecallNet. We also discuss the Needle-in-a-Stack and LongMaze task in depth."
+    _, datasets = _selected(text)
+    assert {"Needle-in-a-Stack", "LongMaze"} <= set(datasets)
+
+
+def test_generic_acronym_before_task_is_not_a_dataset():
+    _, datasets = _selected("Across many NLP tasks and RL tasks, FooNet helps.")
+    assert not {"NLP", "RL"} & set(datasets)

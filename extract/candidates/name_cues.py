@@ -99,6 +99,8 @@ RESULT_ON_BEFORE = re.compile(
     r"(?:\d(?:\s*(?:%|\\%|points?|pp|x|×))?|\b(?:experiments?|results?|evaluations?|performance|accuracy|"
     r"gains?|improvements?|sota|state-of-the-art))\s+(?:(?!on\b)[\w\-]+\s+){0,2}?(?:on|across)\s+(?:the\s+)?"
     r"(?:[\w\-.&+]+(?:\s+[\w\-.&+]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
+# "the Needle-in-a-Haystack and BABILong task", "the D4RL and AntMaze tasks": a name before "task(s)"
+TASK_AFTER = re.compile(r"^(?:\s*(?:,|and|or|&)\s*(?:the\s+)?[A-Z][\w\-.&]*)*\s+tasks?\b")
 EVAL_WORDS = re.compile(r"\b(?:evaluat\w*|experiment\w*|results?|gains?|accura\w*|performance|"
                          r"outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|score\w*|"
                          r"test\w*|benchmark\w*|trained|fine-tuned|finetuned|tested)\b|\d", re.I)

@@ -113,6 +113,8 @@ DATASET_RULES: tuple[Rule, ...] = (
     Rule("result-on-X", lambda o: cue.RESULT_ON_BEFORE.search(o.before) and not (
         re.search(r",\s*$", o.before) and not _CLOSES.match(o.after(100))), (0.8, {"on-X"}),
         "Accuracy rises by 2.1% on MedMCQA.", "MedMCQA"),
+    Rule("name-task", lambda o: cue.TASK_AFTER.match(o.after(100)), (0.55, {"dataset-cue"}),
+         "Scores on the KnotWorld and MazeLab tasks improve.", "MazeLab"),
     Rule("on-X", lambda o: cue.ON_BEFORE.search(o.before) and cue.EVAL_WORDS.search(o.text[o.ss:o.se]) and not (
         re.search(r",\s*$", o.before) and not _CLOSES.match(o.after(100))), (0.55, {"on-X"}),
         "Our tuned models score well on MedMCQA too.", "MedMCQA"),

@@ -240,3 +240,12 @@ def test_names_before_task_are_datasets():
 def test_generic_acronym_before_task_is_not_a_dataset():
     _, datasets = _selected("Across many NLP tasks and RL tasks, FooNet helps.")
     assert not {"NLP", "RL"} & set(datasets)
+
+
+def test_a_dataset_cued_by_form_and_context_is_firm():
+    assert _dataset_score("We report exact match on QuizBench for every model.", "QuizBench") < 0.8
+    assert _dataset_score("Trained on ToxQA, it also scores well on ToxQA.", "ToxQA") >= 0.8
+
+
+def test_a_single_weak_cue_stays_below_firm():
+    assert _dataset_score("Our tuned models score well on S&P too.", "S&P") < 0.8

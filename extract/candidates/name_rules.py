@@ -217,6 +217,8 @@ SCORING_RULES: tuple[Rule, ...] = (
          "We propose Gradient Echo Sampling (GES), a sampler.", "GES"),
     Rule("introduced-suffix-benchmark", None, "an introduced name ending in Bench/Eval/QA/... is an introduced benchmark",
          "We construct DriftBench from logs.", "DriftBench"),
+    Rule("corroborated-dataset", None, "a dataset cued by its form and its context (or two contexts) is firm (0.8)",
+         "Pretrained on TriviaQA, RankFuse also wins on TriviaQA.", "TriviaQA"),
     Rule("co-introduced", None, "an acronym defined 'with (a/the ...)' in or right after a sentence naming an "
          "introduced name is a component (method 0.6)",
          "We propose TideNet, built with a new Wave Mixing Unit (WMU).", "WMU"),

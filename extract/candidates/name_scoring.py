@@ -14,6 +14,11 @@ from .rules import fire, first
 _BENCH_SUFFIX = re.compile(r"(?:Bench|Benchmark|Dataset|Corpus|Arena|Suite|Set|Data|Leaderboard)$", re.I)
 
 
+_FIRM = 0.8
+_FORM_CUES = {"known-dataset", "dataset-suffix"}
+_CONTEXT_CUES = {"on-X", "data-source", "dataset-list", "dataset-cue"}
+
+
 def score(self) -> list[NameCandidate]:
     """Scores, roles and cues of every candidate the finder collected."""
     t = self.text
@@ -54,6 +59,13 @@ def score(self) -> list[NameCandidate]:
             fire(DATASET_NOUN_NAME.name)
             a.dataset = max(a.dataset, DATASET_NOUN_NAME.gives[1])
             a.cues |= DATASET_NOUN_NAME.gives[2]
+    # a dataset cued twice, by its form and its context or by two kinds of context, is firm
+    for a in aggs.values():
+        if 0.5 <= a.dataset < _FIRM and not ({"model-pattern", "model-cue"} & a.cues):
+            context = a.cues & _CONTEXT_CUES
+            if a.cues & _FORM_CUES and context or len(context) >= 2:
+                fire("corroborated-dataset")
+                a.dataset = _FIRM
     # an introduced name with a dataset suffix (E-Bench, ToolBench) is an introduced benchmark
     for a in aggs.values():
         if a.method >= 0.75 and "dataset-suffix" in a.cues and "we-propose" in a.cues and _BENCH_SUFFIX.search(a.text):

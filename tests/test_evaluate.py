@@ -155,6 +155,20 @@ def test_cli_missing_or_invalid_file_exits_2(tmp_path, which):
         assert len(out.stderr.strip().splitlines()) == 1 and "error" in out.stderr
 
 
+@pytest.mark.parametrize("swap", ["both gold", "swapped", "both records"])
+def test_cli_refuses_files_of_the_wrong_kind(tmp_path, swap):
+    """Swapped or wrong files used to be scored as all misses, exit 0 ("1.000 grounded")."""
+    recs = _write(tmp_path, "recs.jsonl", _records())
+    gold = _write(tmp_path, "gold.jsonl", GOLD)
+    args = {"both gold": [gold, gold], "swapped": [gold, recs], "both records": [recs, recs]}[swap]
+    out = CliRunner().invoke(main, ["eval", args[0], "--gold", args[1]])
+    assert out.exit_code == 2, out.output
+    assert out.stdout == ""
+    line = out.stderr.strip()
+    assert len(line.splitlines()) == 1 and line.startswith("extract: error:")
+    assert "swap" in line
+
+
 def test_shipped_gold_files_are_valid():
     for name in ("dev-gold.jsonl", "written-gold.jsonl", "holdout-gold.jsonl", "fresh-gold.jsonl",
                  "extra-gold.jsonl", "final-gold.jsonl", "sixth-gold.jsonl", "blind-gold.jsonl"):

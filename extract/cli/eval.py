@@ -27,7 +27,8 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
     token F1 (over value-matched gold numbers).
 
     Exit codes: 0 scored; 2 no gold record matched any record (nothing was scored: wrong
-    files?), a file is missing or not JSONL, or the gold file is empty."""
+    files?), a file is missing or not JSONL, the gold file is empty, or the files are of the
+    wrong kind (RECORDS without records of `extract run`, or records given as --gold)."""
     try:
         recs = load_jsonl(records, "records file")
         gold = load_jsonl(gold_path, "gold file")
@@ -36,6 +37,16 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
         return
     if not gold:
         common.fail(f"gold file {gold_path} has no annotations")
+        return
+    # swapped or wrong files would be scored as all misses with exit 0: refuse them
+    if any("extraction" in g for g in gold):
+        common.fail(f"--gold {gold_path} holds records of `extract run` (lines with an 'extraction'), "
+                    "not gold annotations: did you swap RECORDS and --gold?")
+        return
+    if not any("extraction" in r for r in recs):
+        common.fail(f"{records} holds no record of `extract run` (no line has an 'extraction'"
+                    + ("; it looks like gold annotations: did you swap RECORDS and --gold?)"
+                       if recs and all("first_words" in r or "method_names" in r for r in recs) else ")"))
         return
     res = evaluate(recs, gold)
     if res.matched == 0:

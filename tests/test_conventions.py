@@ -83,6 +83,10 @@ def test_cache_stats_json_and_output(tmp_path):
     ("table", "/nonexistent.jsonl"), ("triage", "/nonexistent.jsonl"),
     ("report", "/nonexistent.jsonl", "-o", "-"), ("schema", "--schema", "nomod_zz:X"),
     ("run", "x.jsonl", "--backend", "nosuch"),
+    # click's own usage errors (they used to be three lines: Usage, Try, Error)
+    ("run",), ("run", "x.jsonl", "--concurrency", "0"), ("run", "x.jsonl", "--input-format", "xml"),
+    ("table", RECORDS, "--by", "nope"), ("triage", RECORDS, "--nosuch"), ("cache", "stats", "--nosuch"),
+    ("batch", "submit", "x.jsonl"), ("nosuchcommand",),
 ])
 def test_errors_have_one_prefix_and_exit_2(argv):
     r = invoke(*argv)

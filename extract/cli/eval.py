@@ -54,10 +54,10 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
                     f"{records} (by id, PPP-n <-> <stem>#n, or first words): wrong files?")
         return
     if res.unmatched_gold:
-        click.echo(f"extract eval: {len(res.unmatched_gold)} gold record(s) not found in {records} "
+        click.echo(f"extract: {len(res.unmatched_gold)} gold record(s) not found in {records} "
                    f"(counted as misses): {', '.join(res.unmatched_gold)}", err=True)
     if res.not_understood:
-        click.echo(f"extract eval: {len(res.not_understood)} record(s) without the default schema's "
+        click.echo(f"extract: {len(res.not_understood)} record(s) without the default schema's "
                    f"fields were scored as empty", err=True)
     if as_json or fmt == "json":
         write_output("eval", json.dumps(res.as_dict(), ensure_ascii=False) + "\n", output)

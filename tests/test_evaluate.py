@@ -169,6 +169,19 @@ def test_cli_refuses_files_of_the_wrong_kind(tmp_path, swap):
     assert "swap" in line
 
 
+def test_text_table_says_n_a_for_a_figure_over_nothing():
+    """'metric token F1 1.000 (over 0 ...)' and 'grounded rate 1.000 (0/0)' read as perfect."""
+    from extract.evaluate import format_table
+    rec = _rec("abc_9f#2", TEXT2, "theory", [], [], [])
+    gold = [{**GOLD[1], "numbers": [], "datasets": []}]
+    text = format_table(evaluate([rec], gold))
+    assert "metric token F1                        n/a  (over 0 value-matched numbers)" in text
+    assert "grounded rate                          n/a  (0/0)" in text
+    assert "dataset attachment                     n/a" in text
+    scored = format_table(evaluate(_records(), GOLD))
+    assert "n/a" not in scored and "grounded rate" in scored
+
+
 def test_shipped_gold_files_are_valid():
     for name in ("dev-gold.jsonl", "written-gold.jsonl", "holdout-gold.jsonl", "fresh-gold.jsonl",
                  "extra-gold.jsonl", "final-gold.jsonl", "sixth-gold.jsonl", "blind-gold.jsonl"):

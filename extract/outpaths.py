@@ -59,9 +59,10 @@ def is_own_output(path: str | Path, peek: int = 1 << 20) -> bool:
     return False
 
 
-def holds_foreign_data(path: Path, peek: int = 1 << 20) -> bool:
-    """True when ``path`` exists with a complete first line that is not a record of extract
-    (an empty file, or one torn line left by a killed run, is ours to resume)."""
+def holds_foreign_data(path: Path, peek: int = 1 << 20, keys: frozenset = frozenset({"id", "status"})) -> bool:
+    """True when ``path`` exists with a complete first line that is not an object with
+    ``keys`` (a record of extract by default; an empty file, or one torn line left by a
+    killed run, is ours to resume)."""
     try:
         with path.open("rb") as fh:
             head = fh.read(peek)
@@ -73,7 +74,7 @@ def holds_foreign_data(path: Path, peek: int = 1 << 20) -> bool:
                 obj = jsonl.loads(raw.decode("utf-8", "replace"))
             except ValueError:
                 return True
-            return not (isinstance(obj, dict) and {"id", "status"} <= set(obj))   # what resume reads
+            return not (isinstance(obj, dict) and keys <= set(obj))   # what resume reads
     return False
 
 
@@ -126,6 +127,9 @@ def check_paths(out: Path | None, errors: Path | None, inputs: Iterable[str | Pa
     if out is not None and out.is_file() and holds_foreign_data(out):
         raise UsageError(f"-o {out} holds data that is not a records file of extract (its first "
                          "line is not a record); a run appends to -o: give another file name")
+    if errors is not None and errors.is_file() and holds_foreign_data(errors, keys=frozenset({"reason"})):
+        raise UsageError(f"--errors {errors} holds data that is not an errors file of extract (its "
+                         "first line is not an error entry); it would be replaced: give another name")
 
 
 class OutputLock:

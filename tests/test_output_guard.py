@@ -48,3 +48,15 @@ def test_check_paths_names_the_file(tmp_path):
     victim.write_text("a,b\n1,2\n")
     with pytest.raises(UsageError, match="export.csv holds data"):
         check_paths(victim, None, [])
+
+
+def test_errors_file_that_holds_other_data_is_refused(cli, server, tmp_path):
+    inp = write_abstracts(tmp_path / "in.jsonl", ["We propose FlowNet, 12.5% better on ImageNet.", ""])
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    r = cli("run", str(inp), "--errors", str(notes), server=server, out=tmp_path / "out.jsonl")
+    assert r.exit_code == 2 and "--errors" in r.stderr and notes.read_text() == "my notes\n"
+    r = cli("run", str(inp), server=server, out=tmp_path / "out.jsonl")      # its own errors file
+    assert r.exit_code == 1
+    r = cli("run", str(inp), server=server, out=tmp_path / "out.jsonl")      # ... is rewritten
+    assert r.exit_code == 1, r.stderr

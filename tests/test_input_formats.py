@@ -243,6 +243,32 @@ def test_stdin_and_meta_end_to_end(cli, server, tmp_path):
     assert [json.loads(x)["id"] for x in r.stdout.splitlines()] == ["stdin#1", "stdin#2"]
 
 
+def test_stdin_csv_is_sniffed_by_its_header_row(cli, server, tmp_path):
+    """A CSV piped in was read as plain text: its rows became one abstract (exit 0)."""
+    from click.testing import CliRunner
+    from extract.cli import main
+    csv_text = ('Key,Title,Abstract Note,Publication Year\n'
+                'Z1,"Zot, paper","We present ZotNet, 75.3% F1 on SQuAD.",2023\n'
+                'Z2,Two,"We propose TwoNet, 3% better on MNIST.",2024\n')
+    r = CliRunner().invoke(main, ["run", "-", "--base-url", server.base_url, "--model", "m",
+                                  "--cache-dir", str(tmp_path / "c")], input=csv_text)
+    assert r.exit_code == 0, r.stderr
+    recs = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["id"] for x in recs] == ["Z1", "Z2"] and recs[0]["title"] == "Zot, paper"
+    assert "<stdin>: read as csv" in r.stderr
+
+
+@pytest.mark.parametrize("first,fmt", [
+    ("id,title,abstract", ".csv"), ("\ufeffAbstract Note,Key", ".csv"), ("doi,body", ".txt"),
+    ("NeurIPS 2026 Papers", ".txt"), ("We study text, summary and abstract writing.", ".txt"),
+    ("Abstract", ".txt"),
+])
+def test_sniff_csv_only_by_a_header_naming_the_abstract(first, fmt):
+    from extract.inputs.jsonfmt import sniff
+    assert sniff(first) == fmt
+    assert sniff("doi,body", text_field="body") == ".csv"
+
+
 def test_count_matches_what_is_read(tmp_path):
     from extract.inputs import count_inputs
     write(tmp_path, "a.jsonl", '{"abstract": "A."}\n\n{"abstract": "B."}\nnot json\n')

@@ -135,3 +135,13 @@ def test_read_side_notes_share_the_prefix(tmp_path):
         assert r.stderr and all(line.startswith("extract: ") for line in r.stderr.splitlines()), r.stderr
     r = invoke("table", recs, "--kind", "result")
     assert "have no result numbers" in r.stderr or "has no result numbers" in r.stderr
+
+
+def test_cache_clear_says_what_it_did_under_the_prefix(tmp_path):
+    from extract.cache import AnswerCache
+    made = AnswerCache(tmp_path / "c")
+    made.set("k", {"answer": {}})
+    made.close()
+    r = invoke("cache", "clear", "--cache-dir", tmp_path / "c")
+    assert r.exit_code == 0 and r.stdout == ""
+    assert r.stderr.strip() == f"extract: removed 1 entry from {tmp_path / 'c'}"

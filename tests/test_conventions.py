@@ -145,3 +145,10 @@ def test_cache_clear_says_what_it_did_under_the_prefix(tmp_path):
     r = invoke("cache", "clear", "--cache-dir", tmp_path / "c")
     assert r.exit_code == 0 and r.stdout == ""
     assert r.stderr.strip() == f"extract: removed 1 entry from {tmp_path / 'c'}"
+
+
+def test_schema_takes_output_like_every_command_that_prints_a_result(tmp_path):
+    r = invoke("schema", "-o", tmp_path / "s.json")
+    assert r.exit_code == 0 and r.stdout == ""
+    assert "NumberMention" in json.loads((tmp_path / "s.json").read_text())["$defs"]
+    assert json.loads(invoke("schema").stdout) == json.loads((tmp_path / "s.json").read_text())

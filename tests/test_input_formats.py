@@ -277,3 +277,13 @@ def test_count_matches_what_is_read(tmp_path):
     write(tmp_path, "e.jsonl", "\n")
     files, _ = expand([tmp_path])
     assert count_inputs(files) == len(list(read_inputs(files))) == 8
+
+
+def test_a_named_text_field_that_is_missing_says_which_fields_there_are():
+    """With --text-field, the reason listed the default names ("nor summary, ...")."""
+    from extract.inputs import FieldMap
+    from extract.inputs.model import from_mapping
+    p = from_mapping({"id": "a", "Body": "x", "doi": "10.1/x"}, "f", 1, "f.jsonl:1", FieldMap(text="abstr"))
+    assert p.reason == "no 'abstr' field (named by --text-field; fields here: Body, doi, id)"
+    p = from_mapping({"id": "a", "Body": "x"}, "f", 1, "f.jsonl:1")
+    assert p.reason.startswith("no 'abstract' or 'text' field (nor summary")

@@ -292,9 +292,15 @@ def extract_many(items: Iterable, **options) -> Iterator[Record]:
 
 def load_records(path: str | Path, *, errors_path: str | Path | None = None, warn=None):
     """A records file (plus its errors file) as a :class:`~extract.records.RecordSet`."""
+    from .errors import InputError
     from .records import load_records as _load
 
-    return _load(path, errors_path=errors_path, warn=warn or (lambda m: None))
+    notes: list[str] = []
+    rs = _load(path, errors_path=errors_path, warn=lambda m: (notes.append(m), warn and warn(m)))
+    if not rs.papers and not rs.failures and notes:      # as the CLI: an input file, say
+        raise InputError(f"{path} is not a records file (no line is a record of `extract run`; "
+                         f"first: {notes[0]})")
+    return rs
 
 
 def _record_set(records):

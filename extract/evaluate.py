@@ -367,13 +367,16 @@ def format_table(res: EvalResult) -> str:
     lines.append("")
     lines.append(f"macro F1 (names, datasets, numbers)  {res.macro_f1:.3f}")
     c = res.claims
-    lines.append(f"dataset attachment                   {c.dataset_accuracy:.3f}"
+
+    def rate(value: float, total: int) -> str:   # a figure over nothing is not 1.000
+        return f"{value:.3f}" if total else "  n/a"
+    lines.append(f"dataset attachment                   {rate(c.dataset_accuracy, c.dataset_total)}"
                  f"  ({c.dataset_correct}/{c.dataset_total} value-matched numbers naming a dataset)")
-    lines.append(f"metric token F1                      {c.metric_f1:.3f}"
+    lines.append(f"metric token F1                      {rate(c.metric_f1, c.metric_total)}"
                  f"  (over {c.metric_total} value-matched numbers)")
     lines.append(f"contribution accuracy                {res.contribution_accuracy:.3f}"
                  f"  ({res.contribution_correct}/{res.contribution_total})")
-    lines.append(f"grounded rate                        {res.grounded_rate:.3f}"
+    lines.append(f"grounded rate                        {rate(res.grounded_rate, res.exported)}"
                  f"  ({res.grounded}/{res.exported})")
     lines.append(f"gold matched                         {res.matched}/{res.gold_total}")
     return "\n".join(lines) + "\n"

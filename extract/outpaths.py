@@ -3,6 +3,8 @@
 * :func:`check_paths` refuses (exit 2) an ``-o`` that is also an input, an errors file
   equal to ``-o`` or to an input, ``-o dir/``, and an ``-o`` under a path that is a file.  Paths are compared
   resolved, so a symlink or ``./x`` versus ``/abs/x`` is seen through.
+* it also refuses an existing, non-empty ``-o`` that is not a records file (a CSV, a file
+  of abstracts): a run appends to ``-o``, and would append records to someone's data.
 * :func:`is_own_output` tells a records or errors file written by extract from an input
   file, by its name and its first line; folder scanning (``inputs.expand``) skips them.
 * :class:`OutputLock` is an ``flock`` on ``<resolved output>.lock``: two processes writing
@@ -57,6 +59,25 @@ def is_own_output(path: str | Path, peek: int = 1 << 20) -> bool:
     return False
 
 
+def holds_foreign_data(path: Path, peek: int = 1 << 20, keys: frozenset = frozenset({"id", "status"})) -> bool:
+    """True when ``path`` exists with a complete first line that is not an object with
+    ``keys`` (a record of extract by default; an empty file, or one torn line left by a
+    killed run, is ours to resume)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(peek)
+    except OSError:
+        return False
+    for raw in head.split(b"\n")[:-1]:           # complete lines only
+        if raw.strip():
+            try:
+                obj = jsonl.loads(raw.decode("utf-8", "replace"))
+            except ValueError:
+                return True
+            return not (isinstance(obj, dict) and keys <= set(obj))   # what resume reads
+    return False
+
+
 def _resolved(p: str | Path) -> Path:
     return Path(os.path.abspath(p)).resolve()
 
@@ -103,6 +124,12 @@ def check_paths(out: Path | None, errors: Path | None, inputs: Iterable[str | Pa
                 raise UsageError(f"{flag} {p} is also an input; it would be written into")
             # An output inside an input folder is allowed: scanning skips extract's own
             # outputs (:func:`is_own_output`), so the next run does not read it back.
+    if out is not None and out.is_file() and holds_foreign_data(out):
+        raise UsageError(f"-o {out} holds data that is not a records file of extract (its first "
+                         "line is not a record); a run appends to -o: give another file name")
+    if errors is not None and errors.is_file() and holds_foreign_data(errors, keys=frozenset({"reason"})):
+        raise UsageError(f"--errors {errors} holds data that is not an errors file of extract (its "
+                         "first line is not an error entry); it would be replaced: give another name")
 
 
 class OutputLock:

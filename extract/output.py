@@ -121,6 +121,14 @@ def _error_key(err: dict) -> tuple:
     return ("id", str(rid)) if rid is not None else ("source", err.get("source"), err.get("reason"))
 
 
+def error_line(err: dict) -> str:
+    """One stderr line for a failed record or input problem (when there is no errors file):
+    ``extract: failed: SOURCE (id ID): REASON``."""
+    rid = err.get("id")
+    where = err.get("source") or "?"
+    return f"extract: failed: {where}" + (f" (id {rid})" if rid else "") + f": {err['reason']}"
+
+
 class RecordSink:
     """Records and errors of one run.  Use as a context manager.
 
@@ -222,8 +230,7 @@ class RecordSink:
     def error(self, err: dict) -> None:
         self._new_errors[_error_key(err)] = err
         if self.errors_path is None:
-            print(f"error: {err.get('id') or ''} {err.get('source', '')}: {err['reason']}",
-                  file=sys.stderr)
+            print(error_line(err), file=sys.stderr)
 
     @property
     def errors(self) -> list[dict]:

@@ -121,7 +121,7 @@ def _build(rs: RecordSet, title: str | None) -> tuple[dict, str]:
     n_spans = sum(len(p["spans"]) for p in papers)
     n_results = sum(1 for p in rs.papers for n in p.numbers if n.kind == "result")
     n_numbers = sum(len(p.numbers) for p in rs.papers)
-    stats = [["papers", len(rs.papers)], ["failed", len(rs.failures)],
+    stats = [["papers", len(papers)], ["failed", len(rs.failures)],   # papers: failed ones included
              ["flagged", sum(1 for p in papers if p["score"] > 0)], ["highlighted spans", n_spans],
              ["numbers", n_numbers], ["results", n_results], ["table rows", len(rows)]]
     return {

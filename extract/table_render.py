@@ -14,6 +14,7 @@ import csv
 import html
 import io
 import json
+import math
 import re
 from typing import Sequence
 
@@ -47,6 +48,18 @@ def format_plain(v: float) -> str:
     return f"{v:,.6f}".rstrip("0").rstrip(".")
 
 
+_NUMERAL = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _written(text: str) -> float | None:
+    """The first numeral of a number's text ('0.6B' -> 0.6, '1,300' -> 1300), or None."""
+    m = _NUMERAL.search(text or "")
+    try:
+        return float(m.group(0).replace(",", "")) if m else None
+    except ValueError:
+        return None
+
+
 _TAIL = re.compile(r"\d([^\d]*)$")
 
 
@@ -75,7 +88,13 @@ def format_number(value: float | None, unit: str | None, text: str = "") -> str:
     u = (unit or "").strip() or unit_from_text(text)
     if u in _MAGNITUDE:
         scale = _MAGNITUDE[u]
-        shown = value / scale if abs(value) >= scale * 0.999 else value
+        written = _written(text)
+        if written is not None and math.isclose(abs(value), written * scale, rel_tol=1e-6):
+            shown = value / scale          # '0.6B' stored as 6e8: shown as written
+        elif written is not None and math.isclose(abs(value), written, rel_tol=1e-6):
+            shown = value                  # a value left unscaled (80 with unit 'B')
+        else:
+            shown = value / scale if abs(value) >= scale * 0.999 else value
         return format_plain(shown) + ("" if len(u) <= 2 else " ") + u
     if u in _PERCENT:
         return format_plain(value) + " %"

@@ -115,3 +115,20 @@ def test_prompt_render_with_and_without_title():
     _, user = p.render("Plain.")
     assert user["content"].rstrip() == "Abstract:\nPlain."
     assert p.key_text("Plain.") == "Plain." and p.key_text("Plain.", "T") != "Plain."
+
+
+def test_read_side_refuses_what_the_cli_refuses(tmp_path):
+    """load_records on an input file returned an empty set silently (the CLI exits 2), and
+    triage_records(format="xml") raised a bare KeyError."""
+    inp = tmp_path / "abstracts.jsonl"
+    inp.write_text(json.dumps({"id": "a", "abstract": "An input, not a record."}) + "\n")
+    with pytest.raises(extract.InputError, match="is not a records file"):
+        extract.load_records(inp)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert extract.load_records(empty).papers == []          # empty is empty, not an error
+    rs = extract.load_records(FIXTURE)
+    with pytest.raises(ValueError, match="unknown format 'xml'"):
+        extract.triage_records(rs, format="xml")
+    with pytest.raises(ValueError, match="unknown format"):
+        extract.build_table(rs, format="xlsx")

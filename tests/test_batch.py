@@ -67,6 +67,22 @@ def test_request_body_is_exactly_the_live_json_schema_request(cli, server, bcli,
     assert not server.files and not server.batches, "--dry-run uploads nothing"
 
 
+def test_dry_run_needs_no_api_key(small, tmp_path, monkeypatch):
+    """A dry run sends nothing: it used to stop at "OPENAI_API_KEY is not set" (exit 2)."""
+    from click.testing import CliRunner
+    from extract.cli import main
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    keep = tmp_path / "batch.jsonl"
+    r = CliRunner().invoke(main, ["batch", "submit", str(small), "--model", "gpt-4o-mini", "--dry-run",
+                                  "--keep", str(keep), "--cache-dir", str(tmp_path / "cache")])
+    assert r.exit_code == 0, r.output
+    lines = read_jsonl(keep)
+    assert [x["custom_id"] for x in lines] == ["p1", "p2", "p3", "p4"]
+    assert "unused-by-a-dry-run" not in keep.read_text()
+    assert lines[0]["body"]["model"] == "gpt-4o-mini"
+
+
 def test_submit_status_collect_then_live_run_is_cached(cli, server, bcli, small, tmp_path):
     keep = tmp_path / "batch.jsonl"
     [batch_id] = submit(bcli, small, keep=keep)

@@ -83,6 +83,10 @@ def test_cache_stats_json_and_output(tmp_path):
     ("table", "/nonexistent.jsonl"), ("triage", "/nonexistent.jsonl"),
     ("report", "/nonexistent.jsonl", "-o", "-"), ("schema", "--schema", "nomod_zz:X"),
     ("run", "x.jsonl", "--backend", "nosuch"),
+    # click's own usage errors (they used to be three lines: Usage, Try, Error)
+    ("run",), ("run", "x.jsonl", "--concurrency", "0"), ("run", "x.jsonl", "--input-format", "xml"),
+    ("table", RECORDS, "--by", "nope"), ("triage", RECORDS, "--nosuch"), ("cache", "stats", "--nosuch"),
+    ("batch", "submit", "x.jsonl"), ("nosuchcommand",),
 ])
 def test_errors_have_one_prefix_and_exit_2(argv):
     r = invoke(*argv)
@@ -104,3 +108,47 @@ def test_a_non_records_file_fails(tmp_path, command):
     inp.write_text(json.dumps({"id": "a", "abstract": "An input, not a record."}) + "\n")
     r = invoke(command, inp, "-o", tmp_path / "out")
     assert r.exit_code == 2 and "is not a records file" in r.stderr
+
+
+def test_diagnostics_without_errors_file_are_prefixed_lines(cli, server, tmp_path):
+    """Without -o, each failure is one stderr line under the one prefix (it was
+    "error:  <stdin>:1: ..." with a double space, and "1 failures listed in stderr")."""
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": "a", "abstract": "We propose FlowNet, which improves accuracy by 12.5%."})
+                   + "\n" + json.dumps({"id": "b", "abstract": ""}) + "\n")
+    r = cli("run", str(inp), server=server)
+    assert r.exit_code == 1, r.stderr
+    assert json.loads(r.stdout.splitlines()[0])["id"] == "a"
+    lines = r.stderr.splitlines()
+    assert f"extract: failed: {inp}:2 (id b): empty abstract" in lines
+    assert "extract: 1 failure listed above" in lines
+    assert all(line.startswith("extract: ") for line in lines), lines
+
+
+def test_read_side_notes_share_the_prefix(tmp_path):
+    recs = tmp_path / "r.jsonl"
+    recs.write_text(RECORDS.read_text(encoding="utf-8"), encoding="utf-8")
+    for argv in (("table", recs, "--kind", "result", "-o", tmp_path / "t.md"),
+                 ("triage", recs, "-o", tmp_path / "t.txt"), ("report", recs, "-o", tmp_path / "r.html")):
+        r = invoke(*argv)
+        assert r.exit_code == 0, r.stderr
+        assert r.stderr and all(line.startswith("extract: ") for line in r.stderr.splitlines()), r.stderr
+    r = invoke("table", recs, "--kind", "result")
+    assert "have no result numbers" in r.stderr or "has no result numbers" in r.stderr
+
+
+def test_cache_clear_says_what_it_did_under_the_prefix(tmp_path):
+    from extract.cache import AnswerCache
+    made = AnswerCache(tmp_path / "c")
+    made.set("k", {"answer": {}})
+    made.close()
+    r = invoke("cache", "clear", "--cache-dir", tmp_path / "c")
+    assert r.exit_code == 0 and r.stdout == ""
+    assert r.stderr.strip() == f"extract: removed 1 entry from {tmp_path / 'c'}"
+
+
+def test_schema_takes_output_like_every_command_that_prints_a_result(tmp_path):
+    r = invoke("schema", "-o", tmp_path / "s.json")
+    assert r.exit_code == 0 and r.stdout == ""
+    assert "NumberMention" in json.loads((tmp_path / "s.json").read_text())["$defs"]
+    assert json.loads(invoke("schema").stdout) == json.loads((tmp_path / "s.json").read_text())

@@ -155,6 +155,34 @@ def test_cli_missing_or_invalid_file_exits_2(tmp_path, which):
         assert len(out.stderr.strip().splitlines()) == 1 and "error" in out.stderr
 
 
+@pytest.mark.parametrize("swap", ["both gold", "swapped", "both records"])
+def test_cli_refuses_files_of_the_wrong_kind(tmp_path, swap):
+    """Swapped or wrong files used to be scored as all misses, exit 0 ("1.000 grounded")."""
+    recs = _write(tmp_path, "recs.jsonl", _records())
+    gold = _write(tmp_path, "gold.jsonl", GOLD)
+    args = {"both gold": [gold, gold], "swapped": [gold, recs], "both records": [recs, recs]}[swap]
+    out = CliRunner().invoke(main, ["eval", args[0], "--gold", args[1]])
+    assert out.exit_code == 2, out.output
+    assert out.stdout == ""
+    line = out.stderr.strip()
+    assert len(line.splitlines()) == 1 and line.startswith("extract: error:")
+    assert "swap" in line
+
+
+def test_text_table_says_n_a_for_a_figure_over_nothing():
+    """'metric token F1 1.000 (over 0 ...)' and 'grounded rate 1.000 (0/0)' read as perfect."""
+    from extract.evaluate import format_table
+    rec = _rec("abc_9f#2", TEXT2, "theory", [], [], [])
+    gold = [{**GOLD[1], "numbers": [], "datasets": []}]
+    text = format_table(evaluate([rec], gold))
+    assert "metric token F1                        n/a  (over 0 value-matched numbers)" in text
+    assert "grounded rate                          n/a  (0/0)" in text
+    assert "dataset attachment                     n/a" in text
+    scored = format_table(evaluate(_records(), GOLD))
+    assert "metric token F1                      1.000  (over 3" in scored
+    assert "grounded rate                        0.833  (5/6)" in scored
+
+
 def test_shipped_gold_files_are_valid():
     for name in ("dev-gold.jsonl", "written-gold.jsonl", "holdout-gold.jsonl", "fresh-gold.jsonl",
                  "extra-gold.jsonl", "final-gold.jsonl", "sixth-gold.jsonl", "blind-gold.jsonl"):

@@ -243,6 +243,32 @@ def test_stdin_and_meta_end_to_end(cli, server, tmp_path):
     assert [json.loads(x)["id"] for x in r.stdout.splitlines()] == ["stdin#1", "stdin#2"]
 
 
+def test_stdin_csv_is_sniffed_by_its_header_row(cli, server, tmp_path):
+    """A CSV piped in was read as plain text: its rows became one abstract (exit 0)."""
+    from click.testing import CliRunner
+    from extract.cli import main
+    csv_text = ('Key,Title,Abstract Note,Publication Year\n'
+                'Z1,"Zot, paper","We present ZotNet, 75.3% F1 on SQuAD.",2023\n'
+                'Z2,Two,"We propose TwoNet, 3% better on MNIST.",2024\n')
+    r = CliRunner().invoke(main, ["run", "-", "--base-url", server.base_url, "--model", "m",
+                                  "--cache-dir", str(tmp_path / "c")], input=csv_text)
+    assert r.exit_code == 0, r.stderr
+    recs = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["id"] for x in recs] == ["Z1", "Z2"] and recs[0]["title"] == "Zot, paper"
+    assert "<stdin>: read as csv" in r.stderr
+
+
+@pytest.mark.parametrize("first,fmt", [
+    ("id,title,abstract", ".csv"), ("\ufeffAbstract Note,Key", ".csv"), ("doi,body", ".txt"),
+    ("NeurIPS 2026 Papers", ".txt"), ("We study text, summary and abstract writing.", ".txt"),
+    ("Abstract", ".txt"),
+])
+def test_sniff_csv_only_by_a_header_naming_the_abstract(first, fmt):
+    from extract.inputs.jsonfmt import sniff
+    assert sniff(first) == fmt
+    assert sniff("doi,body", text_field="body") == ".csv"
+
+
 def test_count_matches_what_is_read(tmp_path):
     from extract.inputs import count_inputs
     write(tmp_path, "a.jsonl", '{"abstract": "A."}\n\n{"abstract": "B."}\nnot json\n')
@@ -251,3 +277,13 @@ def test_count_matches_what_is_read(tmp_path):
     write(tmp_path, "e.jsonl", "\n")
     files, _ = expand([tmp_path])
     assert count_inputs(files) == len(list(read_inputs(files))) == 8
+
+
+def test_a_named_text_field_that_is_missing_says_which_fields_there_are():
+    """With --text-field, the reason listed the default names ("nor summary, ...")."""
+    from extract.inputs import FieldMap
+    from extract.inputs.model import from_mapping
+    p = from_mapping({"id": "a", "Body": "x", "doi": "10.1/x"}, "f", 1, "f.jsonl:1", FieldMap(text="abstr"))
+    assert p.reason == "no 'abstr' field (named by --text-field; fields here: Body, doi, id)"
+    p = from_mapping({"id": "a", "Body": "x"}, "f", 1, "f.jsonl:1")
+    assert p.reason.startswith("no 'abstract' or 'text' field (nor summary")

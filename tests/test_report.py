@@ -99,6 +99,9 @@ def test_cli_writes_file_and_reports_failures(tmp_path):
     data = json.loads(data_block(out.read_text(encoding="utf-8")))
     lost = next(p for p in data["papers"] if p["id"] == "lost#1")
     assert lost["failed"] and lost["reason"] == "<schema> failure" and lost["flags"][0]["code"] == "failed"
+    # the header counts every paper, failed ones too, as the tab and `extract triage` do
+    stats = dict(data["meta"]["stats"])
+    assert stats["papers"] == len(data["papers"]) and stats["failed"] == 1
 
 
 def test_cli_stdout_and_missing_file():

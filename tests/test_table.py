@@ -95,6 +95,10 @@ def test_fixture_offsets_are_exact():
     (22, "×", "22-fold", "22×"),
     (80e9, "B", "80B", "80B"),
     (80, "B", "80B", "80B"),
+    (0.6e9, None, "0.6B", "0.6B"),          # a fraction of the magnitude, as written
+    (0.6e9, "B", "0.6B", "0.6B"),
+    (1.5e6, None, "1.5M", "1.5M"),
+    (0.5e3, None, "0.5k", "0.5k"),
     (13.2e6, "million", "13.2 million", "13.2 million"),
     (166, "hours", "166 hours", "166 hours"),
     (0.5, None, "0.5", "0.5"),

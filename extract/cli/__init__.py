@@ -11,7 +11,40 @@ import click
 from .._version import __version__
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _OneLineUsageError(click.UsageError):
+    """A usage error shown like every other error: one line, ``extract: error: ...``."""
+
+    def show(self, file=None) -> None:
+        hint = f" (see '{self.ctx.command_path} --help')" if self.ctx is not None else ""
+        click.echo(f"extract: error: {self.format_message()}{hint}", err=True)
+
+
+def _one_line(e: click.UsageError) -> click.UsageError:
+    if isinstance(e, (_OneLineUsageError, click.exceptions.NoArgsIsHelpError)):
+        return e
+    out = _OneLineUsageError(e.format_message(), e.ctx)
+    out.exit_code = e.exit_code
+    return out
+
+
+class _Main(click.Group):
+    """The top group: click's usage errors (a bad option value, a missing argument) become
+    one line, as the README promises for every error; click still prints and exits."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as e:
+            raise _one_line(e) from e
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as e:
+            raise _one_line(e) from e
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="extract")
 def main() -> None:
     """Validated, source-grounded structured records from research-paper abstracts."""

@@ -97,6 +97,9 @@ def submit(inputs, model, base_url, schema, prompt, temperature, max_tokens, max
 
     config = make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars,
                          reasks, cache_dir, no_cache)
+    if dry_run and not config.api_key:
+        # nothing is sent, so no key is needed; the key is in no request line nor cache key
+        config = config.with_(api_key="unused-by-a-dry-run")
     if dry_run:
         _, report = write_requests(inputs, config, keep, max_lines=max_lines,
                                    use_cache=not no_cache, log=_log)

@@ -42,6 +42,6 @@ def clear(cache_dir: str) -> None:
     except ExtractError as e:
         fail(str(e), e.exit_code)
     if n is None:
-        click.echo(f"removed an unreadable cache from {cache_dir}", err=True)
+        click.echo(f"extract: removed an unreadable cache from {cache_dir}", err=True)
     else:
-        click.echo(f"removed {n:,} entries from {cache_dir}", err=True)
+        click.echo(f"extract: removed {n:,} {'entry' if n == 1 else 'entries'} from {cache_dir}", err=True)

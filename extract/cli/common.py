@@ -15,7 +15,7 @@ cache_dir_option = click.option("--cache-dir", type=click.Path(file_okay=False),
                                 help="The answer cache.")
 no_cache_option = click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 schema_option = click.option("--schema", default=RunConfig.schema, show_default=True,
-                             help="Pydantic model as module:Class.")
+                             help="Pydantic model as module:Class or path/file.py:Class.")
 prompt_option = click.option("--prompt", default=RunConfig.prompt, show_default=True,
                              help="Shipped prompt name or a path prefix (P.system.txt, P.user.txt).")
 temperature_option = click.option("--temperature", type=click.FloatRange(0),

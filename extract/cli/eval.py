@@ -27,7 +27,8 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
     token F1 (over value-matched gold numbers).
 
     Exit codes: 0 scored; 2 no gold record matched any record (nothing was scored: wrong
-    files?), a file is missing or not JSONL, or the gold file is empty."""
+    files?), a file is missing or not JSONL, the gold file is empty, or the files are of the
+    wrong kind (RECORDS without records of `extract run`, or records given as --gold)."""
     try:
         recs = load_jsonl(records, "records file")
         gold = load_jsonl(gold_path, "gold file")
@@ -37,16 +38,26 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
     if not gold:
         common.fail(f"gold file {gold_path} has no annotations")
         return
+    # swapped or wrong files would be scored as all misses with exit 0: refuse them
+    if any("extraction" in g for g in gold):
+        common.fail(f"--gold {gold_path} holds records of `extract run` (lines with an 'extraction'), "
+                    "not gold annotations: did you swap RECORDS and --gold?")
+        return
+    if not any("extraction" in r for r in recs):
+        common.fail(f"{records} holds no record of `extract run` (no line has an 'extraction'"
+                    + ("; it looks like gold annotations: did you swap RECORDS and --gold?)"
+                       if recs and all("first_words" in r or "method_names" in r for r in recs) else ")"))
+        return
     res = evaluate(recs, gold)
     if res.matched == 0:
         common.fail(f"none of the {len(gold)} gold record(s) of {gold_path} matched a record of "
                     f"{records} (by id, PPP-n <-> <stem>#n, or first words): wrong files?")
         return
     if res.unmatched_gold:
-        click.echo(f"extract eval: {len(res.unmatched_gold)} gold record(s) not found in {records} "
+        click.echo(f"extract: {len(res.unmatched_gold)} gold record(s) not found in {records} "
                    f"(counted as misses): {', '.join(res.unmatched_gold)}", err=True)
     if res.not_understood:
-        click.echo(f"extract eval: {len(res.not_understood)} record(s) without the default schema's "
+        click.echo(f"extract: {len(res.not_understood)} record(s) without the default schema's "
                    f"fields were scored as empty", err=True)
     if as_json or fmt == "json":
         write_output("eval", json.dumps(res.as_dict(), ensure_ascii=False) + "\n", output)

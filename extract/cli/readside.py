@@ -35,9 +35,9 @@ def load_or_exit(command: str, path: str, *, default_schema: bool = False) -> Re
     if default_schema and rs.papers and not rs.failures and all(not p.schema_ok and not p.numbers for p in rs.papers):
         fail(f"{path} is not a records file of the default schema (no record has its extraction fields)")
     for n in notes:
-        click.echo(n, err=True)
+        click.echo(f"extract: {n}", err=True)
     if not rs.papers and not rs.failures:
-        click.echo(f"extract {command}: no records in {path}", err=True)
+        click.echo(f"extract: no records in {path}", err=True)
     return rs
 
 
@@ -64,4 +64,4 @@ def write_output(command: str, text: str, output: str | None) -> None:
             except OSError:
                 pass
         fail(f"cannot write {output}: {e.strerror or e}")
-    click.echo(f"wrote {output}", err=True)
+    click.echo(f"extract: wrote {output}", err=True)

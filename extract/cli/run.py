@@ -209,8 +209,9 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
     if summary.stopped:
         click.echo(f"extract: stopped: {summary.stopped}", err=True)
     elif summary.failed or summary.problems:
-        where = sink.errors_path or "stderr"
-        say(f"extract: {summary.failed + summary.problems} failures listed in {where}")
+        n = summary.failed + summary.problems
+        where = f"in {sink.errors_path}" if sink.errors_path else "above"
+        say(f"extract: {n} failure{'' if n == 1 else 's'} listed {where}")
     if as_json:
         line = json.dumps({**asdict(summary), "backend": extractor.backend.name,
                            "model": getattr(extractor.backend, "model_name", None) or config.model,

@@ -10,15 +10,17 @@ from ..config import RunConfig
 from ..errors import ExtractError
 from ..prompting import load_schema
 from .common import fail
+from .readside import output_option, write_output
 
 
 @click.command()
 @click.option("--schema", "ref", default=RunConfig.schema, show_default=True,
-              help="Pydantic model as module:Class.")
-def schema(ref: str) -> None:
+              help="Pydantic model as module:Class or path/file.py:Class.")
+@output_option
+def schema(ref: str, output: str | None) -> None:
     """Print the JSON Schema of the extraction model."""
     try:
         cls = load_schema(ref)
     except ExtractError as e:
         fail(str(e), e.exit_code)
-    click.echo(json.dumps(cls.model_json_schema(), indent=2))
+    write_output("schema", json.dumps(cls.model_json_schema(), indent=2) + "\n", output)

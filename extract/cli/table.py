@@ -32,11 +32,13 @@ def table(records: str, by: str, fmt: str, as_json: bool, kind: str, output: str
     papers = rs.papers if kind == "all" else [only_kind(p, kind) for p in rs.papers]
     old = without_claims(papers)
     if old:
-        click.echo(f"{old} number(s) come from records without claim fields (made before claims); "
+        click.echo(f"extract: {old} number(s) come from records without claim fields (made before claims); "
                    "their dataset, method and metric are empty: re-run extract to fill them", err=True)
     if by != "task":
         bare = sum(1 for p in papers if not p.numbers)
         if bare:
-            click.echo(f"{bare} paper(s) have no numbers; they are listed with --by task", err=True)
+            what = "numbers" if kind == "all" else f"{kind} numbers"
+            click.echo(f"extract: {bare} paper{' has' if bare == 1 else 's have'} no {what}; "
+                       "--by task lists them too", err=True)
     rows = build_rows(papers, by, None if kind == "all" else kind)
     write_output("table", render_rows(rows, by, fmt), output)

@@ -57,7 +57,7 @@ def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
                 head.append(first)
                 first = fh.readline()
             lines = itertools.chain(head, [first] if first else [], fh)
-            fmt = _READERS[sniff(first)]
+            fmt = _READERS[sniff(first, fields.text if fields is not None else None)]
             if note is not None:
                 note(f"<stdin>: read as {fmt} (use --input-format to say otherwise)")
         fmt = fmt or _READERS[path.suffix.lower()]

@@ -11,10 +11,11 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Iterable, Iterator
 
-from .model import FieldMap, Item, Problem, bad_text, from_mapping
+from .model import TEXT_FIELDS, FieldMap, Item, Problem, bad_text, from_mapping
 
 
 def _loads(text: str):
@@ -95,8 +96,20 @@ def read_json(lines: Iterable[str], name: str, label: str,
         yield from_mapping(obj, label, n, src, fields)
 
 
-def sniff(first: str) -> str:
-    """The format of standard input from its first non-blank line."""
+def _csv_header(line: str, text_field: str | None) -> bool:
+    """A CSV header row: two or more cells, one of them an abstract's field name."""
+    try:
+        cells = next(csv.reader([line]))
+    except (csv.Error, StopIteration):
+        return False
+    names = {c.strip().lower() for c in cells}
+    wanted = set(TEXT_FIELDS) | ({text_field.strip().lower()} if text_field else set())
+    return len(cells) >= 2 and bool(names & wanted)
+
+
+def sniff(first: str, text_field: str | None = None) -> str:
+    """The format of standard input from its first non-blank line (a CSV is known by a header
+    row naming the abstract's column: ``id,title,abstract``, Zotero's ``Abstract Note``)."""
     s = first.lstrip("\ufeff \t\r\n")
     if s.startswith("["):
         return ".json"
@@ -108,4 +121,6 @@ def sniff(first: str) -> str:
             return ".json"      # a pretty-printed object spans lines
     if s.startswith("@"):
         return ".bib"
+    if _csv_header(s.rstrip("\r\n"), text_field):
+        return ".csv"
     return ".txt"

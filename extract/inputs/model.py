@@ -116,8 +116,10 @@ def from_mapping(obj: Mapping, label: str, n: int, src: str,
         return Problem(src, f"id field {id_key!r} is not a string or a number")
     rid = _id_text(raw_id) or f"{label}#{n}"
     if text_key is None:
-        wanted = repr(fields.text) if fields.text else "'abstract' or 'text'"
-        return Problem(src, f"no {wanted} field{_HINT}", rid)
+        if fields.text:       # the user named the field: the defaults are beside the point
+            have = ", ".join(sorted(map(str, obj)))[:200] or "none"
+            return Problem(src, f"no {fields.text!r} field (named by --text-field; fields here: {have})", rid)
+        return Problem(src, f"no 'abstract' or 'text' field{_HINT}", rid)
     text = obj[text_key]
     if isinstance(text, Mapping) and str(text_key).lower() == "abstract_inverted_index":
         text = rebuild_inverted_index(text)

@@ -27,7 +27,7 @@ from .batch import (BatchRequests, ResultIndex, _entries, answer_of, canonical, 
                     make_client, usage_of)
 from .config import RunConfig
 from .errors import (BatchNotReady, EXIT_OK, EXIT_SOME_FAILED, BackendError, RecordError,
-                     UsageError)
+                     UsageError, brief)
 from .inputs import Item, Problem
 from .output import RecordSink
 from .pipeline import Summary
@@ -49,14 +49,6 @@ class CollectSummary(Summary):
         if self.strays:
             text += f"; {self.strays} answers match no input id"
         return text
-
-
-def _brief(e: ValidationError) -> str:
-    parts = []
-    for err in e.errors()[:3]:
-        loc = ".".join(str(x) for x in err.get("loc", ())) or "answer"
-        parts.append(f"{loc}: {err.get('msg', '')}")
-    return "; ".join(parts)[:500]
 
 
 def _when(body: dict) -> str:
@@ -203,7 +195,7 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
     try:
         obj = ex.schema.model_validate_json(content, context={"source": item.text, "lenient": True})
     except ValidationError as e:
-        return fail(f"answer invalid, and a batch cannot re-ask: {_brief(e)}")
+        return fail(f"answer invalid, and a batch cannot re-ask: {brief(e)}")
     record = ex.remember(item, obj, model=body.get("model") or reqs.config.model, attempts=1,
                          usage=usage, extracted_at=_when(body))
     sink.record(record)

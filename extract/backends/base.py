@@ -39,6 +39,7 @@ class Answer:
     attempts: int = 1               # model calls, re-asks included
     usage: dict = field(default_factory=dict)   # prompt_tokens, completion_tokens, total_tokens
     model: str | None = None        # the model that answered, as the endpoint names it
+    decided_by: str | None = None   # provenance: "model", "rules", "rules+model"
 
 
 class Backend(abc.ABC):
@@ -47,6 +48,9 @@ class Backend(abc.ABC):
     name: ClassVar[str]
     #: how many jobs may be in flight at once (an in-process model says 1)
     max_concurrency: ClassVar[int | None] = None
+    #: True: the model is capable enough for the hybrid job (rules propose, the model decides);
+    #: the core then asks it, for the default schema, instead of the plain extraction job
+    hybrid: bool = False
 
     def __init__(self, config: RunConfig):
         self.config = config

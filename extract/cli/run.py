@@ -44,7 +44,7 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
                    "OUTPUT minus .jsonl plus .errors.jsonl.")
 @click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Errors file (default: next to --output; stderr lines without -o).")
-@click.option("--backend", type=click.Choice(["local", "openai"]), default=None,
+@click.option("--backend", type=click.Choice(["local", "openai", "rules"]), default=None,
               help="Default: openai if an endpoint or key is configured, else the embedded model.")
 @click.option("--model", help="Model name (remote) or a .gguf path (local).")
 @click.option("--base-url", "base_urls", multiple=True,

@@ -23,10 +23,10 @@ from instructor.core.hooks import Hooks
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
 from ..config import RunConfig
-from ..errors import TransientBackendError, UsageError
+from ..errors import FatalBackendError, TransientBackendError, UsageError
 from .base import Answer, Backend, Job
 from .instructor_fixes import VERBATIM, prepared
-from .transport import backoff, classify
+from .transport import _root, backoff, classify
 
 OPENAI_URL = "https://api.openai.com/v1"
 _MODES = {"tools": instructor.Mode.TOOLS, "json_schema": instructor.Mode.JSON_SCHEMA,
@@ -167,6 +167,10 @@ class OpenAIBackend(Backend):
                         context=tally.context, hooks=hooks, **params)
                 except Exception as exc:  # noqa: BLE001 - classified right here
                     err = classify(exc)
+                    if cfg.mode == "json_schema" and "json_object" in str(_root(exc)):
+                        # llama-cpp-python's server refuses response_format json_schema (HTTP 500)
+                        err = FatalBackendError("the endpoint does not support --mode json_schema "
+                                                "(response_format type json_schema); use --mode tools or json")
                     if isinstance(err, TransientBackendError):
                         self.replicas.failed(replica)
                     err.attempts = max(getattr(err, "attempts", 0) or 0, tally.calls)

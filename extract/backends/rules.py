@@ -48,7 +48,8 @@ def cpu_count() -> int:
 
 
 class RulesBackend(Backend):
-    """The rules alone, over ``workers`` processes (default: one per available core)."""
+    """The rules alone, over ``workers`` processes (default: ``EXTRACT_WORKERS``, else one per
+    available core, at most 8; 1 runs them in this process)."""
 
     name = "rules"
 
@@ -56,7 +57,12 @@ class RulesBackend(Backend):
         super().__init__(config)
         if config.model:
             raise UsageError("--backend rules runs no model; drop --model (or use --backend local)")
-        self.workers = max(1, workers if workers is not None else min(cpu_count(), 8))
+        if workers is None:
+            env = os.environ.get("EXTRACT_WORKERS", "").strip()
+            if env and not env.isdigit():
+                raise UsageError(f"EXTRACT_WORKERS must be a whole number, got {env!r}")
+            workers = int(env) if env else min(cpu_count(), 8)
+        self.workers = max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
 
     def fingerprint(self) -> dict[str, Any]:

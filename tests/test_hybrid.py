@@ -154,3 +154,18 @@ def test_title_is_part_of_the_cache_key(cli, server, tmp_path):
                 cache_dir=tmp_path / "shared-cache")
         assert r.exit_code == 0, r.stderr
     assert server.chat_count == 2      # a different title is a different request
+
+
+def test_combine_policy_sends_each_field_to_its_source():
+    p = hybrid.propose(ABSTRACT, TITLE)
+    model = hybrid.answer_model(p, hybrid.contributions(PaperExtraction))
+    ans = model.model_validate(answer(contribution="system", names={"C1": "other", "C2": "other", "C3": "other"},
+                                      numbers={"N1": {"kind": "setting", "metric": None, "dataset": None,
+                                                      "method": None}}), context={"source": ABSTRACT})
+    by_model = hybrid.to_fields(p, ans, hybrid.Combine(contribution="model", kinds="model", names="model"))
+    assert by_model["contribution"] == "system" and by_model["method_names"] == []
+    assert by_model["numbers"][0]["kind"] == "setting"
+    mixed = hybrid.to_fields(p, ans, hybrid.Combine(contribution="rules", kinds="rules", names="union"))
+    assert mixed["contribution"] == p.candidates.contribution_hint == "method"
+    assert mixed["numbers"][0]["kind"] == "result"          # the rules' hint for 3.2%
+    assert mixed["method_names"] == ["FooNet"]              # confident rules name kept

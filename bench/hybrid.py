@@ -208,13 +208,14 @@ def _figures(records: list[dict], gold: list[dict]) -> dict:
 def score(args) -> None:
     import itertools
     import json
+    from datetime import datetime
 
     from extract import hybrid
     from extract.backends.rules import decide
 
     items = {i.id: i for i in _items(args.set, None)}
     gold_all = [json.loads(line) for line in (ROOT / SETS[args.set][1]).open()]
-    print(f"{'run':38} {'n':>3} " + " ".join(f"{k:>8}" for k in
+    print(f"{'run':50} {'n':>3} " + " ".join(f"{k:>8}" for k in
           ("methods", "datasets", "numbers", "results", "claims", "contrib", "grounded")) + "   s/abs")
     for run in sorted(RUNS.glob(f"*-{args.set}.jsonl")):
         raws = [json.loads(line) for line in run.open() if line.strip()]
@@ -224,7 +225,10 @@ def score(args) -> None:
         ids = {r["id"] for r in raws}
         gold = [g for g in gold_all if g["id"] in ids]
         rows = [("rules alone", [_record(items[i], decide(items[i].text)) for i in sorted(ids)])]
-        for combo in itertools.product(("model", "rules"), ("model", "rules"), ("model", "union")):
+        for combo in itertools.product(("model", "rules"), ("model", "rules"), ("model", "union"),
+                                       (0.3, 0.5), ("add", "listed")):
+            if combo[:2] != ("rules", "rules") and combo[2:] != ("union", 0.5, "listed"):
+                continue            # one field at a time around the default
             combine = hybrid.Combine(*combo)
             recs = []
             for r in raws:
@@ -233,11 +237,18 @@ def score(args) -> None:
                 model = hybrid.answer_model(proposal, hybrid.contributions(hybrid.default_schema()))
                 obj = model.model_validate(r["answer"], context={"source": item.text, "lenient": True})
                 recs.append(_record(item, hybrid.to_fields(proposal, obj, combine)))
-            rows.append((f"{run.stem} {'/'.join(combo)}", recs))
+            rows.append((f"{run.stem} {'/'.join(map(str, combo))}", recs))
         secs = sum(r["seconds"] for r in raws) / len(raws)
+        stamps = [datetime.fromisoformat(json.loads(line)["provenance"]["extracted_at"]).timestamp()
+                  for line in run.with_suffix(".records.jsonl").open() if line.strip()] \
+            if run.with_suffix(".records.jsonl").exists() else []
+        if len(stamps) >= 2:      # wall between the first and last record over the model's own time
+            model_s = sum(r["seconds"] for r in raws[1:len(stamps)])
+            print(f"{run.stem}: wall {max(stamps) - min(stamps):.0f} s / model {model_s:.0f} s = "
+                  f"{(max(stamps) - min(stamps)) / max(model_s, 1e-9):.3f}")
         for name, recs in rows:
             f = _figures(recs, gold)
-            print(f"{name:38} {len(recs):>3} " + " ".join(f"{f[k]:>8.3f}" for k in
+            print(f"{name:50} {len(recs):>3} " + " ".join(f"{f[k]:>8.3f}" for k in
                   ("methods", "datasets", "numbers", "results", "claims", "contribution", "grounded"))
                   + (f"   {secs:.1f}" if name != "rules alone" else ""))
 

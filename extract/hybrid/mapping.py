@@ -32,6 +32,10 @@ class Combine:
     contribution: str = "rules"   # "model" | "rules": the rules' cue when they have one
     kinds: str = "rules"          # "model" | "rules": the rules' kind hint when they have one
     names: str = "union"          # "model" | "union": plus every name the rules are confident of
+    #: the model's label counts for candidates the rules score at least this (below: "other")
+    min_score: float = 0.5
+    #: a dataset a number is reported on joins ``datasets`` ("add") or is dropped ("listed")
+    number_datasets: str = "listed"
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -75,7 +79,8 @@ def _unique(xs: list[str | None]) -> list[str]:
 def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine()) -> dict:
     """The default schema's fields (``PaperExtraction``) from a validated hybrid answer."""
     resolve = _resolver(proposal)
-    labels = {k: getattr(answer.names, k, "other") for k in proposal.names}
+    labels = {k: (getattr(answer.names, k, "other") if n.score >= combine.min_score else "other")
+              for k, n in proposal.names.items()}
     if combine.names == "union":
         for k, n in proposal.names.items():
             if labels[k] == "other" and n.score >= CONFIDENT and n.role_hint in ("method", "dataset"):
@@ -100,7 +105,10 @@ def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine(
         else:
             method = "" if d.method == "" else resolve(d.method)
         if dataset and dataset.lower() not in {x.lower() for x in datasets}:
-            datasets.append(dataset)        # a number is reported on it: it is a named dataset
+            if combine.number_datasets == "add":
+                datasets.append(dataset)    # a number is reported on it: a named dataset
+            else:
+                dataset = None              # the record's claims name only its own datasets
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit, "kind": kind,
                         "about": " ".join((num.about_hint or "").split())[:80],
                         "metric": metric, "dataset": dataset, "method": method})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 from .lexicon import (DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, KNOWN_DATASETS,  # noqa: F401
@@ -148,6 +149,7 @@ def _model_like(tok: str) -> bool:
     return len(parts) > 1 and parts[-1] in MODEL_SUFFIXES and bool(parts[0])
 
 
+@lru_cache(maxsize=1 << 16)     # hot: called per token against every known dataset
 def _dataset_like(tok: str) -> bool:
     low = tok.lower()
     if any(low == k or low.startswith(k + "-") or (low.startswith(k) and low[len(k):].isdigit())

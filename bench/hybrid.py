@@ -226,8 +226,8 @@ def score(args) -> None:
         gold = [g for g in gold_all if g["id"] in ids]
         rows = [("rules alone", [_record(items[i], decide(items[i].text)) for i in sorted(ids)])]
         for combo in itertools.product(("model", "rules"), ("model", "rules"), ("model", "union"),
-                                       (0.3, 0.5), ("add", "listed")):
-            if combo[:2] != ("rules", "rules") and combo[2:] != ("union", 0.5, "listed"):
+                                       (0.3, 0.5), ("model", "rules"), ("add", "listed")):
+            if combo[:2] != ("rules", "rules") and combo[2:] != ("union", 0.5, "model", "listed"):
                 continue            # one field at a time around the default
             combine = hybrid.Combine(*combo)
             recs = []

@@ -34,6 +34,9 @@ class Combine:
     names: str = "union"          # "model" | "union": plus every name the rules are confident of
     #: the model's label counts for candidates the rules score at least this (below: "other")
     min_score: float = 0.5
+    #: "model": the model's label is the role; "rules": the model keeps or vetoes a name
+    #: ("other"), its side is the rules' hint when they have one
+    roles: str = "model"
     #: a dataset a number is reported on joins ``datasets`` ("add") or is dropped ("listed")
     number_datasets: str = "listed"
 
@@ -81,6 +84,10 @@ def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine(
     resolve = _resolver(proposal)
     labels = {k: (getattr(answer.names, k, "other") if n.score >= combine.min_score else "other")
               for k, n in proposal.names.items()}
+    if combine.roles == "rules":
+        for k, n in proposal.names.items():
+            if labels[k] != "other" and n.role_hint in ("method", "dataset") and labels[k] != "both":
+                labels[k] = n.role_hint
     if combine.names == "union":
         for k, n in proposal.names.items():
             if labels[k] == "other" and n.score >= CONFIDENT and n.role_hint in ("method", "dataset"):

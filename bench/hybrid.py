@@ -225,7 +225,7 @@ def score(args) -> None:
         ids = {r["id"] for r in raws}
         gold = [g for g in gold_all if g["id"] in ids]
         rows = [("rules alone", [_record(items[i], decide(items[i].text)) for i in sorted(ids)])]
-        for combo in itertools.product(("model", "rules"), ("model", "rules"), ("model", "union"),
+        for combo in itertools.product(("model", "rules"), ("model", "rules"), ("model", "union", "rules"),
                                        (0.3, 0.5), ("model", "rules"), ("add", "listed")):
             if combo[:2] != ("rules", "rules") and combo[2:] != ("union", 0.5, "model", "listed"):
                 continue            # one field at a time around the default

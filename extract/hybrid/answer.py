@@ -33,9 +33,8 @@ NUMBER_KINDS = ("result", "setting", "drop")
 #: method = introduced by this paper; dataset = a named dataset/benchmark/environment;
 #: both = a dataset or benchmark this paper introduces; other = neither
 NAME_LABELS = ("method", "dataset", "both", "other")
-#: The grammar bounds the task phrase (a small model cannot ramble to max_tokens); the
-#: mapping cuts it to 12 words anyway.
-TASK_MAX_CHARS = 100
+# No maxLength on free strings: llama-cpp-python's converter turns it into nested optionals
+# that make grammar sampling very slow; the mapping cuts the task to 12 words instead.
 
 
 def _all_required(schema: dict) -> None:
@@ -133,8 +132,7 @@ def answer_model(proposal: Proposal, contributions: tuple[str, ...]) -> type[Bas
         __doc__="Decisions about one abstract's candidates (ids from the listing).",
         __config__=ConfigDict(json_schema_extra=_all_required),
         __validators__={"_more": field_validator("more_methods", "more_datasets")(classmethod(more_validator))},
-        task=(str, Field(max_length=TASK_MAX_CHARS,
-                         description="the research problem, a short noun phrase of 3-12 words")),
+        task=(str, Field(description="the research problem, a short noun phrase of 3-12 words")),
         contribution=(Literal[contributions], Field(description="the main kind of contribution")),  # type: ignore[valid-type]
         names=(Names, Field(default_factory=Names, description="one label per candidate id")),
         more_methods=(list[str], Field(default_factory=list, description="names this paper introduces that "

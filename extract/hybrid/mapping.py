@@ -31,7 +31,9 @@ class Combine:
 
     contribution: str = "rules"   # "model" | "rules": the rules' cue when they have one
     kinds: str = "rules"          # "model" | "rules": the rules' kind hint when they have one
-    names: str = "union"          # "model" | "union": plus every name the rules are confident of
+    #: "model" | "union": plus every name the rules are confident of | "rules": the rules'
+    #: hints decide the names (the model's labels and extra spans are not used)
+    names: str = "union"
     #: the model's label counts for candidates the rules score at least this (below: "other")
     min_score: float = 0.5
     #: "model": the model's label is the role; "rules": the model keeps or vetoes a name
@@ -92,10 +94,15 @@ def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine(
         for k, n in proposal.names.items():
             if labels[k] == "other" and n.score >= CONFIDENT and n.role_hint in ("method", "dataset"):
                 labels[k] = n.role_hint
+    more_m, more_d = answer.more_methods, answer.more_datasets
+    if combine.names == "rules":
+        labels = {k: (n.role_hint if n.role_hint in ("method", "dataset") and n.score >= combine.min_score
+                      else "other") for k, n in proposal.names.items()}
+        more_m = more_d = []
     methods = _unique([proposal.names[k].text for k, v in labels.items() if v in ("method", "both")]
-                      + [resolve(r) for r in answer.more_methods])
+                      + [resolve(r) for r in more_m])
     datasets = _unique([proposal.names[k].text for k, v in labels.items() if v in ("dataset", "both")]
-                       + [resolve(r) for r in answer.more_datasets])
+                       + [resolve(r) for r in more_d])
     numbers = []
     decisions = answer.numbers
     for key, num in proposal.numbers.items():

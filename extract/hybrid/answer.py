@@ -33,6 +33,8 @@ NUMBER_KINDS = ("result", "setting", "drop")
 #: method = introduced by this paper; dataset = a named dataset/benchmark/environment;
 #: both = a dataset or benchmark this paper introduces; other = neither
 NAME_LABELS = ("method", "dataset", "both", "other")
+#: Names beyond the candidates, per list (maxItems: a small model cannot loop in a list).
+MAX_MORE = 8
 # No maxLength on free strings: llama-cpp-python's converter turns it into nested optionals
 # that make grammar sampling very slow; the mapping cuts the task to 12 words instead.
 
@@ -135,9 +137,9 @@ def answer_model(proposal: Proposal, contributions: tuple[str, ...]) -> type[Bas
         task=(str, Field(description="the research problem, a short noun phrase of 3-12 words")),
         contribution=(Literal[contributions], Field(description="the main kind of contribution")),  # type: ignore[valid-type]
         names=(Names, Field(default_factory=Names, description="one label per candidate id")),
-        more_methods=(list[str], Field(default_factory=list, description="names this paper introduces that "
+        more_methods=(list[str], Field(default_factory=list, max_length=MAX_MORE, description="names this paper introduces that "
                                        "are not candidates, copied verbatim")),
-        more_datasets=(list[str], Field(default_factory=list, description="named datasets that are not "
+        more_datasets=(list[str], Field(default_factory=list, max_length=MAX_MORE, description="named datasets that are not "
                                         "candidates, copied verbatim")),
         numbers=(Numbers, Field(default_factory=Numbers, description="one decision per number id")),
     )

@@ -27,7 +27,8 @@ from .backends.openai_batch import (ResultIndex, answer_of, canonical, downloade
                                     usage_of)
 from .batch import BatchRequests, _entries
 from .config import RunConfig
-from .errors import EXIT_OK, EXIT_SOME_FAILED, RecordError, UsageError
+from .errors import (EXIT_OK, EXIT_SOME_FAILED, BackendError, BatchNotReady, RecordError,
+                     UsageError, brief)
 from .inputs import Item, Problem
 from .output import RecordSink
 from .pipeline import Summary
@@ -56,14 +57,6 @@ class CollectSummary(Summary):
         if self.strays:
             text += f"; {self.strays} answers match no input id"
         return text
-
-
-def _brief(e: ValidationError) -> str:
-    parts = []
-    for err in e.errors()[:3]:
-        loc = ".".join(str(x) for x in err.get("loc", ())) or "answer"
-        parts.append(f"{loc}: {err.get('msg', '')}")
-    return "; ".join(parts)[:500]
 
 
 def _when(body: dict) -> str:
@@ -183,7 +176,7 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
     try:
         obj = ex.schema.model_validate_json(content, context={"source": item.text, "lenient": True})
     except ValidationError as e:
-        return fail(f"answer invalid, and a batch cannot re-ask: {_brief(e)}")
+        return fail(f"answer invalid, and a batch cannot re-ask: {brief(e)}")
     record = ex.remember(item, obj, model=body.get("model") or reqs.config.model, attempts=1,
                          usage=usage, extracted_at=_when(body))
     sink.record(record)

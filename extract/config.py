@@ -65,7 +65,7 @@ class RunConfig:
     ``api_key`` is excluded from ``repr`` and from every cache key and export.
     """
 
-    backend: str = "local"                 # entry-point name in group "extract.backends"
+    backend: str = "rules"                 # entry-point name in group "extract.backends" (rules: no model)
     model: str | None = None               # model name, or a GGUF path for the local backend
     base_urls: tuple[str, ...] = ()        # OpenAI-compatible endpoints (several = replicas)
     api_key: str | None = field(default=None, repr=False, compare=False)

@@ -112,3 +112,10 @@ EXIT_LOCKED = 5
 EXIT_BATCH_PENDING = 6     # extract batch collect: the batch has not finished
 EXIT_OUTPUT = 7            # the output cannot be written (disk full, ...)
 EXIT_INTERRUPTED = 130
+
+
+def brief(e, limit: int = 300) -> str:
+    """A pydantic ``ValidationError`` in one line: the first four locations and messages."""
+    parts = [f"{'.'.join(map(str, err['loc'])) or 'answer'}: {err['msg']}" for err in e.errors()[:4]]
+    text = "; ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

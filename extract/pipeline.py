@@ -25,11 +25,12 @@ from datetime import datetime, timezone
 from pydantic import ValidationError
 
 from ._version import __version__
+from . import hybrid
 from .backends.base import Backend, Job, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
 from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
-                     FatalBackendError, RecordError, TransientBackendError)
+                     FatalBackendError, RecordError, SchemaFailure, TransientBackendError, brief)
 from .inputs import Item, Problem
 from .output import RecordSink
 from .prompting import load_schema, prompt_for, schema_json, sha256
@@ -120,14 +121,18 @@ class Extractor:
         self.config = config
         self.backend = backend or load_backend(config)
         self.schema = load_schema(config.schema)
-        self.prompt = prompt_for(config.prompt, self.schema)
+        #: the hybrid design (rules propose, the model decides) for the default schema
+        self.hybrid = hybrid.applies(self.schema, config.prompt, getattr(self.backend, "hybrid", False))
+        self.prompt = prompt_for(hybrid.PROMPT if self.hybrid and config.prompt == hybrid.DEFAULT_PROMPT
+                                 else config.prompt, self.schema)
+        self.prompt_sha = hybrid.prompt_digest(self.prompt.sha) if self.hybrid else self.prompt.sha
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = self.backend.fingerprint()
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
-                         prompt_sha=self.prompt.sha, schema_sha=self.schema_sha,
+                         prompt_sha=self.prompt_sha, schema_sha=self.schema_sha,
                          reasks=self.config.reasks, text=self.prompt.key_text(text, title))
 
     def _check(self, item: Item) -> None:
@@ -138,10 +143,12 @@ class Extractor:
     def _record(self, item: Item, obj, meta: dict, cached: bool) -> dict:
         provenance = {
             "backend": self.backend.name, "model": meta.get("model") or self.config.model,
-            "prompt_sha": self.prompt.sha, "schema_sha": self.schema_sha,
+            "prompt_sha": self.prompt_sha, "schema_sha": self.schema_sha,
             "tool_version": __version__, "cached": cached, "attempts": meta["attempts"],
             "usage": meta["usage"], "extracted_at": meta["extracted_at"],
         }
+        if meta.get("decided_by"):
+            provenance["decided_by"] = meta["decided_by"]
         record = build_record(item, obj, provenance)
         if meta.get("notes"):
             record["notes"] = list(meta["notes"])
@@ -162,21 +169,43 @@ class Extractor:
     async def ask(self, item: Item) -> tuple[dict, bool, dict]:
         """Ask the backend (no cache read), cache the answer: (record, False, tokens spent)."""
         self._check(item)
+        if self.hybrid:
+            return await self._ask_hybrid(item)
         job = Job(item.id, item.text, self.prompt.render(item.text, item.title), self.schema,
                   {"source": item.text})
         answer = await self.backend.extract(job)
         record = self.remember(item, answer.obj, model=answer.model, attempts=answer.attempts,
-                               usage=answer.usage, notes=getattr(answer, "notes", ()))
+                               usage=answer.usage, notes=answer.notes, decided_by=answer.decided_by)
+        return record, False, answer.usage
+
+    async def _ask_hybrid(self, item: Item) -> tuple[dict, bool, dict]:
+        """The rules propose (numbered candidates), the backend's model decides under the
+        per-abstract answer model, the answer is mapped onto the default schema's fields."""
+        proposal = hybrid.propose(item.text, item.title)
+        job = Job(item.id, item.text, hybrid.render_messages(self.prompt, proposal),
+                  hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
+                  {"source": item.text, "drop_ungrounded": True})
+        answer = await self.backend.extract(job)
+        fields = hybrid.to_fields(proposal, answer.obj)
+        try:
+            obj = self.schema.model_validate(fields, context={"source": item.text, "lenient": True})
+        except ValidationError as e:
+            raise SchemaFailure(f"mapped answer failed validation: {brief(e)}",
+                                attempts=answer.attempts, usage=answer.usage) from None
+        record = self.remember(item, obj, model=answer.model, attempts=answer.attempts,
+                               usage=answer.usage, notes=answer.notes, decided_by="model")
         return record, False, answer.usage
 
     def remember(self, item: Item, obj, *, model: str | None, attempts: int, usage: dict,
-                 extracted_at: str | None = None, notes=()) -> dict:
+                 extracted_at: str | None = None, notes=(), decided_by: str | None = None) -> dict:
         """Cache a fresh answer under ``item``'s key and return its record."""
         meta = {"answer": obj.model_dump(mode="json"), "model": model, "attempts": attempts,
                 "usage": usage, "extracted_at": extracted_at
                 or datetime.now(timezone.utc).isoformat(timespec="seconds")}
         if notes:
             meta["notes"] = list(notes)
+        if decided_by:
+            meta["decided_by"] = decided_by
         self.cache.set(self.key(item.text, item.title), meta)
         return self._record(item, obj, meta, False)
 

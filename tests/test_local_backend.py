@@ -94,11 +94,19 @@ def test_names_with_backslashes_or_quotes_get_safe_keys_and_map_back():
     foo = NameCandidate('"Foo"', 26, 31, "method", 0.6, ())
     plan = build_plan(Candidates((), (alpha, foo), "method", "x y"), Policy(drop_score=0.5))
     assert plan.schema["properties"]["names"]["required"] == ["alpha", "Foo"]
-    gbnf = grammar_from_schema(plan.schema) if HAVE_LLAMA else ""
-    assert "\\\\" not in gbnf
     fields = map_answer(plan, {"names": {"alpha": "introduced", "Foo": "introduced"}})
     assert fields["method_names"] == ["\\alpha", '"Foo"']
     assert [text[n.start:n.end] for n in (alpha, foo)] == ["\\alpha", '"Foo"']
+
+
+@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract[local]')")
+def test_safe_keys_make_a_clean_grammar():
+    alpha = NameCandidate("\\alpha", 7, 13, None, 0.6, ())
+    foo = NameCandidate('"Foo"', 26, 31, "method", 0.6, ())
+    gbnf = grammar_from_schema(build_plan(Candidates((), (alpha, foo), "method", "x y"),
+                                          Policy(drop_score=0.5)).schema)
+    assert '\\"alpha\\"' in gbnf and '\\"Foo\\"' in gbnf    # the keys, without the bad characters
+    assert "\\\\" not in gbnf
 
 
 @pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract[local]')")
@@ -143,8 +151,9 @@ def test_duplicate_number_texts_get_distinct_keys():
     c = Candidates([NumberCandidate("2", 0, 1, 2.0, None, None, "layers"),
                     NumberCandidate("2", 13, 14, 2.0, None, None, "heads")], [], None, None)
     plan = build_plan(c, Policy())
-    assert len(plan.asked_kinds) == 2 and sorted(plan.asked_kinds.values()) == [0, 1]
-    assert text  # the keys differ although the texts are equal
+    assert sorted(plan.asked_kinds.values()) == [0, 1]
+    assert list(plan.asked_kinds) == ["2", "2#2"]     # distinct keys although the texts are equal
+    assert text[0] == text[13] == "2"
 
 
 def test_task_is_picked_among_phrases_cut_from_the_abstract():

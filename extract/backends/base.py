@@ -40,6 +40,7 @@ class Answer:
     usage: dict = field(default_factory=dict)   # prompt_tokens, completion_tokens, total_tokens
     model: str | None = None        # the model that answered, as the endpoint names it
     notes: list[str] = field(default_factory=list)  # invalid fields dropped to keep the record
+    decided_by: str | None = None   # provenance: "model", "rules", "rules+model"
 
 
 class Backend(abc.ABC):
@@ -52,6 +53,9 @@ class Backend(abc.ABC):
     #: takes none.  Validated values are ``self.options``; put those that shape answers in
     #: ``fingerprint()``.
     Options: ClassVar[type[BaseModel] | None] = None
+    #: True: the model is capable enough for the hybrid job (rules propose, the model decides);
+    #: the core then asks it, for the default schema, instead of the plain extraction job
+    hybrid: bool = False
 
     def __init__(self, config: RunConfig):
         self.config = config

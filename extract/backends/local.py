@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..config import RunConfig
-from ..errors import FatalBackendError, RequestRejected, SchemaFailure, UsageError
+from ..errors import FatalBackendError, RequestRejected, SchemaFailure, UsageError, brief
 from .base import Answer, Backend, Job
 from .local_schema import (CHOICE_INSTRUCTIONS, CONSTRAINT_VERSION, GrammarError, Policy,
                            build_plan, grammar_from_schema, ignored_keywords, map_answer)
@@ -96,9 +96,15 @@ def _llama_cpp():
     return llama_cpp
 
 
+def default_schema() -> type[BaseModel]:
+    from ..schemas.paper import PaperExtraction
+    return PaperExtraction
+
+
 def is_default_schema(model: type[BaseModel]) -> bool:
-    """The shipped PaperExtraction, whichever import path loaded it."""
-    return model.__name__ == "PaperExtraction" and model.__module__.endswith("schemas.paper")
+    """The shipped PaperExtraction or a subclass of it (its fields are what the choice
+    path fills)."""
+    return isinstance(model, type) and issubclass(model, default_schema())
 
 
 def _threads() -> int:
@@ -133,6 +139,9 @@ class LocalBackend(Backend):
     def __init__(self, config: RunConfig, policy: Policy | None = None):
         super().__init__(config)
         self.policy = policy or Policy()
+        #: a model of the user's own (--model PATH.gguf) gets the hybrid job; the packaged
+        #: tiny default only chooses among the rules' candidates (or the rules decide)
+        self.hybrid = config.model is not None
         self.model_path = resolve_model_path(config.model)
         self._llama_cpp = _llama_cpp()
         self._llm = None
@@ -246,9 +255,10 @@ class LocalBackend(Backend):
         try:
             obj = job.response_model.model_validate(fields, context=job.context)
         except ValidationError as e:
-            raise SchemaFailure(f"constrained answer failed validation: {_brief(e)}",
+            raise SchemaFailure(f"constrained answer failed validation: {brief(e)}",
                                 attempts=attempts, usage=usage) from None
-        return Answer(obj, attempts=attempts, usage=usage, model=self.model_name)
+        return Answer(obj, attempts=attempts, usage=usage, model=self.model_name,
+                      decided_by="rules+model" if attempts else "rules")
 
     def _extract_free(self, job: Job) -> Answer:
         model = job.response_model
@@ -269,9 +279,10 @@ class LocalBackend(Backend):
             try:
                 obj = model.model_validate_json(
                     content, context={**job.context, "attempt": attempt, "last_attempt": last})
-                return Answer(obj, attempts=attempt + 1, usage=usage, model=self.model_name)
+                return Answer(obj, attempts=attempt + 1, usage=usage, model=self.model_name,
+                              decided_by="model")
             except ValidationError as e:
-                error = _brief(e)
+                error = brief(e)
             messages = list(job.messages) + [
                 {"role": "assistant", "content": content},
                 {"role": "user", "content": f"That answer is invalid: {error}. Answer again with corrected JSON."}]
@@ -293,9 +304,3 @@ def _choice_messages(messages: tuple[dict, ...], choices_text: str) -> list[dict
     if users and choices_text:
         users[-1]["content"] = users[-1]["content"].rstrip() + "\n\n" + choices_text
     return out
-
-
-def _brief(e: ValidationError, limit: int = 300) -> str:
-    parts = [f"{'.'.join(map(str, err['loc'])) or 'answer'}: {err['msg']}" for err in e.errors()[:4]]
-    text = "; ".join(parts)
-    return text if len(text) <= limit else text[: limit - 1] + "…"

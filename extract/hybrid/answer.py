@@ -1,0 +1,145 @@
+"""The per-abstract response model of the hybrid extractor (``pydantic.create_model``).
+
+Shape (every property required in the JSON Schema, as OpenAI strict mode wants)::
+
+    {"task": "...", "contribution": "method",
+     "names": {"C1": "method", "C2": "dataset", "C3": "other"},
+     "more_methods": ["a verbatim span"], "more_datasets": [],
+     "numbers": {"N1": {"kind": "result", "metric": "accuracy", "dataset": "C2", "method": "C1"},
+                 "N2": {"kind": "drop", ...}}}
+
+``names`` and ``numbers`` admit exactly this abstract's candidate and number ids as keys
+(``additionalProperties: false``): the ids are the schema's enum, so an endpoint that
+enforces the schema (OpenAI structured outputs, vLLM guided decoding, a llama.cpp grammar)
+cannot return a number the rules did not find, and every candidate gets an explicit label
+(a small model cannot forget one).  Pydantic rejects any other key too (``extra="forbid"``),
+which instructor re-asks.  Names beyond the candidates (``more_*``) and number references
+are candidate ids or verbatim spans: a span that is not in the abstract is rejected
+(re-asked) until the last attempt, where it is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
+
+from ..grounding import Aligner
+from .proposal import Proposal
+
+_ID = re.compile(r"^\s*([CN])(\d+)\s*$")
+NUMBER_KINDS = ("result", "setting", "drop")
+#: method = introduced by this paper; dataset = a named dataset/benchmark/environment;
+#: both = a dataset or benchmark this paper introduces; other = neither
+NAME_LABELS = ("method", "dataset", "both", "other")
+#: Names beyond the candidates, per list (maxItems: a small model cannot loop in a list).
+MAX_MORE = 8
+# No maxLength on free strings: llama-cpp-python's converter turns it into nested optionals
+# that make grammar sampling very slow; the mapping cuts the task to 12 words instead.
+
+
+def _all_required(schema: dict) -> None:
+    """JSON Schema post-processing: every property required (defaults stay in Pydantic, so a
+    model that omits one is not failed for it)."""
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        schema["required"] = list(props)
+        for p in props.values():
+            p.pop("default", None)
+
+
+def lenient(info: ValidationInfo) -> bool:
+    """The last attempt (or no source to check against): drop what cannot be grounded."""
+    ctx = info.context or {}
+    return ("source" not in ctx or bool(ctx.get("lenient"))
+            or ctx.get("attempt", 0) >= ctx.get("last_attempt", 10**9))
+
+
+def _grounded(values: list[str], info: ValidationInfo, ids: frozenset[str], what: str) -> list[str]:
+    """Keep candidate ids and spans of the source.  An unknown id is rejected (re-asked);
+    a span that is not in the source too, unless the context says ``drop_ungrounded`` (the
+    core's choice: one request per abstract, a stray span is dropped rather than paid for
+    with a second call)."""
+    ctx = info.context or {}
+    source = ctx.get("source")
+    aligner = Aligner(source) if source else None
+    out, bad = [], []
+    for v in values:
+        v = v.strip()
+        if not v:
+            continue
+        m = _ID.match(v)
+        if m and m.group(1) + m.group(2) in ids:
+            out.append(m.group(1) + m.group(2))
+        elif m:
+            bad.append(f"{v} (no such candidate id)")
+        elif aligner is None or aligner.align(v, unwrap_name=True) is not None:
+            out.append(v)
+        elif not ctx.get("drop_ungrounded"):
+            bad.append(f"{v!r} (not in the abstract)")
+    if bad and not lenient(info):
+        raise ValueError(f"{what}: " + "; ".join(bad[:6]) + ". Use a listed id or copy a span "
+                         "verbatim from the abstract, or leave it out.")
+    return out
+
+
+def _ref(value: Optional[str], info: ValidationInfo, ids: frozenset[str]) -> Optional[str]:
+    if value is None or value.strip() == "":
+        return value if value is None else ""
+    kept = _grounded([value], info, ids, "number reference")
+    return kept[0] if kept else None
+
+
+def answer_model(proposal: Proposal, contributions: tuple[str, ...]) -> type[BaseModel]:
+    """The response model for ``proposal``'s abstract."""
+    ref_ids = frozenset(proposal.names)
+
+    class NumberDecision(BaseModel):
+        model_config = ConfigDict(extra="forbid", json_schema_extra=_all_required)
+        kind: Literal[NUMBER_KINDS] = Field(  # type: ignore[valid-type]
+            description="result = a claimed outcome; setting = scale or configuration; "
+                        "drop = not a quantity (part of a name, a year, a section number)")
+        metric: Optional[str] = Field(default=None,
+                                      description="what it measures, copied from the abstract")
+        dataset: Optional[str] = Field(default=None,
+                                       description="candidate id or name of the dataset it is on")
+        method: Optional[str] = Field(default=None, description="candidate id or name of the system it "
+                                                               "belongs to; '' = the paper's own unnamed approach")
+
+        @field_validator("metric")
+        @classmethod
+        def _metric(cls, v, info: ValidationInfo):
+            if v is None or not v.strip():
+                return None
+            kept = _grounded([v], info, frozenset(), "metric")
+            return kept[0] if kept else None
+
+        @field_validator("dataset", "method")
+        @classmethod
+        def _refs(cls, v, info: ValidationInfo):
+            return _ref(v, info, ref_ids)
+
+    number_fields = {k: (NumberDecision, None) for k in proposal.numbers}
+    strict = ConfigDict(extra="forbid", json_schema_extra=_all_required)
+    Numbers = create_model("Numbers", __config__=strict, **number_fields)
+    label = Literal[NAME_LABELS]  # type: ignore[valid-type]
+    Names = create_model("Names", __config__=strict, **{k: (label, "other") for k in proposal.names})
+
+    def more_validator(cls, v, info: ValidationInfo):
+        return _grounded(v, info, frozenset(), info.field_name)
+
+    return create_model(
+        "PaperAnswer",
+        __doc__="Decisions about one abstract's candidates (ids from the listing).",
+        __config__=ConfigDict(json_schema_extra=_all_required),
+        __validators__={"_more": field_validator("more_methods", "more_datasets")(classmethod(more_validator))},
+        task=(str, Field(description="the research problem, a short noun phrase of 3-12 words")),
+        contribution=(Literal[contributions], Field(description="the main kind of contribution")),  # type: ignore[valid-type]
+        names=(Names, Field(default_factory=Names, description="one label per candidate id")),
+        more_methods=(list[str], Field(default_factory=list, max_length=MAX_MORE, description="names this paper introduces that "
+                                       "are not candidates, copied verbatim")),
+        more_datasets=(list[str], Field(default_factory=list, max_length=MAX_MORE, description="named datasets that are not "
+                                        "candidates, copied verbatim")),
+        numbers=(Numbers, Field(default_factory=Numbers, description="one decision per number id")),
+    )

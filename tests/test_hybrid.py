@@ -1,0 +1,171 @@
+"""The hybrid extractor (rules propose, the model decides) through the real OpenAI client,
+instructor and the fake OpenAI-compatible server on 127.0.0.1."""
+
+import json
+
+import pytest
+
+from conftest import read_jsonl
+
+from extract import hybrid
+from extract.schemas.paper import PaperExtraction
+
+ABSTRACT = ("We propose FooNet, which improves top-1 accuracy by 3.2% on BarBench over the "
+            "MegaBaseline model, using 120 GPUs. The Foo Aligned Network Tokenizer (FANT) is also released.")
+TITLE = "FooNet: a title"
+
+
+def answer(**over):
+    base = {"task": "image classification with tokenizers", "contribution": "method",
+            "names": {"C1": "method", "C2": "other", "C3": "dataset"},
+            "more_methods": [], "more_datasets": [],
+            "numbers": {"N1": {"kind": "result", "metric": "top-1 accuracy", "dataset": "C3", "method": "C1"},
+                        "N2": {"kind": "setting", "metric": "GPUs", "dataset": None, "method": None}}}
+    base.update(over)
+    return base
+
+
+@pytest.fixture
+def one(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"id": "p1", "title": TITLE, "abstract": ABSTRACT}) + "\n")
+    return path
+
+
+def run(cli, server, inputs, tmp_path, *extra):
+    out = tmp_path / "out.jsonl"
+    r = cli("run", str(inputs), "--prompt", "hybrid", *extra, server=server, out=out)
+    return r, (read_jsonl(out) if out.exists() else [])
+
+
+def test_proposal_numbers_ids_in_text_order_and_listing():
+    p = hybrid.propose(ABSTRACT, TITLE)
+    assert list(p.numbers) == ["N1", "N2"] and [n.text for n in p.numbers.values()] == ["3.2%", "120"]
+    assert "FooNet" in [n.text for n in p.names.values()]
+    assert "FANT" not in [n.text for n in p.names.values()]     # beyond the candidates
+    assert "N1: 3.2% [result]" in p.listing()
+
+
+def test_ids_answer_maps_to_rules_values_with_claims_in_one_request(cli, server, one, tmp_path):
+    server.push({"payload": answer()})
+    r, recs = run(cli, server, one, tmp_path)
+    assert r.exit_code == 0, r.stderr
+    assert server.chat_count == 1
+    ext = recs[0]["extraction"]
+    assert [m["text"] for m in ext["method_names"]] == ["FooNet"]
+    assert [d["text"] for d in ext["datasets"]] == ["BarBench"]
+    n1, n2 = ext["numbers"]
+    assert (n1["text"], n1["value"], n1["unit"], n1["kind"]) == ("3.2%", 3.2, "%", "result")
+    assert n1["metric"]["text"] == "top-1 accuracy" and n1["dataset"]["text"] == "BarBench"
+    assert n1["method"]["text"] == "FooNet" and n2["method"] is None and n2["kind"] == "setting"
+    for span in [n1, n2, n1["metric"], *ext["method_names"]]:
+        assert ABSTRACT[span["start"]:span["end"]] == span["text"]
+    assert recs[0]["provenance"]["decided_by"] == "model"
+
+
+def test_request_has_static_prefix_then_title_abstract_candidates_and_id_enum(cli, server, one, tmp_path):
+    server.push({"payload": answer()})
+    run(cli, server, one, tmp_path)
+    body = server.requests[-1]["body"]
+    system, user = body["messages"][0]["content"], body["messages"][1]["content"]
+    assert ABSTRACT not in system and "N1" in system          # static instructions only
+    assert user.index(TITLE) < user.index(ABSTRACT) < user.index("N1: 3.2%")
+    params = body["tools"][0]["function"]["parameters"]
+    defs = params.get("$defs", {})
+    numbers = defs["Numbers"]
+    assert list(numbers["properties"]) == ["N1", "N2"] and numbers["additionalProperties"] is False
+    assert list(defs["Names"]["properties"]) == ["C1", "C2", "C3"]
+
+
+def test_system_prompt_is_the_same_for_every_abstract(cli, server, tmp_path):
+    path = tmp_path / "two.jsonl"
+    path.write_text("\n".join(json.dumps({"id": f"p{i}", "abstract": a}) for i, a in
+                              enumerate([ABSTRACT, "We study X and reach 91.5% accuracy on CIFAR-10."])) + "\n")
+    server.push({"payload": answer()}, {"payload": {"task": "a study of x", "contribution": "analysis",
+                                                    "names": {}, "more_methods": [], "more_datasets": [],
+                                                    "numbers": {}}})
+    r, recs = run(cli, server, path, tmp_path, "--concurrency", "1")
+    assert r.exit_code == 0, r.stderr
+    systems = {req["body"]["messages"][0]["content"] for req in server.requests}
+    assert len(systems) == 1
+    assert recs[1]["extraction"]["numbers"][0]["text"] == "91.5%"   # no decision: the rules' number stands
+
+
+def test_out_of_enum_number_id_is_rejected_and_reasked(cli, server, one, tmp_path):
+    bad = answer(numbers={"N1": {"kind": "result", "metric": None, "dataset": None, "method": None},
+                          "N9": {"kind": "result", "metric": None, "dataset": None, "method": None}})
+    server.push({"payload": bad}, {"payload": answer()})
+    r, recs = run(cli, server, one, tmp_path)
+    assert r.exit_code == 0, r.stderr
+    assert server.chat_count == 2
+    reask = json.dumps(server.requests[-1]["body"]["messages"][2:])
+    assert "N9" in reask
+    assert [n["value"] for n in recs[0]["extraction"]["numbers"]] == [3.2, 120.0]
+
+
+def test_unknown_candidate_id_is_reasked(cli, server, one, tmp_path):
+    server.push({"payload": answer(more_datasets=["C7"])}, {"payload": answer()})
+    r, recs = run(cli, server, one, tmp_path)
+    assert r.exit_code == 0 and server.chat_count == 2
+    assert [d["text"] for d in recs[0]["extraction"]["datasets"]] == ["BarBench"]
+
+
+def test_names_beyond_candidates_are_aligned_or_dropped_without_a_reask(cli, server, one, tmp_path):
+    server.push({"payload": answer(more_methods=["**FANT**", "foo aligned network tokenizer", "GhostNet"])})
+    r, recs = run(cli, server, one, tmp_path)
+    assert r.exit_code == 0 and server.chat_count == 1
+    methods = recs[0]["extraction"]["method_names"]
+    assert [m["text"] for m in methods] == ["FooNet", "FANT", "Foo Aligned Network Tokenizer"]
+    assert all(ABSTRACT[m["start"]:m["end"]] == m["text"] for m in methods)
+    assert "GhostNet" not in json.dumps(recs[0]["extraction"])
+
+
+def test_a_drop_decision_removes_the_number_and_values_never_come_from_the_model(cli, server, one, tmp_path):
+    server.push({"payload": answer(numbers={"N1": {"kind": "result", "metric": None, "dataset": None, "method": ""},
+                                            "N2": {"kind": "drop", "metric": None, "dataset": None, "method": None}})})
+    r, recs = run(cli, server, one, tmp_path)
+    nums = recs[0]["extraction"]["numbers"]
+    assert [(n["text"], n["value"], n["method"]) for n in nums] == [("3.2%", 3.2, "")]
+
+
+def test_answer_model_rejects_extra_keys_and_labels():
+    p = hybrid.propose(ABSTRACT, TITLE)
+    model = hybrid.answer_model(p, hybrid.contributions(PaperExtraction))
+    ctx = {"source": ABSTRACT}
+    model.model_validate(answer(), context=ctx)
+    for bad in (answer(names={"C1": "introduced"}), answer(contribution="software"),
+                answer(numbers={"N3": {"kind": "result", "metric": None, "dataset": None, "method": None}})):
+        with pytest.raises(Exception):
+            model.model_validate(bad, context=ctx)
+
+
+def test_contributions_are_read_from_the_schema_literal():
+    assert hybrid.contributions(PaperExtraction) == ("method", "benchmark", "dataset", "analysis",
+                                                     "theory", "system")
+
+
+def test_title_is_part_of_the_cache_key(cli, server, tmp_path):
+    for i, title in enumerate(["First title", "Second title"]):
+        path = tmp_path / f"in{i}.jsonl"
+        path.write_text(json.dumps({"id": "p1", "title": title, "abstract": ABSTRACT}) + "\n")
+        server.push({"payload": answer()})
+        out = tmp_path / f"out{i}.jsonl"
+        r = cli("run", str(path), "--prompt", "hybrid", server=server, out=out,
+                cache_dir=tmp_path / "shared-cache")
+        assert r.exit_code == 0, r.stderr
+    assert server.chat_count == 2      # a different title is a different request
+
+
+def test_combine_policy_sends_each_field_to_its_source():
+    p = hybrid.propose(ABSTRACT, TITLE)
+    model = hybrid.answer_model(p, hybrid.contributions(PaperExtraction))
+    ans = model.model_validate(answer(contribution="system", names={"C1": "other", "C2": "other", "C3": "other"},
+                                      numbers={"N1": {"kind": "setting", "metric": None, "dataset": None,
+                                                      "method": None}}), context={"source": ABSTRACT})
+    by_model = hybrid.to_fields(p, ans, hybrid.Combine(contribution="model", kinds="model", names="model"))
+    assert by_model["contribution"] == "system" and by_model["method_names"] == []
+    assert by_model["numbers"][0]["kind"] == "setting"
+    mixed = hybrid.to_fields(p, ans, hybrid.Combine(contribution="rules", kinds="rules", names="union"))
+    assert mixed["contribution"] == p.candidates.contribution_hint == "method"
+    assert mixed["numbers"][0]["kind"] == "result"          # the rules' hint for 3.2%
+    assert mixed["method_names"] == ["FooNet"]              # confident rules name kept

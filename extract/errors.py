@@ -29,38 +29,50 @@ entry counts the requests spent, and every reason quotes that same number.
 from __future__ import annotations
 
 
+# Exit statuses of `extract run`, documented in the README.
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+EXIT_USAGE = 2
+EXIT_BACKEND = 3
+EXIT_BUDGET = 4
+EXIT_LOCKED = 5
+EXIT_BATCH_PENDING = 6     # extract batch collect: the batch has not finished
+EXIT_OUTPUT = 7            # the output cannot be written (disk full, ...)
+EXIT_INTERRUPTED = 130
+
+
 class ExtractError(Exception):
     """Base class of every error extract raises deliberately."""
 
-    exit_code = 1
+    exit_code = EXIT_SOME_FAILED
 
 
 class UsageError(ExtractError):
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class InputError(ExtractError):
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class OutputLockedError(ExtractError):
-    exit_code = 5
+    exit_code = EXIT_LOCKED
 
 
 class OutputError(ExtractError):
     """The records or errors file cannot be written (disk full, a path under a file)."""
 
-    exit_code = 7
+    exit_code = EXIT_OUTPUT
 
 
 class OutputClosed(OutputError):
     """The reader of stdout went away (``extract run x | head``): stop quietly."""
 
-    exit_code = 0
+    exit_code = EXIT_OK
 
 
 class BackendError(ExtractError):
-    exit_code = 3
+    exit_code = EXIT_BACKEND
 
 
 class TransientBackendError(BackendError):
@@ -93,25 +105,13 @@ class RequestRejected(RecordError):
 
 
 class BudgetExhausted(ExtractError):
-    exit_code = 4
+    exit_code = EXIT_BUDGET
 
 
 class BatchNotReady(ExtractError):
     """The batch has not finished: collect later (``extract batch status ID``)."""
 
-    exit_code = 6
-
-
-# Exit statuses of `extract run`, documented in the README.
-EXIT_OK = 0
-EXIT_SOME_FAILED = 1
-EXIT_USAGE = 2
-EXIT_BACKEND = 3
-EXIT_BUDGET = 4
-EXIT_LOCKED = 5
-EXIT_BATCH_PENDING = 6     # extract batch collect: the batch has not finished
-EXIT_OUTPUT = 7            # the output cannot be written (disk full, ...)
-EXIT_INTERRUPTED = 130
+    exit_code = EXIT_BATCH_PENDING
 
 
 def brief(e, limit: int = 300) -> str:

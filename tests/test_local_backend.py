@@ -7,7 +7,6 @@ import asyncio
 import importlib.util
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -376,7 +375,7 @@ def _real_backend_or_skip() -> LocalBackend:
 
 
 @pytest.mark.embedded
-def test_real_model_records_are_grounded_and_fast():
+def test_real_model_records_are_grounded():
     backend = _real_backend_or_skip()
     from extract.inputs import Item, read_inputs
     from extract.prompting import load_prompt
@@ -384,7 +383,6 @@ def test_real_model_records_are_grounded_and_fast():
 
     items = [e for e in read_inputs([ROOT / "seeds" / "000_810fdc4303f22573.txt"]) if isinstance(e, Item)]
     prompt = load_prompt("extract")
-    started = time.perf_counter()
     for item in (items[2], items[8]):
         job = Job(item.id, item.text, prompt.render(item.text), PaperExtraction, {"source": item.text})
         answer = asyncio.run(backend.extract(job))
@@ -396,8 +394,7 @@ def test_real_model_records_are_grounded_and_fast():
         for key in ("method_names", "datasets", "numbers"):
             for span in extraction[key]:
                 assert item.text[span["start"]:span["end"]] == span["text"]
-    assert time.perf_counter() - started < 60
-    fp = backend.fingerprint()
+    fp = backend.fingerprint()      # (speed is measured in bench/embedded.py, not here)
     assert len(fp["model_sha256"]) == 64 and fp["constraints"] and fp["llama_cpp"]
 
 

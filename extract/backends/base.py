@@ -56,6 +56,8 @@ class Backend(abc.ABC):
     #: True: the model is capable enough for the hybrid job (rules propose, the model decides);
     #: the core then asks it, for the default schema, instead of the plain extraction job
     hybrid: bool = False
+    #: False for a backend that runs no model (the run's stderr line then says so)
+    describes_model: ClassVar[bool] = True
 
     def __init__(self, config: RunConfig):
         self.config = config

@@ -52,6 +52,7 @@ class RulesBackend(Backend):
     available core, at most 8; 1 runs them in this process)."""
 
     name = "rules"
+    describes_model = False     # no model: the run's stderr line says so
 
     def __init__(self, config: RunConfig, workers: int | None = None):
         super().__init__(config)

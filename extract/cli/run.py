@@ -48,6 +48,8 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
 def describe(extractor: Extractor) -> str:
     """One line saying which backend and model answer (and what that costs)."""
     cfg, backend = extractor.config, extractor.backend
+    if not getattr(backend, "describes_model", True):
+        return f"backend {backend.name}: no model (offline, no cost)"
     model = getattr(backend, "model_name", None) or cfg.model or "(the backend's default)"
     line = f"backend {backend.name}, model {model}"
     urls = getattr(backend, "urls", None) or cfg.base_urls

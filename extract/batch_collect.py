@@ -27,8 +27,7 @@ from .backends.openai_batch import (ResultIndex, answer_of, canonical, downloade
                                     usage_of)
 from .batch import BatchRequests, _entries
 from .config import RunConfig
-from .errors import (EXIT_OK, EXIT_SOME_FAILED, BackendError, BatchNotReady, RecordError,
-                     UsageError, brief)
+from .errors import BackendError, BatchNotReady, RecordError, UsageError, brief
 from .inputs import Item, Problem
 from .output import RecordSink
 from .pipeline import Summary
@@ -123,9 +122,7 @@ def collect(inputs, config: RunConfig, sink: RecordSink, *, batch_id: str | None
             index.close()
             ex.cache.close()
         summary.strays = len(set(index.where) - seen)
-    summary.seconds = time.monotonic() - started
-    summary.exit_code = EXIT_SOME_FAILED if (summary.failed or summary.problems) else EXIT_OK
-    return summary
+    return summary.finish(started)
 
 
 def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,

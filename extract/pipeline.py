@@ -53,11 +53,26 @@ class Summary:
     stopped: str | None = None   # why the run stopped early, if it did
     exit_code: int = EXIT_OK
 
+    def finish(self, started: float, *, fatal: bool = False) -> "Summary":
+        """Set the run's seconds and exit status (one place for live runs and batch collect):
+        3 the backend stopped the run, 4 the token budget stopped it, 1 some record or input
+        failed, else 0."""
+        self.seconds = time.monotonic() - started
+        if fatal:
+            self.exit_code = EXIT_BACKEND
+        elif self.stopped:
+            self.exit_code = EXIT_BUDGET
+        elif self.failed or self.problems:
+            self.exit_code = EXIT_SOME_FAILED
+        else:
+            self.exit_code = EXIT_OK
+        return self
+
     def line(self) -> str:
         t = self.tokens
         parts = [f"{self.ok} ok ({self.cached} cached)", f"{self.failed} failed"]
         if self.problems:
-            parts.append(f"{self.problems} input problems")
+            parts.append(f"{self.problems} input problem{'s' if self.problems != 1 else ''}")
         if self.skipped:
             parts.append(f"{self.skipped} already done")
         if self.changed:
@@ -335,12 +350,6 @@ class Extractor:
                     task.cancel()
             await self.backend.aclose()
             self.cache.close()
-        summary.seconds = time.monotonic() - started
         if fatal:
             summary.stopped = str(fatal[0])
-            summary.exit_code = EXIT_BACKEND
-        elif summary.stopped:
-            summary.exit_code = EXIT_BUDGET
-        elif summary.failed or summary.problems:
-            summary.exit_code = EXIT_SOME_FAILED
-        return summary
+        return summary.finish(started, fatal=bool(fatal))

@@ -27,7 +27,7 @@ from .backends.openai_batch import (ResultIndex, answer_of, canonical, downloade
                                     usage_of)
 from .batch import BatchRequests, _entries
 from .config import RunConfig
-from .errors import BackendError, BatchNotReady, RecordError, UsageError, brief
+from .errors import RecordError, UsageError, brief
 from .inputs import Item, Problem
 from .output import RecordSink
 from .pipeline import Summary

@@ -31,7 +31,7 @@ from typing import Any
 
 from .backends.base import Backend, load_backend
 from .config import RunConfig
-from .errors import RecordError, UsageError
+from .errors import UsageError
 from .inputs import Item, Problem, from_mapping
 from .inputs.model import bad_text
 

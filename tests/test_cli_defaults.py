@@ -2,9 +2,6 @@
 their own options; progress, quiet/verbose/json; the schema forms; the cache from env."""
 
 import json
-import sys
-import textwrap
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

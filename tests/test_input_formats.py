@@ -1,13 +1,11 @@
 """Inputs people actually have: stdin, JSON from the scholarly APIs, BibTeX, Zotero and
 Scopus CSV, plain text with or without a header, and the faults of real files."""
 
-import csv
 import json
 from pathlib import Path
 
 import pytest
 
-from conftest import read_jsonl
 from extract.errors import InputError
 from extract.inputs import FieldMap, Item, Problem, expand, read_inputs
 

@@ -5,7 +5,6 @@ import re
 import shlex
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from extract.cli import main

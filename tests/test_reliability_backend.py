@@ -3,7 +3,6 @@ the real fake server: timeouts that bound a whole request, a response cap, fail-
 an unreachable endpoint, the token budget, URL checks, servers' own messages, replicas that
 refuse us, a bad field that does not sink its record, and one bound per record."""
 
-import json
 import socket
 import subprocess
 import sys

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .claim_metric import is_generic
+from .claim_metric import HEADS, is_generic
 from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num, _Occ, _pair, _ref
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*|than|compared\s+(?:to|with)|"
@@ -348,6 +348,8 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     keep = []
     for w in words:
         gap = doc.text[pos + (keep[-1].end() if keep else 0):pos + w.start()]
+        if not keep and not re.fullmatch(r"\s*", gap):
+            break                   # "0.998, twelve model pairs": a new phrase, not what is counted
         word = w.group(0).lower()
         if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*", gap) or \
                 keep and (word in _MODALS or word.endswith("ing")):
@@ -364,7 +366,24 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     if not keep or any(w.group(0).lower() == "and" for w in keep) and not plural:
         return _SKIP
     s, e = pos + keep[0].start(), pos + keep[-1].end()
-    return Ref(doc.text[s:e], s, e)
+    if keep[-1].group(0).lower() in _UNIT_NOUNS:
+        return _SKIP                # "2.1 points", "3 percentage points": a unit, not a measure
+    if n.kind != "setting" and not HEADS.search(doc.text[s:e]) and (
+            keep[-1].group(0).lower() in _INSTANCE_NOUNS
+            or _EVENT_SHARE_BEFORE.search(doc.text[doc.sentence(n)[0]:doc.groups[n.i][0].start])):
+        return _SKIP                # "in 32% of trials", "saving 8% of training tokens": how often or
+    return Ref(doc.text[s:e], s, e)  # how much, not what the result measures
+
+
+# Nouns of occasions a result is counted over ("in 45% of cases"), never what it measures.
+_INSTANCE_NOUNS = {"cases", "trials", "pairs", "instances", "runs", "episodes", "attempts", "seeds",
+                   "scenarios", "tokens", "times", "occasions", "iterations", "steps"}
+_EVENT_SHARE_BEFORE = re.compile(r"(?:\b(?:in|on)|\b(?:sav|reduc|cut|trim|remov|eliminat)\w*)\s+(?:only\s+|about\s+|"
+                                 r"over\s+|nearly\s+|around\s+|up\s+to\s+|just\s+|roughly\s+)?"
+                                 r"[\s$~{}]*(?:\\sim|\{\\sim\})?[\s$~{}]*$", re.I)
+
+
+_UNIT_NOUNS = {"points", "point", "pp", "percent", "percentage", "times", "fold"}
 
 
 _MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}

@@ -229,6 +229,30 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+_NOBODY_SUBJECT = re.compile(r"\b(?:(?:human|expert|professional|lay|non-expert|trained)\s+[a-z]+|humans|people|"
+                             r"annotators|experts|crowd-?\s?workers|clinicians|radiologists|physicians|"
+                             r"random(?:\s+|-)(?:guessing|chance|selection|baseline|policy|guess)|chance(?:\s+level)?)\b",
+                             re.I)
+
+
+def _me_nobody_subject(doc: _Doc, n: _Num) -> Any:
+    """"Human annotators reach 92.5%", "random guessing scores 0.50": a person or chance is the
+    subject of the clause (no system named before it or between it and the number)."""
+    s = doc.sentence(n)[0]
+    breaks = list(CLAUSE_BREAK.finditer(doc.text[s:n.start]))
+    if breaks:
+        s += breaks[-1].end()
+    start = doc.groups[n.i][0].start
+    hits = [m for m in _NOBODY_SUBJECT.finditer(doc.text, s, start)]
+    if not hits:
+        return _SKIP
+    m = hits[-1]
+    if any(s <= o.start < start for o in _systems(doc, n)) or _COMPARE_OBJ.search(doc.text[s:m.start()]) \
+            or re.search(r"\b(?:than|to|of|with|over|against|versus|vs\.?)\s+(?:the\s+)?$", doc.text[s:m.start()], re.I):
+        return _SKIP
+    return None
+
+
 def _me_own(doc: _Doc, n: _Num) -> Any:
     if n.kind == "setting":
         return _SKIP
@@ -257,6 +281,7 @@ METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),
     ("setting-property", "FooNet comes in three sizes (1B, 7B and 13B parameters)", _me_setting_property),
+    ("nobody-subject", "Human annotators reach 92.5% on BarBench", _me_nobody_subject),
     ("subject", "Llama3-8B outperforms PromptRank by 9.4%", _me_subject),
     ("own", "our method improves accuracy by 3.2%", _me_own),
     ("setting", "the corpus has 85,229 samples", _me_setting),

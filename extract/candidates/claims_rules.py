@@ -54,6 +54,35 @@ def _ds_property(doc: _Doc, n: _Num) -> Any:
     return None if _property_after(doc, n) else _SKIP
 
 
+_SIZE_TEXT = re.compile(r"\d\s*(?:[BMK]|billion|million)[\s$}]*$")
+_MODEL_AFTER = re.compile(r"(?:-|\s+)(?:(?:param(?:eter)?s?\b(?:\s+|-)?)?(?:[A-Za-z][\w\-.]*\s+){0,2}?"
+                          r"(?:models?|students?|teachers?|LLMs?|LMs?|VLMs?|backbones?|variants?|versions?|"
+                          r"checkpoints?|networks?|transformers?|architectures?|policy|policies|decoders?|"
+                          r"encoders?|MoEs?)\b|param(?:eter)?s?\b)", re.I)
+
+
+def _model_size(doc: _Doc, n: _Num) -> tuple[int, int] | None:
+    """The span after a number that makes it a model's size ("7B student", "130M-parameter
+    Hydra architecture"), or None."""
+    if not _SIZE_TEXT.search(doc.text[n.start:n.end]):
+        return None
+    m = _MODEL_AFTER.match(doc.text, n.end)
+    return (m.start(), m.end()) if m else None
+
+
+def _ds_model_size(doc: _Doc, n: _Num) -> Any:
+    return None if _model_size(doc, n) else _SKIP
+
+
+def _me_model_size(doc: _Doc, n: _Num) -> Any:
+    """"the 350M-parameter Hydra architecture": the size of the model named with it."""
+    span = _model_size(doc, n)
+    if span is None:
+        return _SKIP
+    named = [o for o in _systems(doc, n) if span[0] <= o.start < span[1]]
+    return _ref(named[0]) if named else _SKIP
+
+
 def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     hit = _pair(doc, n, doc.evaluation_datasets(n))
     return _ref(hit) if hit is not None else _SKIP
@@ -124,6 +153,7 @@ def _first(doc: _Doc, name: str) -> Ref | None:
 
 DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("system-property", "a 32B-parameter model: Qwen uses 32B parameters on MMLU", _ds_property),
+    ("model-size", "distils into a 7B student on AIME-25", _ds_model_size),
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
     ("joint", "improves by 4.1% on average across the three benchmarks", _ds_joint),
     ("on-after", "reaches 91.2% top-1 accuracy on ImageNet", _ds_on_after),
@@ -280,6 +310,7 @@ METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("possessive", "FooNet reaches 38.5%, above the best prior model's 27.6%", _me_possessive),
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),
+    ("model-size", "the 350M-parameter FooNet architecture", _me_model_size),
     ("setting-property", "FooNet comes in three sizes (1B, 7B and 13B parameters)", _me_setting_property),
     ("nobody-subject", "Human annotators reach 92.5% on BarBench", _me_nobody_subject),
     ("subject", "Llama3-8B outperforms PromptRank by 9.4%", _me_subject),

@@ -83,6 +83,27 @@ def _me_model_size(doc: _Doc, n: _Num) -> Any:
     return _ref(named[0]) if named else _SKIP
 
 
+_TIME_TEXT = re.compile(r"\d\s*(?:h|hrs?|hours?|min|mins|minutes|days?|GPU[- ]hours)[\s$}]*$", re.I)
+_TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|distill\w*)\b", re.I)
+_GAIN_VERB = re.compile(r"\b(?:reduc\w*|cut\w*|sav\w*|shorten\w*|faster|speed\w*|accelerat\w*|achiev\w*|"
+                        r"outperform\w*|improv\w*)\b", re.I)
+
+
+def _training_cost(doc: _Doc, n: _Num) -> bool:
+    """"pretrained in 166 hours on a single H100": training cost, a setting of no dataset or system."""
+    before = doc.text[doc.sentence(n)[0]:n.start]
+    return bool(_TIME_TEXT.search(doc.text[n.start:n.end]) and _TRAIN_VERB.search(before)
+                and not _GAIN_VERB.search(before))
+
+
+def _ds_training_cost(doc: _Doc, n: _Num) -> Any:
+    return None if _training_cost(doc, n) else _SKIP
+
+
+def _me_training_cost(doc: _Doc, n: _Num) -> Any:
+    return None if _training_cost(doc, n) else _SKIP
+
+
 def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     hit = _pair(doc, n, doc.evaluation_datasets(n))
     return _ref(hit) if hit is not None else _SKIP
@@ -154,6 +175,7 @@ def _first(doc: _Doc, name: str) -> Ref | None:
 DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("system-property", "a 32B-parameter model: Qwen uses 32B parameters on MMLU", _ds_property),
     ("model-size", "distils into a 7B student on AIME-25", _ds_model_size),
+    ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _ds_training_cost),
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
     ("joint", "improves by 4.1% on average across the three benchmarks", _ds_joint),
     ("on-after", "reaches 91.2% top-1 accuracy on ImageNet", _ds_on_after),
@@ -259,7 +281,7 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
-_NOBODY_SUBJECT = re.compile(r"\b(?:(?:human|expert|professional|lay|non-expert|trained)\s+[a-z]+|humans|people|"
+_NOBODY_SUBJECT = re.compile(r"\b(?:(?:human|expert|professional|non-expert)\s+[a-z]+|humans|people|"
                              r"annotators|experts|crowd-?\s?workers|clinicians|radiologists|physicians|"
                              r"random(?:\s+|-)(?:guessing|chance|selection|baseline|policy|guess)|chance(?:\s+level)?)\b",
                              re.I)
@@ -268,6 +290,8 @@ _NOBODY_SUBJECT = re.compile(r"\b(?:(?:human|expert|professional|lay|non-expert|
 def _me_nobody_subject(doc: _Doc, n: _Num) -> Any:
     """"Human annotators reach 92.5%", "random guessing scores 0.50": a person or chance is the
     subject of the clause (no system named before it or between it and the number)."""
+    if n.kind == "setting":
+        return _SKIP
     s = doc.sentence(n)[0]
     breaks = list(CLAUSE_BREAK.finditer(doc.text[s:n.start]))
     if breaks:
@@ -307,6 +331,7 @@ def _me_setting_property(doc: _Doc, n: _Num) -> Any:
 METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("from-to", "FooNet improves GPT-4o's success rate from 31.2% to 58.7%", _me_from_to),
     ("nobody", "FooNet reaches 91% (73% for the baseline)", _me_nobody),
+    ("training-cost", "Training FooNet takes 36 hours on one GPU", _me_training_cost),
     ("possessive", "FooNet reaches 38.5%, above the best prior model's 27.6%", _me_possessive),
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),

@@ -324,7 +324,7 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
 def _apply_ranges(text: str, raws: list[Raw]) -> None:
     for a, b in zip(raws, raws[1:]):
         gap = text[a.end:b.start]
-        if re.fullmatch(r"\s*(?:-|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
+        if re.fullmatch(r"\s*(?:-{1,3}|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
             if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
                 continue
             if b.mult != 1.0:

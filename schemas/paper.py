@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
-from extract.text import is_model_name, parse_number
+from extract.text import is_model_name, parse_number_at
 from extract.grounding import Aligner, unwrap
 
 Contribution = Literal["method", "benchmark", "dataset", "analysis", "theory", "system"]
@@ -170,7 +170,7 @@ class PaperExtraction(BaseModel):
                 continue
             if (span.start, span.end) in taken:
                 continue
-            parsed = parse_number(span.text)
+            parsed = parse_number_at(source, span.start, span.end)   # a range's first endpoint: the unit after the second
             if parsed is None:          # no digits: not a number the guideline counts
                 dropped.append(n.text)
                 continue

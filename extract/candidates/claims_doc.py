@@ -43,7 +43,7 @@ class _Occ:
 
 _SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?")
 _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
-_NUM_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|to\s+|[-–]\s*|/\s*|\s)"
+_NUM_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|to\s+|(?:-{1,3}|[–—])\s*|/\s*|\s)"
                       r"(?:by\s+)?(?:(?:up\s+to|over|about|nearly|almost|around|only)\s+)?", re.I)
 #: Where a clause ends inside a sentence: "; ", ", while", ", whereas", ", but".
 CLAUSE_BREAK = re.compile(r";|,?\s+\b(?:while|whereas|but)\b", re.I)

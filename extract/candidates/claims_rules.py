@@ -1,4 +1,4 @@
-"""The claims rule tables: dataset, method and metric rules, each with one example.
+"""The claims rule tables for datasets and methods, each rule with one example (the metric table is in :mod:`.claim_metric_rules`).
 
 A rule takes the document and a number and returns a decision - a :class:`Ref`, ``""`` (the
 paper's own unnamed approach, methods only) or None (decided: nothing) - or ``_SKIP`` when it
@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .claim_metric import is_generic
 from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num, _Occ, _pair, _ref
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*|than|compared\s+(?:to|with)|"
@@ -52,6 +51,56 @@ def _property_after(doc: _Doc, n: _Num) -> bool:
 
 def _ds_property(doc: _Doc, n: _Num) -> Any:
     return None if _property_after(doc, n) else _SKIP
+
+
+_SIZE_TEXT = re.compile(r"\d\s*(?:[BMK]|billion|million)[\s$}]*$")
+_MODEL_AFTER = re.compile(r"(?:-|\s+)(?:(?:param(?:eter)?s?\b(?:\s+|-)?)?(?:[A-Za-z][\w\-.]*\s+){0,2}?"
+                          r"(?:models?|students?|teachers?|LLMs?|LMs?|VLMs?|backbones?|variants?|versions?|"
+                          r"checkpoints?|networks?|transformers?|architectures?|policy|policies|decoders?|"
+                          r"encoders?|MoEs?)\b|param(?:eter)?s?\b)", re.I)
+
+
+def _model_size(doc: _Doc, n: _Num) -> tuple[int, int] | None:
+    """The span after a number that makes it a model's size ("7B student", "130M-parameter
+    Hydra architecture"), or None."""
+    if not _SIZE_TEXT.search(doc.text[n.start:n.end]):
+        return None
+    m = _MODEL_AFTER.match(doc.text, n.end)
+    return (m.start(), m.end()) if m else None
+
+
+def _ds_model_size(doc: _Doc, n: _Num) -> Any:
+    return None if _model_size(doc, n) else _SKIP
+
+
+def _me_model_size(doc: _Doc, n: _Num) -> Any:
+    """"the 350M-parameter Hydra architecture": the size of the model named with it."""
+    span = _model_size(doc, n)
+    if span is None:
+        return _SKIP
+    named = [o for o in _systems(doc, n) if span[0] <= o.start < span[1]]
+    return _ref(named[0]) if named else _SKIP
+
+
+_TIME_TEXT = re.compile(r"\d\s*(?:h|hrs?|hours?|min|mins|minutes|days?|GPU[- ]hours)[\s$}]*$", re.I)
+_TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|distill\w*)\b", re.I)
+_GAIN_VERB = re.compile(r"\b(?:reduc\w*|cut\w*|sav\w*|shorten\w*|faster|speed\w*|accelerat\w*|achiev\w*|"
+                        r"outperform\w*|improv\w*)\b", re.I)
+
+
+def _training_cost(doc: _Doc, n: _Num) -> bool:
+    """"pretrained in 166 hours on a single H100": training cost, a setting of no dataset or system."""
+    before = doc.text[doc.sentence(n)[0]:n.start]
+    return bool(_TIME_TEXT.search(doc.text[n.start:n.end]) and _TRAIN_VERB.search(before)
+                and not _GAIN_VERB.search(before))
+
+
+def _ds_training_cost(doc: _Doc, n: _Num) -> Any:
+    return None if _training_cost(doc, n) else _SKIP
+
+
+def _me_training_cost(doc: _Doc, n: _Num) -> Any:
+    return None if _training_cost(doc, n) else _SKIP
 
 
 def _ds_respectively(doc: _Doc, n: _Num) -> Any:
@@ -124,6 +173,8 @@ def _first(doc: _Doc, name: str) -> Ref | None:
 
 DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("system-property", "a 32B-parameter model: Qwen uses 32B parameters on MMLU", _ds_property),
+    ("model-size", "distils into a 7B student on AIME-25", _ds_model_size),
+    ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _ds_training_cost),
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
     ("joint", "improves by 4.1% on average across the three benchmarks", _ds_joint),
     ("on-after", "reaches 91.2% top-1 accuracy on ImageNet", _ds_on_after),
@@ -229,6 +280,36 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+_PEOPLE = (r"annotators|raters|evaluators|experts|participants|subjects|judges|players|users|workers|"
+           r"crowd-?workers|labell?ers|graders|doctors|clinicians|radiologists|physicians|pathologists|"
+           r"students|novices|people|humans")
+_NOBODY_SUBJECT = re.compile(rf"\b(?:(?:(?:human|expert|professional|non-expert|average|skilled|novice|trained)"
+                             rf"\s+)?(?:{_PEOPLE})|human|random(?:\s+|-)(?:guessing|chance|selection|baseline|"
+                             rf"policy|guess)|chance(?:\s+level)?)\b", re.I)
+# The subject's verb, right after it: "Human annotators reach 92.5%", "random guessing scores 0.50".
+_SUBJECT_VERB = re.compile(r"\s+(?:(?:only|also|still|typically|on\s+average)\s+)?(?:reach|achiev|scor|attain|"
+                           r"obtain|get|perform|answer|solv|agree|averag|rate|identif|succeed|yield)\w*\b[^.;]{0,40}$",
+                           re.I)
+
+
+def _me_nobody_subject(doc: _Doc, n: _Num) -> Any:
+    """"Human annotators reach 92.5%", "random guessing scores 0.50": a person or chance is the
+    subject of the clause (no system named before it or between it and the number)."""
+    if n.kind == "setting":
+        return _SKIP
+    s, start = doc.segment_before(n)
+    hits = [m for m in _NOBODY_SUBJECT.finditer(doc.text, s, start)
+            if _SUBJECT_VERB.match(doc.text[m.end():start])]
+    if not hits:
+        return _SKIP
+    m = hits[-1]
+    if any(s <= o.start < start for o in _systems(doc, n)) or _COMPARE_OBJ.search(doc.text[s:m.start()]) \
+            or re.search(r"\b(?:than|to|of|with|over|against|versus|vs\.?|near|at|above|below)\s+(?:the\s+)?$",
+                          doc.text[s:m.start()], re.I):
+        return _SKIP
+    return None
+
+
 def _me_own(doc: _Doc, n: _Num) -> Any:
     if n.kind == "setting":
         return _SKIP
@@ -253,143 +334,17 @@ def _me_setting_property(doc: _Doc, n: _Num) -> Any:
 METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("from-to", "FooNet improves GPT-4o's success rate from 31.2% to 58.7%", _me_from_to),
     ("nobody", "FooNet reaches 91% (73% for the baseline)", _me_nobody),
+    ("training-cost", "Training FooNet takes 36 hours on one GPU", _me_training_cost),
     ("possessive", "FooNet reaches 38.5%, above the best prior model's 27.6%", _me_possessive),
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),
+    ("model-size", "the 350M-parameter FooNet architecture", _me_model_size),
     ("setting-property", "FooNet comes in three sizes (1B, 7B and 13B parameters)", _me_setting_property),
+    ("nobody-subject", "Human annotators reach 92.5% on BarBench", _me_nobody_subject),
     ("subject", "Llama3-8B outperforms PromptRank by 9.4%", _me_subject),
     ("own", "our method improves accuracy by 3.2%", _me_own),
     ("setting", "the corpus has 85,229 samples", _me_setting),
 )
 
 
-# ---------------------------------------------------------------------------------------
-# metric rules
-# ---------------------------------------------------------------------------------------
-def _mt_respectively(doc: _Doc, n: _Num) -> Any:
-    s, e = doc.sentence(n)
-    hit = _pair(doc, n, [p for p in doc.metrics if s <= p.start < e])
-    return _ref(hit) if hit is not None else _SKIP
-
-
-_AFTER_GAP = re.compile(r"\s*(?:\)\s*)?(?:points?\s+(?:of\s+|in\s+)?)?(?:(?:improvements?|gains?|increases?|"
-                        r"reductions?|drops?|boosts?)\s+(?:in|on|of)\s+(?:the\s+)?)?(?:higher\s+|lower\s+|"
-                        r"better\s+|absolute\s+|relative\s+)?")
-
-
-def _mt_after(doc: _Doc, n: _Num) -> Any:
-    """"91.2% top-1 accuracy", "10-15% improvements in multilingual performance"."""
-    end = doc.groups[n.i][-1].end
-    for p in doc.metrics:
-        if p.start >= end and _AFTER_GAP.fullmatch(doc.text[end:p.start]):
-            return _ref(p)
-    return _SKIP
-
-
-def _mt_before(doc: _Doc, n: _Num) -> Any:
-    s = doc.segment_before(n)[0]
-    start = doc.groups[n.i][0].start
-    for p in reversed([p for p in doc.metrics if s <= p.start and p.end <= start]):
-        gap = doc.text[p.end:start]
-        if re.fullmatch(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?"
-                        r"(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
-                        r"\s*(?:up\s+to|over|about|nearly|around|only|just|approximately|roughly|"
-                        r"more\s+than|less\s+than|almost)?\s*\$?\s*(?:\\sim\s*|~\s*|\+\s*)?", gap):
-            return _ref(p)
-    return _SKIP
-
-
-_COUNT_HEADS = {"number", "amount", "fraction", "share", "proportion", "percentage", "size", "count", "level"}
-_VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|rais\w*|lower\w*|cut\w*|decreas\w*|"
-                         r"enhanc\w*|elevat\w*|lift\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
-                         r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)\s+(?:by|of)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
-                         r"an\s+average\s+of\s+|a\s+factor\s+of\s+)?\$?\s*$", re.I)
-
-
-def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
-    """"improves task performance by 41%": the measure is the improved noun phrase."""
-    s = doc.segment_before(n)[0]
-    start = doc.groups[n.i][0].start
-    m = _VERB_NP_BY.search(doc.text[s:start])
-    if not m:
-        return _SKIP
-    ps, pe = s + m.start(1), s + m.end(1)
-    inside = [p for p in doc.metrics if ps <= p.start and p.end <= pe]
-    if inside:
-        return _ref(inside[0])
-    cut = re.split(r"\s+(?:in|of|for|on|across|over|when|while|with|at)\s+", doc.text[ps:pe], maxsplit=1)[0]
-    if cut.lower() in _COUNT_HEADS:
-        cut = " ".join(doc.text[ps:pe].split()[:5])        # "the number of passages read"
-    if re.match(r"(?:upon|over|on|by|to|from|with|against|the\s+(?:current|previous|prior))\b", cut, re.I) or \
-            re.search(r"\b(?:SOTA|state-of-the-art|baselines?)\b", cut, re.I):
-        return _SKIP
-    return Ref(cut, ps, ps + len(cut)) if len(cut.split()) <= 4 else _SKIP
-
-
-_COUNT_NOUN = re.compile(r"\s*(?:\\?%\s*of\s+(?:the\s+)?|\+?\s*)((?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*s)\b")
-_STOPS = {"that", "which", "from", "in", "on", "of", "for", "with", "and", "to", "across", "over", "by",
-          "at", "than", "out", "per", "is", "are", "was", "were", "while", "whereas", "as", "into",
-          "versus", "vs", "respectively", "compared", "relative"}
-
-
-def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
-    """"12 real-world tasks", "54 English and Chinese datasets", "33% of curated data": what a
-    count or a share counts - the words after it up to their last plural noun (a share: up to
-    the clause's first stop word)."""
-    end = doc.groups[n.i][-1].end
-    share = doc.text[n.start:n.end].rstrip("$").endswith("%")
-    if not share and not re.search(r"\d\s*[KMBTk]?\+?\$?$", doc.text[n.start:n.end]):
-        return _SKIP                # 30s, 5 ms, 3x: a measured quantity, not a count
-    m = re.match(r"\s*of\s+(?:the\s+)?" if share else r"\s*\+?\s*", doc.text[end:end + 8])
-    if m is None:
-        return _SKIP                # "15% improvements": a share only counts with "of"
-    pos = end + m.end()
-    words = [w for w in re.finditer(r"[A-Za-z][\w\-]*", doc.text[pos:pos + 80])][:6]
-    keep = []
-    for w in words:
-        gap = doc.text[pos + (keep[-1].end() if keep else 0):pos + w.start()]
-        word = w.group(0).lower()
-        if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*", gap) or \
-                keep and (word in _MODALS or word.endswith("ing")):
-            break
-        keep.append(w)
-    while keep and keep[-1].group(0).lower() == "and":
-        keep.pop()
-    plural = [i for i, w in enumerate(keep) if w.group(0).endswith("s") and len(w.group(0)) > 3
-              and w.group(0).lower() not in _NOT_PLURAL]
-    if plural:
-        keep = keep[:plural[0] + 1]
-    elif not (share and m.end() > 0 and "of" in doc.text[end:pos]):
-        return _SKIP
-    if not keep or any(w.group(0).lower() == "and" for w in keep) and not plural:
-        return _SKIP
-    s, e = pos + keep[0].start(), pos + keep[-1].end()
-    return Ref(doc.text[s:e], s, e)
-
-
-_MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}
-_NOT_PLURAL = {"this", "thus", "across", "less", "process", "analysis", "basis", "various", "previous",
-               "its", "has", "was", "does", "is", "as", "us", "plus", "versus", "whereas"}
-
-
-def _mt_nearest(doc: _Doc, n: _Num) -> Any:
-    """The nearest specific metric phrase in the number's own segment of the sentence (results
-    only: a setting such as d=35 next to "speedup" does not measure it)."""
-    if n.kind == "setting":
-        return _SKIP
-    s, _ = doc.segment_before(n)
-    _, e = doc.segment_after(n)
-    cands = [p for p in doc.metrics if s <= p.start and p.end <= e and not is_generic(p)]
-    if not cands:
-        return _SKIP
-    return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end))))
-
-
-METRIC_RULES: tuple[tuple[str, str, Rule], ...] = (
-    ("respectively", "mAP, AP50 and mIoU improve by 4.8%, 5.4% and 3.9%, respectively", _mt_respectively),
-    ("after", "reaches 91.2% top-1 accuracy", _mt_after),
-    ("before", "with a Dice of 0.81", _mt_before),
-    ("verb-np", "improves explanation faithfulness by 10%", _mt_verb_np),
-    ("count-noun", "on 12 real-world tasks", _mt_count_noun),
-    ("nearest", "the success rate rises, up to 92% on hard tasks", _mt_nearest),
-)
+from .claim_metric_rules import METRIC_RULES  # noqa: E402  (the metric table lives there)

@@ -42,6 +42,9 @@ _SETTING_BEFORE = re.compile(
     r"collect\w*|curat\w*|gather\w*|annotat\w*|sampl\w*|generat\w*|evaluat\w*|on|in|for|"
     r"than|at|per|each|every|first|last|all|these|k|n|d|m|t|l|h)\s*)$")
 
+# Training cost: a duration in a sentence about training (a setting, like a dataset size).
+_TIME_UNITS = {"h", "min", "s", "d", "GPU-hours"}
+_TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|distill\w*)\b", re.I)
 _OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:training\s+|labeled\s+|original\s+|available\s+)?"
                             r"(?:data|labels|samples|examples|parameters|weights|tokens|compute|budget|"
                             r"training|dataset|annotations))\b")
@@ -178,6 +181,11 @@ KIND_RULES: tuple[Rule, ...] = (
        lambda c: c.noun is not None and c.r.mult == 1.0 and "." in c.core and not re.search(
            r"\b(?:train\w*|contain\w*|compris\w*|consist\w*|includ\w*|us\w+|with|of)\s*$", c.before),
        "The tagger makes 1.4 wrong guesses per page.", "1.4"),
+    _r("training-time", "setting",
+       lambda c: c.r.unit in _TIME_UNITS and _TRAIN_VERB.search(c.text[c.sentence[0]:c.r.start])
+       and not _STRONG_RESULT.search(c.text[c.sentence[0]:c.r.start].lower())
+       and not re.match(r"\s*(?:faster|slower|shorter|longer|less|fewer|lower|of\s+speed)", c.after),
+       "We pretrain the encoder in 166 hours on a single H100.", "166 hours"),
     _r("from-to-change", "result",
        lambda c: re.search(r"\bfrom\s*$", c.before) and c.strong_within(12, comma=True)
        and re.match(r"\s*(?:[\w%°\-]+\s+){0,2}to\b", c.after),

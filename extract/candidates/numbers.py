@@ -37,6 +37,9 @@ _FORMULA_BEFORE = re.compile(
     r"|\\sqrt\s*(?:\[[^\]]*\])?\s*\{?\s*|(?:\b[OΘΩo]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|"
     r"\\widetilde\s*\{?\s*O\s*\}?|\\tilde\s*\{?\s*O\s*\}?|\\log|\\exp|\\ln|\\poly|poly|\\mathrm\{poly\})"
     r"\s*\(\s*[-+−]?\s*|[/*]\s*)$")
+# A short time unit after a space ("trained for 166 h"): SPACED_UNIT leaves out one-letter
+# units, which only count here when nothing word-like follows.
+_SPACED_SHORT_UNIT = re.compile(r" (h|hr|hrs|min|mins|sec)(?![\w\-'’])(?!\s*[=(])")
 _SECTION_WORDS = {"stage", "phase", "step", "table", "tab", "figure", "fig", "section", "sec",
                   "theorem", "lemma", "corollary", "proposition", "definition", "eq", "equation",
                   "level", "track", "version", "round", "part", "type", "tier", "appendix",
@@ -251,6 +254,8 @@ def _scan(text: str) -> list[Raw]:
                     if wd.startswith("percentage"):
                         unit = "pp"
                 end = um.end()
+            elif math is None and (sm := _SPACED_SHORT_UNIT.match(text, end)):
+                unit, end = UNIT_NORMAL.get(sm.group(1), sm.group(1)), sm.end()     # "166 h"
         # pure math segment: take it whole, then a unit right after the closing $
         if math is not None and _is_pure_math(text, math[0], math[1], s, ce_core):
             start, end = min(start, math[0]), max(end, math[1])
@@ -319,7 +324,7 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
 def _apply_ranges(text: str, raws: list[Raw]) -> None:
     for a, b in zip(raws, raws[1:]):
         gap = text[a.end:b.start]
-        if re.fullmatch(r"\s*(?:-|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
+        if re.fullmatch(r"\s*(?:-{1,3}|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
             if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
                 continue
             if b.mult != 1.0:

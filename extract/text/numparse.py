@@ -12,7 +12,7 @@ import math
 import re
 
 __all__ = ["ATTACHED_UNITS", "CORE", "EXP_E", "MULT", "OK_COMMANDS", "POW", "SCI", "SPACED_UNIT",
-           "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "safe_pow", "to_float"]
+           "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "parse_number_at", "safe_pow", "to_float"]
 
 CORE = re.compile(r"(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
                    r"|\d+)(?:\.\d+)?|\.\d+")
@@ -128,3 +128,27 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
             value = -value
         return value, unit
     return None
+
+
+_RANGE_TAIL = re.compile(r"[\s$]*(?:-{1,3}|–|—|to)[\s$]*(?:\\sim\s*|~\s*)?"
+                         r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)[\s$]*"
+                         r"(\\%|%|percent\b|×|\\times(?![A-Za-z])|[xX](?![A-Za-z0-9])|[kKMBT](?![A-Za-z0-9])|"
+                         r"(?:thousand|million|billion|ms|GB|MB|h|hours|s|min|pp)(?![A-Za-z]))")
+
+
+def parse_number_at(source: str, start: int, end: int) -> tuple[float, str | None] | None:
+    """:func:`parse_number` of ``source[start:end]``, where the first endpoint of a range
+    inherits the unit or multiplier written after the second ("10-15%": 10 %; "7 to 70B": 7e9),
+    as the number layer's candidates do."""
+    parsed = parse_number(source[start:end])
+    if parsed is None or parsed[1] is not None or re.search(r"[A-Za-z%×]", source[start:end]):
+        return parsed
+    m = _RANGE_TAIL.match(source, end)
+    if not m:
+        return parsed
+    tail = parse_number(m.group(0).lstrip(" $-–—to~\\sim"))
+    core = to_float(m.group(1))
+    if tail is None or core is None:
+        return parsed
+    mult = tail[0] / core if tail[1] is None and core else 1.0
+    return parsed[0] * mult, tail[1]

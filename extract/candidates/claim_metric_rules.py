@@ -1,0 +1,167 @@
+"""The claims metric rules: what each number measures, each rule with one example.
+
+Same contract as :mod:`.claims_rules` (a rule returns a :class:`Ref`, None, or ``_SKIP`` when
+it does not apply; the first rule of the table that applies decides).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .claim_metric import HEADS, is_generic
+from .claims_doc import Ref, _Doc, _Num, _pair, _ref
+
+_SKIP = ...
+Rule = Any
+
+
+# ---------------------------------------------------------------------------------------
+# metric rules
+# ---------------------------------------------------------------------------------------
+def _mt_respectively(doc: _Doc, n: _Num) -> Any:
+    s, e = doc.sentence(n)
+    hit = _pair(doc, n, [p for p in doc.metrics if s <= p.start < e])
+    return _ref(hit) if hit is not None else _SKIP
+
+
+_AFTER_GAP = re.compile(r"\s*(?:\)\s*)?(?:points?\s+(?:of\s+|in\s+)?)?(?:(?:improvements?|gains?|increases?|"
+                        r"reductions?|drops?|boosts?)\s+(?:in|on|of)\s+(?:the\s+)?)?(?:higher\s+|lower\s+|"
+                        r"better\s+|absolute\s+|relative\s+)?")
+
+
+def _mt_after(doc: _Doc, n: _Num) -> Any:
+    """"91.2% top-1 accuracy", "10-15% improvements in multilingual performance"."""
+    end = doc.groups[n.i][-1].end
+    for p in doc.metrics:
+        if p.start >= end and _AFTER_GAP.fullmatch(doc.text[end:p.start]):
+            return _ref(p)
+    return _SKIP
+
+
+def _mt_before(doc: _Doc, n: _Num) -> Any:
+    s = doc.segment_before(n)[0]
+    start = doc.groups[n.i][0].start
+    for p in reversed([p for p in doc.metrics if s <= p.start and p.end <= start]):
+        gap = doc.text[p.end:start]
+        if re.fullmatch(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?"
+                        r"(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
+                        r"\s*(?:up\s+to|over|about|nearly|around|only|just|approximately|roughly|"
+                        r"more\s+than|less\s+than|almost)?\s*\$?\s*(?:\\sim\s*|~\s*|\+\s*)?", gap):
+            return _ref(p)
+    return _SKIP
+
+
+_COUNT_HEADS = {"number", "amount", "fraction", "share", "proportion", "percentage", "size", "count", "level"}
+_VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|rais\w*|lower\w*|cut\w*|decreas\w*|"
+                         r"enhanc\w*|elevat\w*|lift\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
+                         r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)\s+(?:by|of)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
+                         r"an\s+average\s+of\s+|a\s+factor\s+of\s+)?\$?\s*$", re.I)
+
+
+def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
+    """"improves task performance by 41%": the measure is the improved noun phrase."""
+    s = doc.segment_before(n)[0]
+    start = doc.groups[n.i][0].start
+    m = _VERB_NP_BY.search(doc.text[s:start])
+    if not m:
+        return _SKIP
+    ps, pe = s + m.start(1), s + m.end(1)
+    inside = [p for p in doc.metrics if ps <= p.start and p.end <= pe]
+    if inside:
+        return _ref(inside[0])
+    cut = re.split(r"\s+(?:in|of|for|on|across|over|when|while|with|at)\s+", doc.text[ps:pe], maxsplit=1)[0]
+    if cut.lower() in _COUNT_HEADS:
+        cut = " ".join(doc.text[ps:pe].split()[:5])        # "the number of passages read"
+    if re.match(r"(?:upon|over|on|by|to|from|with|against|the\s+(?:current|previous|prior))\b", cut, re.I) or \
+            re.search(r"\b(?:SOTA|state-of-the-art|baselines?)\b", cut, re.I):
+        return _SKIP
+    return Ref(cut, ps, ps + len(cut)) if len(cut.split()) <= 4 else _SKIP
+
+
+_COUNT_NOUN = re.compile(r"\s*(?:\\?%\s*of\s+(?:the\s+)?|\+?\s*)((?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*s)\b")
+_STOPS = {"that", "which", "from", "in", "on", "of", "for", "with", "and", "to", "across", "over", "by",
+          "at", "than", "out", "per", "is", "are", "was", "were", "while", "whereas", "as", "into",
+          "versus", "vs", "respectively", "compared", "relative"}
+
+
+def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
+    """"12 real-world tasks", "54 English and Chinese datasets", "33% of curated data": what a
+    count or a share counts - the words after it up to their last plural noun (a share: up to
+    the clause's first stop word)."""
+    end = doc.groups[n.i][-1].end
+    share = doc.text[n.start:n.end].rstrip("$").endswith("%")
+    if not share and not re.search(r"\d\s*[KMBTk]?\+?\$?$", doc.text[n.start:n.end]):
+        return _SKIP                # 30s, 5 ms, 3x: a measured quantity, not a count
+    m = re.match(r"\s*of\s+(?:the\s+)?" if share else r"\s*\+?\s*", doc.text[end:end + 8])
+    if m is None:
+        return _SKIP                # "15% improvements": a share only counts with "of"
+    pos = end + m.end()
+    words = [w for w in re.finditer(r"[A-Za-z][\w\-]*", doc.text[pos:pos + 80])][:6]
+    keep = []
+    for w in words:
+        gap = doc.text[pos + (keep[-1].end() if keep else 0):pos + w.start()]
+        if not keep and not re.fullmatch(r"\s*", gap):
+            break                   # "0.998, twelve model pairs": a new phrase, not what is counted
+        word = w.group(0).lower()
+        if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*", gap) or \
+                keep and (word in _MODALS or word.endswith("ing")):
+            break
+        keep.append(w)
+    while keep and keep[-1].group(0).lower() == "and":
+        keep.pop()
+    plural = [i for i, w in enumerate(keep) if w.group(0).endswith("s") and len(w.group(0)) > 3
+              and w.group(0).lower() not in _NOT_PLURAL]
+    if plural:
+        keep = keep[:plural[0] + 1]
+    elif not (share and m.end() > 0 and "of" in doc.text[end:pos]):
+        return _SKIP
+    if not keep or any(w.group(0).lower() == "and" for w in keep) and not plural:
+        return _SKIP
+    s, e = pos + keep[0].start(), pos + keep[-1].end()
+    if keep[-1].group(0).lower() in _UNIT_NOUNS:
+        return _SKIP                # "2.1 points", "3 percentage points": a unit, not a measure
+    if n.kind != "setting" and not HEADS.search(doc.text[s:e]) and (
+            keep[-1].group(0).lower() in _INSTANCE_NOUNS
+            or _EVENT_SHARE_BEFORE.search(doc.text[doc.sentence(n)[0]:doc.groups[n.i][0].start])):
+        return _SKIP                # "in 32% of trials", "saving 8% of training tokens": how often or
+    return Ref(doc.text[s:e], s, e)  # how much, not what the result measures
+
+
+# Nouns of occasions a result is counted over ("in 45% of cases"), never what it measures.
+_INSTANCE_NOUNS = {"cases", "trials", "pairs", "instances", "runs", "episodes", "attempts", "seeds",
+                   "scenarios", "tokens", "times", "occasions", "iterations", "steps"}
+_EVENT_SHARE_BEFORE = re.compile(r"(?:\b(?:in|on)|\b(?:sav|reduc|cut|trim|remov|eliminat)\w*)\s+(?:only\s+|about\s+|"
+                                 r"over\s+|nearly\s+|around\s+|up\s+to\s+|just\s+|roughly\s+)?"
+                                 r"[\s$~{}]*(?:\\sim|\{\\sim\})?[\s$~{}]*$", re.I)
+
+
+_UNIT_NOUNS = {"points", "point", "pp", "percent", "percentage", "times", "fold"}
+
+
+_MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}
+_NOT_PLURAL = {"this", "thus", "across", "less", "process", "analysis", "basis", "various", "previous",
+               "its", "has", "was", "does", "is", "as", "us", "plus", "versus", "whereas"}
+
+
+def _mt_nearest(doc: _Doc, n: _Num) -> Any:
+    """The nearest specific metric phrase in the number's own segment of the sentence (results
+    only: a setting such as d=35 next to "speedup" does not measure it)."""
+    if n.kind == "setting":
+        return _SKIP
+    s, _ = doc.segment_before(n)
+    _, e = doc.segment_after(n)
+    cands = [p for p in doc.metrics if s <= p.start and p.end <= e and not is_generic(p)]
+    if not cands:
+        return _SKIP
+    return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end))))
+
+
+METRIC_RULES: tuple[tuple[str, str, Rule], ...] = (
+    ("respectively", "mAP, AP50 and mIoU improve by 4.8%, 5.4% and 3.9%, respectively", _mt_respectively),
+    ("after", "reaches 91.2% top-1 accuracy", _mt_after),
+    ("before", "with a Dice of 0.81", _mt_before),
+    ("verb-np", "improves explanation faithfulness by 10%", _mt_verb_np),
+    ("count-noun", "on 12 real-world tasks", _mt_count_noun),
+    ("nearest", "the success rate rises, up to 92% on hard tasks", _mt_nearest),
+)

@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from extract.backends.local_schema import Policy, build_plan, map_answer  # noqa: E402
 from extract.candidates.task import task_phrases  # noqa: E402
 from extract.candidates import find_candidates  # noqa: E402
+from extract.evaluate_claims import bag_f1  # noqa: E402
 from extract.inputs import Item, read_inputs  # noqa: E402
 
 GOLD_DIR = ROOT / "tests" / "gold"
@@ -42,19 +43,8 @@ def content_words(s: str) -> list[str]:
 
 
 def token_f1(pred: str, gold: str) -> float:
-    p, g = content_words(pred or ""), content_words(gold or "")
-    if not p or not g:
-        return float(p == g)
-    common = 0
-    rest = list(g)
-    for w in p:
-        if w in rest:
-            rest.remove(w)
-            common += 1
-    if not common:
-        return 0.0
-    prec, rec = common / len(p), common / len(g)
-    return 2 * prec * rec / (prec + rec)
+    """Token F1 over content words (the shared multiset F1 of extract eval)."""
+    return bag_f1(content_words(pred or ""), content_words(gold or ""))
 
 
 def gold_sets() -> list[tuple[str, Path, Path]]:

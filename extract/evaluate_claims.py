@@ -76,8 +76,11 @@ _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 def token_f1(pred: str | None, gold: str | None) -> float:
     """Token F1 of two phrases (multiset overlap of lower-cased word tokens)."""
-    p = _TOKEN.findall((pred or "").lower())
-    g = _TOKEN.findall((gold or "").lower())
+    return bag_f1(_TOKEN.findall((pred or "").lower()), _TOKEN.findall((gold or "").lower()))
+
+
+def bag_f1(p: list[str], g: list[str]) -> float:
+    """F1 of two token multisets; both empty agree (1.0), one empty is 0.0."""
     if not p and not g:
         return 1.0
     if not p or not g:

@@ -85,6 +85,13 @@ def load_schema(ref: str) -> type[BaseModel]:
     return cls
 
 
-def is_default_schema(cls: type[BaseModel]) -> bool:
+def default_schema() -> type[BaseModel]:
+    """The shipped schema, ``PaperExtraction`` (imported on first use)."""
     from .schemas.paper import PaperExtraction
-    return isinstance(cls, type) and issubclass(cls, PaperExtraction)
+    return PaperExtraction
+
+
+def is_default_schema(cls: type[BaseModel]) -> bool:
+    """The shipped schema or a subclass of it (its fields are what the rules and the
+    hybrid job fill)."""
+    return isinstance(cls, type) and issubclass(cls, default_schema())

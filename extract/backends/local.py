@@ -23,9 +23,11 @@ from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from ..config import RunConfig
+from ..digest import files_digest, package_files
+from ..schema_loader import is_default_schema
 from ..errors import FatalBackendError, RequestRejected, SchemaFailure, UsageError, brief
 from .base import Answer, Backend, Job
 from .local_schema import (CHOICE_INSTRUCTIONS, CONSTRAINT_VERSION, GrammarError, Policy,
@@ -96,17 +98,6 @@ def _llama_cpp():
     return llama_cpp
 
 
-def default_schema() -> type[BaseModel]:
-    from ..schemas.paper import PaperExtraction
-    return PaperExtraction
-
-
-def is_default_schema(model: type[BaseModel]) -> bool:
-    """The shipped PaperExtraction or a subclass of it (its fields are what the choice
-    path fills)."""
-    return isinstance(model, type) and issubclass(model, default_schema())
-
-
 def _threads() -> int:
     try:
         n = len(os.sched_getaffinity(0))
@@ -121,13 +112,7 @@ def rules_digest() -> str:
     from .. import candidates, text
     from . import local_schema
 
-    h = sha256()
-    files = (sorted(Path(candidates.__file__).parent.glob("*.py")) + sorted(Path(text.__file__).parent.glob("*.py"))
-             + [Path(local_schema.__file__)])
-    for f in files:
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()
+    return files_digest(package_files(candidates, text) + [Path(local_schema.__file__)])
 
 
 class LocalBackend(Backend):

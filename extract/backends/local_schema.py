@@ -23,7 +23,8 @@ from typing import Any, Sequence
 from ..candidates.claim_names import claimed_systems
 from ..candidates.claims import attach_claims
 from ..candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
-from ..hybrid import contributions, default_schema
+from ..hybrid import contributions
+from ..schema_loader import default_schema
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
 CONSTRAINT_VERSION = "choices-5"

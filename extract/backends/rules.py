@@ -21,7 +21,8 @@ from pydantic import ValidationError
 
 from ..errors import FatalBackendError, SchemaFailure, UsageError, brief
 from .base import Answer, Backend, Job
-from .local import default_schema, rules_digest
+from ..schema_loader import default_schema
+from .local import rules_digest
 from .local_schema import CONSTRAINT_VERSION, Policy, build_plan, map_answer
 
 #: The policy of the rules path: no model call, the rules' choices stand (names they are

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .claims_doc import Ref, _Doc, _Num
-from .claims_rules import _SKIP, DATASET_RULES, METHOD_RULES, METRIC_RULES, Rule
+from .claim_metric_rules import METRIC_RULES
+from .claims_rules import _SKIP, DATASET_RULES, METHOD_RULES, Rule
 
 __all__ = ["Claim", "Ref", "attach_claims", "DATASET_RULES", "METHOD_RULES", "METRIC_RULES"]
 

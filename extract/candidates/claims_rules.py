@@ -345,6 +345,3 @@ METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("own", "our method improves accuracy by 3.2%", _me_own),
     ("setting", "the corpus has 85,229 samples", _me_setting),
 )
-
-
-from .claim_metric_rules import METRIC_RULES  # noqa: E402  (the metric table lives there)

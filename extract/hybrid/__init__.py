@@ -26,12 +26,13 @@ from .proposal import HYBRID_VERSION, Proposal, propose, render_messages
 
 __all__ = ["Combine", "HYBRID_VERSION", "Proposal", "answer_model", "propose", "render_messages", "to_fields"]
 
-import hashlib
 from functools import lru_cache
-from pathlib import Path
 from typing import Literal, get_args, get_origin
 
 from pydantic import BaseModel
+
+from ..digest import files_digest, package_files, sha256
+from ..schema_loader import is_default_schema
 
 #: The prompt the hybrid job is rendered from (``prompts/hybrid.*``), used when the run keeps
 #: the default prompt; ``--prompt hybrid`` asks for the hybrid design on any backend.
@@ -39,15 +40,10 @@ PROMPT = "hybrid"
 DEFAULT_PROMPT = "extract"
 
 
-def default_schema() -> type[BaseModel]:
-    from ..schemas.paper import PaperExtraction
-    return PaperExtraction
-
-
 def applies(schema: type[BaseModel], prompt: str, backend_prefers: bool) -> bool:
     """Whether a run asks the hybrid job: the default schema (or a subclass), and either
     ``--prompt hybrid`` or the default prompt on a backend with a capable model."""
-    if not (isinstance(schema, type) and issubclass(schema, default_schema())):
+    if not is_default_schema(schema):
         return False
     return prompt == PROMPT or (prompt == DEFAULT_PROMPT and bool(backend_prefers))
 
@@ -64,20 +60,16 @@ def contributions(schema: type[BaseModel]) -> tuple[str, ...]:
 def code_digest() -> str:
     """SHA-256 of the rule layer and this package: changing a rule or the mapping changes
     the cache keys of hybrid answers by itself."""
+    import sys
+
     from .. import candidates, text
 
-    h = hashlib.sha256(HYBRID_VERSION.encode())
-    here = Path(__file__).parent
-    files = [sorted(Path(pkg.__file__).parent.glob("*.py")) for pkg in (candidates, text)]
-    for f in files[0] + files[1] + sorted(here.glob("*.py")):
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()
+    return sha256(HYBRID_VERSION + ":" + files_digest(package_files(candidates, text, sys.modules[__name__])))
 
 
 def prompt_digest(prompt_sha: str) -> str:
     """The ``prompt_sha`` of a hybrid run: the template's digest plus the code's."""
-    return hashlib.sha256(f"{prompt_sha}:{code_digest()}".encode()).hexdigest()
+    return sha256(f"{prompt_sha}:{code_digest()}")
 
 
 __all__ += ["PROMPT", "DEFAULT_PROMPT", "applies", "code_digest", "contributions", "prompt_digest"]

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from extract.backends.base import Job  # noqa: E402
 from extract.backends.local import LocalBackend  # noqa: E402
-from extract.backends.local_schema import Policy  # noqa: E402
+from extract.decision import Policy  # noqa: E402
 from extract.config import RunConfig  # noqa: E402
 from extract.evaluate import evaluate, load_jsonl  # noqa: E402
 from extract.inputs import Item, expand, read_inputs  # noqa: E402

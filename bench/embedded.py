@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from extract.backends.base import Job  # noqa: E402
 from extract.backends.local import LocalBackend  # noqa: E402
-from extract.backends.local_schema import Policy  # noqa: E402
+from extract.decision import Policy  # noqa: E402
 from extract.config import RunConfig  # noqa: E402
 from extract.inputs import Item, expand, read_inputs  # noqa: E402
 from extract.prompting import load_prompt, load_schema  # noqa: E402
@@ -114,7 +114,7 @@ def main() -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--out", type=Path, help="write the records here (default: a temp file)")
     ap.add_argument("--cli", action="store_true", help="also time `extract run` end to end")
-    ap.add_argument("--policy", default="{}", help="JSON overrides of local_schema.Policy")
+    ap.add_argument("--policy", default="{}", help="JSON overrides of extract.decision.Policy")
     args = ap.parse_args()
 
     config = RunConfig(backend="local", model=args.model)

@@ -211,7 +211,7 @@ def score(args) -> None:
     from datetime import datetime
 
     from extract import hybrid
-    from extract.backends.rules import decide
+    from extract.decision import decide
 
     items = {i.id: i for i in _items(args.set, None)}
     gold_all = [json.loads(line) for line in (ROOT / SETS[args.set][1]).open()]

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from extract.backends.local_schema import Policy, build_plan, map_answer  # noqa: E402
+from extract.decision import Policy, build_plan, map_answer  # noqa: E402
 from extract.candidates.task import task_phrases  # noqa: E402
 from extract.candidates import find_candidates  # noqa: E402
 from extract.evaluate_claims import bag_f1  # noqa: E402
@@ -122,7 +122,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", action="store_true", help="print each abstract's phrase and gold")
     ap.add_argument("--model", action="store_true", help="also run the embedded model (slow)")
-    ap.add_argument("--policy", default="{}", help="JSON overrides of local_schema.Policy for --model "
+    ap.add_argument("--policy", default="{}", help="JSON overrides of extract.decision.Policy for --model "
                     "(e.g. '{\"task_from_hint\": false}': the model picks among the offered phrases)")
     ap.add_argument("--ceiling", action="store_true", help="best F1 among the offered phrases")
     ap.add_argument("--eyeball", nargs="*", type=Path, help="abstract files without gold to print")

@@ -13,6 +13,8 @@ import os
 import sys
 from pathlib import Path
 
+from typing import Literal, get_args, get_origin
+
 from pydantic import BaseModel
 
 from .errors import UsageError
@@ -95,3 +97,11 @@ def is_default_schema(cls: type[BaseModel]) -> bool:
     """The shipped schema or a subclass of it (its fields are what the rules and the
     hybrid job fill)."""
     return isinstance(cls, type) and issubclass(cls, default_schema())
+
+
+def contributions(schema: type[BaseModel]) -> tuple[str, ...]:
+    """The contribution labels, read from the schema's ``Literal`` (written once)."""
+    ann = schema.model_fields["contribution"].annotation
+    if get_origin(ann) is not Literal:
+        raise TypeError(f"{schema.__name__}.contribution is not a Literal")
+    return tuple(get_args(ann))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from extract.backends.local_schema import Policy, build_plan, map_answer
+from extract.decision import Policy, build_plan, map_answer
 from extract.candidates import find_candidates
 from extract.candidates.claims import DATASET_RULES, METHOD_RULES, METRIC_RULES, attach_claims
 

@@ -20,7 +20,7 @@ ABSTRACT = ("We propose FooNet, which improves top-1 accuracy by 3.2% on BarBenc
 
 @needs_llama
 def test_the_answer_schema_becomes_a_grammar_whose_keys_are_the_ids():
-    from extract.backends.local_schema import grammar_from_schema
+    from extract.backends.grammar import grammar_from_schema
 
     p = hybrid.propose(ABSTRACT)
     schema = hybrid.answer_model(p, hybrid.contributions(PaperExtraction)).model_json_schema()

@@ -16,9 +16,9 @@ from extract.backends import local as local_mod
 from extract.backends.base import Job
 from extract.backends.local import (LocalBackend, _choice_messages, file_sha256, is_default_schema,
                                     packaged_model_path, resolve_model_path)
-from extract.backends.local_schema import (CHOICE_INSTRUCTIONS, CONTRIBUTIONS, MAX_METHODS, GrammarError,
-                                           Policy, build_plan, grammar_from_schema, ignored_keywords,
-                                           map_answer, resolve_roles)
+from extract.backends.grammar import GrammarError, grammar_from_schema, ignored_keywords
+from extract.decision import (CHOICE_INSTRUCTIONS, CONTRIBUTIONS, MAX_METHODS, Policy, build_plan, map_answer,
+                              resolve_roles)
 from extract.candidates.task import task_phrases
 from extract.candidates import Candidates, NameCandidate, NumberCandidate
 from extract.config import RunConfig

@@ -7,7 +7,8 @@ import pytest
 
 from conftest import SEEDS, read_jsonl
 
-from extract.backends.rules import RulesBackend, decide
+from extract.backends.rules import RulesBackend
+from extract.decision import decide
 from extract.config import RunConfig
 from extract.inputs import expand, read_inputs
 from extract.output import RecordSink

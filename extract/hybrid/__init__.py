@@ -27,12 +27,10 @@ from .proposal import HYBRID_VERSION, Proposal, propose, render_messages
 __all__ = ["Combine", "HYBRID_VERSION", "Proposal", "answer_model", "propose", "render_messages", "to_fields"]
 
 from functools import lru_cache
-from typing import Literal, get_args, get_origin
-
 from pydantic import BaseModel
 
 from ..digest import files_digest, package_files, sha256
-from ..schema_loader import is_default_schema
+from ..schema_loader import contributions, is_default_schema
 
 #: The prompt the hybrid job is rendered from (``prompts/hybrid.*``), used when the run keeps
 #: the default prompt; ``--prompt hybrid`` asks for the hybrid design on any backend.
@@ -46,14 +44,6 @@ def applies(schema: type[BaseModel], prompt: str, backend_prefers: bool) -> bool
     if not is_default_schema(schema):
         return False
     return prompt == PROMPT or (prompt == DEFAULT_PROMPT and bool(backend_prefers))
-
-
-def contributions(schema: type[BaseModel]) -> tuple[str, ...]:
-    """The contribution labels, read from the schema's ``Literal`` (written once)."""
-    ann = schema.model_fields["contribution"].annotation
-    if get_origin(ann) is not Literal:
-        raise TypeError(f"{schema.__name__}.contribution is not a Literal")
-    return tuple(get_args(ann))
 
 
 @lru_cache(maxsize=1)

@@ -1,4 +1,4 @@
-"""Grounded-by-construction constraints for the embedded backend.
+"""The rules' plan for one abstract and the rules' decision (core: no model, no backend).
 
 A tiny local model cannot be trusted to copy spans: it pastes the abstract into ``task``,
 loops on one name and invents numbers.  So the deterministic candidate layer
@@ -8,9 +8,11 @@ admit nothing else (enums of candidate texts, bounded arrays, two labels, a boun
 phrase).  :func:`build_plan` makes that schema and the text listing the choices;
 :func:`map_answer` turns the model's choices back into the default schema's fields, taking
 texts, values and units from the candidates, never from the model; :func:`resolve_roles`
-removes duplicates and contradictions.
+removes duplicates and contradictions.  :func:`decide` is the rules' own decision (no model:
+``--backend rules``, the local backend's fallback and the hybrid extractor's proposal).
 
-Nothing here needs llama.cpp except :func:`grammar_from_schema`, which imports it lazily.
+The grammar a llama.cpp model is held to is made from the plan's schema in
+:mod:`extract.backends.grammar`.
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from ..candidates.claim_names import claimed_systems
-from ..candidates.claims import attach_claims
-from ..candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
-from ..hybrid import contributions
-from ..schema_loader import default_schema
+from .candidates.claim_names import claimed_systems
+from .candidates.claims import attach_claims
+from .candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
+from .schema_loader import contributions, default_schema
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
 CONSTRAINT_VERSION = "choices-5"
@@ -317,73 +318,15 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
             "numbers": numbers}
 
 
-# --- grammar conversion -------------------------------------------------------------------
-
-# Keywords llama.cpp's converter ignores silently; a schema relying on them is only checked
-# by the Pydantic validation afterwards, which is acceptable, so they are reported, not fatal.
-_IGNORED_KEYWORDS = {"uniqueItems", "not", "if", "then", "else", "patternProperties",
-                     "dependentRequired", "dependentSchemas", "contains", "multipleOf"}
+#: The policy of the rules path: no model call, the rules' choices stand (names they are
+#: unsure of on the side their hint names: measured in the README's Benchmarks).
+RULES_POLICY = Policy(use_model=False, uncertain_by_hint=True)
 
 
-class GrammarError(ValueError):
-    """A JSON schema llama.cpp's converter cannot turn into a grammar."""
+def decide(text: str, cands: Any = None) -> dict:
+    """The default schema's fields as the rules decide them for ``text`` (``cands``: its
+    candidates when already found): the one call site of the rules' decision."""
+    from .candidates import find_candidates
 
-
-def ignored_keywords(schema: Any) -> set[str]:
-    """Constraint keywords in ``schema`` the grammar will not enforce."""
-    found: set[str] = set()
-
-    def visit(node: dict) -> None:
-        found.update(k for k in node if k in _IGNORED_KEYWORDS)
-
-    _walk_schema(schema, visit, skip=("enum", "const", "default", "examples", "description", "title"))
-    return found
-
-
-def _walk_schema(node: Any, visit, skip: tuple[str, ...]) -> None:
-    """Call ``visit`` on every object node of a JSON Schema, not descending into ``skip`` keys."""
-    if isinstance(node, dict):
-        visit(node)
-        for k, v in node.items():
-            if k not in skip:
-                _walk_schema(v, visit, skip)
-    elif isinstance(node, list):
-        for v in node:
-            _walk_schema(v, visit, skip)
-
-
-def _misescaped_literals(schema: Any) -> list[str]:
-    found: list[str] = []
-
-    def strings(values: Any) -> list[str]:
-        return [v for v in (values if isinstance(values, list) else [values]) if isinstance(v, str)]
-
-    def visit(node: dict) -> None:
-        lits = strings(node.get("enum", [])) + strings(node.get("const"))
-        props = node.get("properties")
-        if isinstance(props, dict):
-            lits += list(props)
-        found.extend(v for v in lits if "\\" in v or '"' in v)
-
-    _walk_schema(schema, visit, skip=("enum", "const", "default", "examples"))
-    return found
-
-
-def grammar_from_schema(schema: dict) -> str:
-    """GBNF text for ``schema``, or :class:`GrammarError` — never the silent fallback to
-    free JSON that ``response_format`` does when conversion fails."""
-    from llama_cpp.llama_grammar import json_schema_to_gbnf
-
-    bad = _misescaped_literals(schema)
-    if bad:
-        raise GrammarError(f"the JSON schema has enum/const values or property names with a backslash or "
-                           f"quote, which llama.cpp's converter turns into invalid JSON: {bad[:3]}")
-    try:
-        gbnf = json_schema_to_gbnf(json.dumps(schema))
-    except Exception as e:  # the converter raises ValueError, AssertionError, KeyError...
-        raise GrammarError(f"cannot build a grammar from the JSON schema: {type(e).__name__}: {e}") from None
-    if "root ::=" not in gbnf:
-        raise GrammarError("cannot build a grammar from the JSON schema: no root rule")
-    if re.search(r"^root ::= object\s*$", gbnf, re.M) and schema.get("properties"):
-        raise GrammarError("the JSON schema's properties were not converted (grammar is free JSON)")
-    return gbnf
+    plan = build_plan(cands if cands is not None else find_candidates(text), RULES_POLICY, text)
+    return map_answer(plan, {}, RULES_POLICY)

@@ -6,6 +6,8 @@
     python bench/hybrid.py measure --path local [--set dev2] [--limit N]
     python bench/hybrid.py score [--set dev2]     # figures of every finished run, and the rules'
 
+``--set`` is repeatable (default: dev2, then dev).
+
 ``measure`` runs the real pipeline (``Extractor``) and keeps each raw model answer in
 ``~/.cache/extract-bench/runs/`` (resumable: finished abstracts are skipped), so ``score``
 can map the same answers under every :class:`extract.hybrid.Combine` policy without another
@@ -98,6 +100,24 @@ def _run_file(path: str, mode: str, setname: str) -> Path:
     return RUNS / f"{path}-{mode if path == 'remote' else 'gguf'}-{setname}.jsonl"
 
 
+def _digest() -> str:
+    """The hybrid job's prompt digest (template + rule layer + mapping code): a raw answer
+    recorded under another digest was asked about another proposal."""
+    from extract import hybrid
+    from extract.prompting import load_prompt
+
+    return hybrid.prompt_digest(load_prompt(hybrid.PROMPT).sha)
+
+
+def _done(out: Path) -> set[str]:
+    import json
+
+    if not out.exists():
+        return set()
+    digest = _digest()
+    return {r["id"] for r in map(json.loads, filter(str.strip, out.open())) if r.get("digest") == digest}
+
+
 def measure(args) -> None:
     import asyncio
     import json
@@ -116,75 +136,46 @@ def measure(args) -> None:
     else:
         config = RunConfig(backend="local", model=str(model), reasks=1, use_cache=False)
     inner = load_backend(config)
-    out = _run_file(args.path, args.mode, args.set)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
-    if out.exists():
-        done = {json.loads(line)["id"] for line in out.open() if line.strip()}
-    timing = {"model_s": 0.0}
+    digest = _digest()
+    for setname in args.set:
+        out = _run_file(args.path, args.mode, setname)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        done = _done(out)
+        timing = {"model_s": 0.0}
 
-    class Recording(Backend):
-        """The real backend, with each raw answer and its model time written down."""
-        name, hybrid, max_concurrency = inner.name, True, 1
+        class Recording(Backend):
+            """The real backend, with each raw answer and its model time written down."""
+            name, hybrid, max_concurrency = inner.name, True, 1
 
-        def fingerprint(self):
-            return inner.fingerprint()
+            def fingerprint(self):
+                return inner.fingerprint()
 
-        async def extract(self, job):
-            t0 = time.perf_counter()
-            ans = await inner.extract(job)
-            dt = time.perf_counter() - t0
-            timing["model_s"] += dt
-            with out.open("a") as f:
-                f.write(json.dumps({"id": job.id, "answer": ans.obj.model_dump(mode="json"),
-                                    "seconds": round(dt, 2), "attempts": ans.attempts,
-                                    "usage": ans.usage}) + "\n")
-            return ans
+            async def extract(self, job, out=out, timing=timing):
+                t0 = time.perf_counter()
+                ans = await inner.extract(job)
+                dt = time.perf_counter() - t0
+                timing["model_s"] += dt
+                with out.open("a") as f:
+                    f.write(json.dumps({"id": job.id, "digest": digest, "answer": ans.obj.model_dump(mode="json"),
+                                        "seconds": round(dt, 2), "attempts": ans.attempts,
+                                        "usage": ans.usage}) + "\n")
+                return ans
 
-        async def aclose(self):
-            await inner.aclose()
-
-    ex = Extractor(config, backend=Recording(config))
-    items = [i for i in _items(args.set, args.limit) if i.id not in done]
-    print(f"{len(items)} abstracts to run ({len(done)} done) -> {out}", file=sys.stderr)
-    with RecordSink(out.with_suffix(".records.jsonl")) as sink:
-        summary = asyncio.run(ex.run(items, sink))
-    print(summary.line(), file=sys.stderr)
-    if items:
-        print(f"wall {summary.seconds:.1f} s, model {timing['model_s']:.1f} s: "
-              f"ratio {summary.seconds / max(timing['model_s'], 1e-9):.3f}")
-
-
-def claims_f1(records: list[dict], gold: list[dict]) -> tuple[float, float, float]:
-    """Result claims: a predicted result number counts when its value, dataset and method
-    all match a gold result claim (names case-insensitive; null and "" as written)."""
-    from extract.evaluate import match_gold
-
-    def norm(x):
-        if isinstance(x, dict):
-            x = x.get("text")
-        return None if x is None else " ".join(str(x).lower().split())
-
-    tp = fp = fn = 0
-    for g, rec in match_gold(records, gold):
-        gold_claims = [(float(n["value"]), norm(n.get("dataset")), norm(n.get("method")))
-                       for n in g.get("numbers") or [] if n.get("kind") == "result"]
-        pred = [] if rec is None else [
-            (float(n["value"]), norm(n.get("dataset")), norm(n.get("method")))
-            for n in rec["extraction"]["numbers"] if n.get("kind") == "result"]
-        left = list(gold_claims)
-        for c in pred:
-            hit = next((x for x in left if abs(x[0] - c[0]) <= 1e-4 * max(1, abs(x[0]))
-                        and x[1:] == c[1:]), None)
-            if hit is None:
-                fp += 1
-            else:
-                tp += 1
-                left.remove(hit)
-        fn += len(left)
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+        ex = Extractor(config, backend=Recording(config))
+        items = [i for i in _items(setname, args.limit) if i.id not in done]
+        print(f"{setname}: {len(items)} abstracts to run ({len(done)} done) -> {out}", file=sys.stderr)
+        records = out.with_suffix(".records.jsonl")
+        if not done and records.exists():
+            records.unlink()            # records of another proposal: start the set afresh
+        t0 = time.perf_counter()
+        with RecordSink(records) as sink:
+            summary = asyncio.run(ex.run(items, sink))
+        wall = time.perf_counter() - t0
+        print(summary.line(), file=sys.stderr)
+        if items:
+            print(f"{setname}: wall {wall:.1f} s, model {timing['model_s']:.1f} s: "
+                  f"ratio {wall / max(timing['model_s'], 1e-9):.3f}")
+    asyncio.run(inner.aclose())
 
 
 def _record(item, fields: dict) -> dict:
@@ -196,61 +187,80 @@ def _record(item, fields: dict) -> dict:
             "dropped": dropped}
 
 
+FIGURES = ("methods", "datasets", "numbers", "results", "claims", "attach", "metric", "contrib", "grounded")
+
+
 def _figures(records: list[dict], gold: list[dict]) -> dict:
     from extract.evaluate import evaluate
 
     r = evaluate(records, gold)
     return {"methods": r.method_names.f1, "datasets": r.datasets.f1, "numbers": r.numbers.f1,
-            "results": r.result_numbers.f1, "claims": claims_f1(records, gold)[2],
-            "contribution": r.contribution_accuracy, "grounded": r.grounded_rate}
+            "results": r.result_numbers.f1, "claims": r.result_claims.f1,
+            "attach": r.claims.dataset_accuracy, "metric": r.claims.metric_f1,
+            "contrib": r.contribution_accuracy, "grounded": r.grounded_rate}
+
+
+def _policies():
+    """All-model, all-rules, the default, and the default with one field switched."""
+    from dataclasses import fields, replace
+
+    from extract.hybrid import Combine
+
+    default = Combine()
+    out = [("default", default), ("all model", Combine.everything("model")),
+           ("all rules", Combine.everything("rules"))]
+    choices = {"names": ("model", "union", "rules"), "claims": ("model", "rules", "fill"),
+               "number_datasets": ("add", "listed")}
+    for f in fields(Combine):
+        for v in choices.get(f.name, ("model", "rules")):
+            if getattr(default, f.name) != v:
+                out.append((f"{f.name}={v}", replace(default, **{f.name: v})))
+    return out
 
 
 def score(args) -> None:
-    import itertools
     import json
     from datetime import datetime
 
     from extract import hybrid
     from extract.decision import decide
+    from extract.schema_loader import default_schema
 
-    items = {i.id: i for i in _items(args.set, None)}
-    gold_all = [json.loads(line) for line in (ROOT / SETS[args.set][1]).open()]
-    print(f"{'run':50} {'n':>3} " + " ".join(f"{k:>8}" for k in
-          ("methods", "datasets", "numbers", "results", "claims", "contrib", "grounded")) + "   s/abs")
-    for run in sorted(RUNS.glob(f"*-{args.set}.jsonl")):
-        raws = [json.loads(line) for line in run.open() if line.strip()]
-        raws = [r for r in raws if r["id"] in items]
-        if not raws:
-            continue
-        ids = {r["id"] for r in raws}
-        gold = [g for g in gold_all if g["id"] in ids]
-        rows = [("rules alone", [_record(items[i], decide(items[i].text)) for i in sorted(ids)])]
-        for combo in itertools.product(("model", "rules"), ("model", "rules"), ("model", "union", "rules"),
-                                       (0.3, 0.5), ("model", "rules"), ("add", "listed")):
-            if combo[:2] != ("rules", "rules") and combo[2:] != ("union", 0.5, "model", "listed"):
-                continue            # one field at a time around the default
-            combine = hybrid.Combine(*combo)
-            recs = []
-            for r in raws:
-                item = items[r["id"]]
-                proposal = hybrid.propose(item.text, item.title)
-                model = hybrid.answer_model(proposal, hybrid.contributions(hybrid.default_schema()))
-                obj = model.model_validate(r["answer"], context={"source": item.text, "lenient": True})
-                recs.append(_record(item, hybrid.to_fields(proposal, obj, combine)))
-            rows.append((f"{run.stem} {'/'.join(map(str, combo))}", recs))
-        secs = sum(r["seconds"] for r in raws) / len(raws)
-        stamps = [datetime.fromisoformat(json.loads(line)["provenance"]["extracted_at"]).timestamp()
-                  for line in run.with_suffix(".records.jsonl").open() if line.strip()] \
-            if run.with_suffix(".records.jsonl").exists() else []
-        if len(stamps) >= 2:      # wall between the first and last record over the model's own time
-            model_s = sum(r["seconds"] for r in raws[1:len(stamps)])
-            print(f"{run.stem}: wall {max(stamps) - min(stamps):.0f} s / model {model_s:.0f} s = "
-                  f"{(max(stamps) - min(stamps)) / max(model_s, 1e-9):.3f}")
-        for name, recs in rows:
-            f = _figures(recs, gold)
-            print(f"{name:50} {len(recs):>3} " + " ".join(f"{f[k]:>8.3f}" for k in
-                  ("methods", "datasets", "numbers", "results", "claims", "contribution", "grounded"))
-                  + (f"   {secs:.1f}" if name != "rules alone" else ""))
+    digest = _digest()
+    for setname in args.set:
+        items = {i.id: i for i in _items(setname, None)}
+        gold_all = [json.loads(line) for line in (ROOT / SETS[setname][1]).open()]
+        for run in sorted(RUNS.glob(f"*-{setname}.jsonl")):
+            if run.name.endswith(".records.jsonl"):
+                continue
+            raws = [json.loads(line) for line in run.open() if line.strip()]
+            stale = sum(r.get("digest") != digest for r in raws)
+            raws = list({r["id"]: r for r in raws if r["id"] in items and r.get("digest") == digest}.values())
+            print(f"\n{setname} {run.stem}: {len(raws)} answers of this code"
+                  + (f" ({stale} of another proposal skipped)" if stale else ""))
+            if not raws:
+                continue
+            ids = {r["id"] for r in raws}
+            gold = [g for g in gold_all if g["id"] in ids]
+            rows = [("rules alone", [_record(items[i], decide(items[i].text)) for i in sorted(ids)])]
+            for name, combine in _policies():
+                recs = []
+                for r in raws:
+                    item = items[r["id"]]
+                    proposal = hybrid.propose(item.text, item.title)
+                    model = hybrid.answer_model(proposal, hybrid.contributions(default_schema()))
+                    obj = model.model_validate(r["answer"], context={"source": item.text, "lenient": True})
+                    recs.append(_record(item, hybrid.to_fields(proposal, obj, combine)))
+                rows.append((name, recs))
+            secs = sum(r["seconds"] for r in raws) / len(raws)
+            tokens = sum((r.get("usage") or {}).get("completion_tokens", 0) for r in raws)
+            attempts = sum(r.get("attempts", 1) for r in raws)
+            print(f"{len(raws)} requests' attempts {attempts}, {secs:.1f} s/abstract, "
+                  f"{tokens / len(raws):.0f} completion tokens/abstract")
+            print(f"{'policy':24} {'n':>3} " + " ".join(f"{k:>8}" for k in FIGURES))
+            for name, recs in rows:
+                f = _figures(recs, gold)
+                print(f"{name:24} {len(recs):>3} " + " ".join(f"{f[k]:>8.3f}" for k in FIGURES))
 
 
 def main() -> None:
@@ -263,11 +273,13 @@ def main() -> None:
     m.add_argument("--path", choices=("remote", "local"), required=True)
     m.add_argument("--mode", choices=("tools", "json_schema", "json"), default="tools")
     m.add_argument("--base-url", default="http://127.0.0.1:8765/v1")
-    m.add_argument("--set", choices=tuple(SETS), default="dev2")
+    m.add_argument("--set", choices=tuple(SETS), action="append", help="repeatable; default: dev2 and dev")
     m.add_argument("--limit", type=int)
     sc = sub.add_parser("score")
-    sc.add_argument("--set", choices=tuple(SETS), default="dev2")
+    sc.add_argument("--set", choices=tuple(SETS), action="append", help="repeatable; default: dev2 and dev")
     args = ap.parse_args()
+    if getattr(args, "set", None) is None:
+        args.set = ["dev2", "dev"]
     if args.cmd == "fetch":
         print(fetch())
     elif args.cmd == "serve":

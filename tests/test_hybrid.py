@@ -43,7 +43,11 @@ def test_proposal_numbers_ids_in_text_order_and_listing():
     assert list(p.numbers) == ["N1", "N2"] and [n.text for n in p.numbers.values()] == ["3.2%", "120"]
     assert "FooNet" in [n.text for n in p.names.values()]
     assert "FANT" not in [n.text for n in p.names.values()]     # beyond the candidates
-    assert "N1: 3.2% [result]" in p.listing()
+    listing = p.listing()       # the rules' whole reading, for the model to copy or correct
+    assert "C1: FooNet -> method" in listing and "C3: BarBench -> dataset" in listing
+    assert 'N1: 3.2% | …propose FooNet, which improves top-1 accuracy by [3.2%] on BarBench' in listing
+    assert listing.splitlines()[-2].endswith('-> result; "top-1 accuracy"; C3; C1')
+    assert p.rules["contribution"] == "method" and "Rules' contribution: method" in listing
 
 
 def test_ids_answer_maps_to_rules_values_with_claims_in_one_request(cli, server, one, tmp_path):
@@ -125,7 +129,7 @@ def test_a_drop_decision_removes_the_number_and_values_never_come_from_the_model
                                             "N2": {"kind": "drop", "metric": None, "dataset": None, "method": None}})})
     r, recs = run(cli, server, one, tmp_path)
     nums = recs[0]["extraction"]["numbers"]
-    assert [(n["text"], n["value"], n["method"]) for n in nums] == [("3.2%", 3.2, "")]
+    assert [(n["text"], n["value"]) for n in nums] == [("3.2%", 3.2)]
 
 
 def test_answer_model_rejects_extra_keys_and_labels():
@@ -156,16 +160,64 @@ def test_title_is_part_of_the_cache_key(cli, server, tmp_path):
     assert server.chat_count == 2      # a different title is a different request
 
 
+def _answer_obj(p, **over):
+    model = hybrid.answer_model(p, hybrid.contributions(PaperExtraction))
+    return model.model_validate(answer(**over), context={"source": p.text})
+
+
 def test_combine_policy_sends_each_field_to_its_source():
     p = hybrid.propose(ABSTRACT, TITLE)
-    model = hybrid.answer_model(p, hybrid.contributions(PaperExtraction))
-    ans = model.model_validate(answer(contribution="system", names={"C1": "other", "C2": "other", "C3": "other"},
-                                      numbers={"N1": {"kind": "setting", "metric": None, "dataset": None,
-                                                      "method": None}}), context={"source": ABSTRACT})
-    by_model = hybrid.to_fields(p, ans, hybrid.Combine(contribution="model", kinds="model", names="model"))
+    ans = _answer_obj(p, contribution="system", names={"C1": "other", "C2": "other", "C3": "other"},
+                      numbers={"N1": {"kind": "setting", "metric": None, "dataset": None, "method": None}})
+    by_model = hybrid.to_fields(p, ans, hybrid.Combine.everything("model"))
     assert by_model["contribution"] == "system" and by_model["method_names"] == []
-    assert by_model["numbers"][0]["kind"] == "setting"
+    assert by_model["numbers"][0]["kind"] == "setting" and by_model["numbers"][0]["metric"] is None
     mixed = hybrid.to_fields(p, ans, hybrid.Combine(contribution="rules", kinds="rules", names="union"))
     assert mixed["contribution"] == p.candidates.contribution_hint == "method"
     assert mixed["numbers"][0]["kind"] == "result"          # the rules' hint for 3.2%
-    assert mixed["method_names"] == ["FooNet"]              # confident rules name kept
+    assert mixed["method_names"] == ["FooNet"]              # the rules' name kept
+
+
+def test_claims_policy_rules_model_or_fill():
+    p = hybrid.propose(ABSTRACT, TITLE)
+    ans = _answer_obj(p, numbers={"N1": {"kind": "result", "metric": "accuracy", "dataset": None, "method": "MegaBaseline"},
+                                  "N2": {"kind": "setting", "metric": "GPUs", "dataset": None, "method": "C1"}})
+    n1 = lambda c: hybrid.to_fields(p, ans, hybrid.Combine(claims=c))["numbers"][0]  # noqa: E731
+    assert (n1("rules")["metric"], n1("rules")["dataset"], n1("rules")["method"]) == ("top-1 accuracy", "BarBench", "FooNet")
+    assert (n1("model")["metric"], n1("model")["dataset"], n1("model")["method"]) == ("accuracy", None, "MegaBaseline")
+    assert n1("fill")["metric"] == "top-1 accuracy" and n1("fill")["method"] == "FooNet"   # rules first
+    n2 = hybrid.to_fields(p, ans, hybrid.Combine(claims="fill"))["numbers"][1]
+    assert n2["method"] == "FooNet"                        # the rules had none: the model's
+
+
+def test_all_rules_policy_is_exactly_the_rules_decision_whatever_the_model_says():
+    from extract.decision import decide
+    from extract.inputs import Item, expand, read_inputs
+
+    files, _ = expand(["seeds/000_810fdc4303f22573.txt"])
+    items = [e for e in read_inputs(files) if isinstance(e, Item)]
+    assert len(items) >= 10
+    for item in items:
+        p = hybrid.propose(item.text, item.title)
+        model = hybrid.answer_model(p, hybrid.contributions(PaperExtraction))
+        contrary = model.model_validate({   # the model disagrees with everything
+            "task": "something else entirely", "contribution": "theory",
+            "names": {k: "both" for k in p.names}, "more_methods": [], "more_datasets": [],
+            "numbers": {k: {"kind": "drop", "metric": None, "dataset": None, "method": None} for k in p.numbers}})
+        fields = hybrid.to_fields(p, contrary, hybrid.Combine.everything("rules"))
+        rules = decide(item.text)
+        key = lambda n: (n["text"], n["value"])  # noqa: E731
+        assert sorted(fields.pop("numbers"), key=key) == sorted(rules.pop("numbers"), key=key), item.id
+        assert fields == rules, item.id
+
+
+def test_free_strings_are_bounded_in_the_schema_not_by_validation():
+    p = hybrid.propose(ABSTRACT, TITLE)
+    model = hybrid.answer_model(p, hybrid.contributions(PaperExtraction))
+    schema = model.model_json_schema()
+    assert schema["properties"]["task"]["maxLength"] == 120
+    assert schema["properties"]["more_methods"]["items"]["maxLength"] == 80
+    metric = schema["$defs"]["NumberDecision"]["properties"]["metric"]["anyOf"]
+    assert {"type": "string", "maxLength": 60} in metric     # a grammar cannot loop in it
+    long_task = "a task phrase " * 20                        # an unconstrained endpoint's answer
+    assert model.model_validate(answer(task=long_task), context={"source": ABSTRACT}).task == long_task

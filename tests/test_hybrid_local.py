@@ -41,7 +41,7 @@ def test_packaged_model_through_the_hybrid_grammar_path(tmp_path):
     if not HAVE_LLAMA or packaged_model_path() is None:
         pytest.skip("needs the [local] extra and its packaged GGUF")
     config = RunConfig(backend="local", model=str(packaged_model_path()), reasks=0,
-                       max_tokens=384, use_cache=False, cache_dir=tmp_path / "c")
+                       max_tokens=512, use_cache=False, cache_dir=tmp_path / "c")
     backend = LocalBackend(config)
     ex = Extractor(config, backend=backend)
     assert ex.hybrid                          # a --model of the user's own gets the hybrid job

@@ -35,18 +35,33 @@ NUMBER_KINDS = ("result", "setting", "drop")
 NAME_LABELS = ("method", "dataset", "both", "other")
 #: Names beyond the candidates, per list (maxItems: a small model cannot loop in a list).
 MAX_MORE = 8
-# No maxLength on free strings: llama-cpp-python's converter turns it into nested optionals
-# that make grammar sampling very slow; the mapping cuts the task to 12 words instead.
+#: Bounds on the free strings, in the JSON Schema only (a grammar-constrained model cannot
+#: loop in one: measured, SmolLM2 wrote a 1,000-token metric without them).  Pydantic does
+#: not enforce them: a long answer from an unconstrained endpoint is cut or aligned later,
+#: not re-asked.
+MAX_CHARS = {"task": 120, "metric": 60, "dataset": 80, "method": 80, "more_methods": 80, "more_datasets": 80}
+
+
+def _bound(node: dict, limit: int) -> None:
+    """``maxLength`` on every string branch of ``node`` (a property, an ``anyOf``, array items)."""
+    if node.get("type") == "string" and "enum" not in node:
+        node["maxLength"] = limit
+    for sub in node.get("anyOf", ()):
+        _bound(sub, limit)
+    if isinstance(node.get("items"), dict):
+        _bound(node["items"], limit)
 
 
 def _all_required(schema: dict) -> None:
     """JSON Schema post-processing: every property required (defaults stay in Pydantic, so a
-    model that omits one is not failed for it)."""
+    model that omits one is not failed for it) and the free strings bounded."""
     props = schema.get("properties")
     if isinstance(props, dict):
         schema["required"] = list(props)
-        for p in props.values():
+        for name, p in props.items():
             p.pop("default", None)
+            if name in MAX_CHARS:
+                _bound(p, MAX_CHARS[name])
 
 
 def lenient(info: ValidationInfo) -> bool:

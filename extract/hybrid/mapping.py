@@ -1,49 +1,55 @@
 """The hybrid answer mapped onto the default schema's fields.
 
 Texts, values and units come from the rules' candidates (or, for a name beyond them, from
-the span of the source it aligns to); the model contributes decisions only: which names are
-introduced methods or datasets, the contribution, the task phrase, and per number whether it
-is kept, its kind and what it belongs to.
+the span of the source it aligns to); the model contributes decisions only.  Which source
+decides each field when the rules and the model disagree is a :class:`Combine`, chosen by
+measurement (``bench/hybrid.py score``); with every field on "rules" the record is exactly
+the rules' own decision (:func:`extract.decision.decide`), so a policy can never do worse
+than the rules on a field it leaves to them.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from pydantic import BaseModel
 
+from ..candidates.claims import attach_claims
 from ..candidates.task import final_task, plain, polish
 from ..grounding import Aligner
 from .answer import _ID
 from .proposal import Proposal
 
 MAX_TASK_WORDS = 12
-CONFIDENT = 0.8         # a rule score at which the rules' own role decision is trusted
+SOURCES = ("model", "rules")
 
 
 @dataclass(frozen=True)
 class Combine:
-    """Which source decides each field when rules and model disagree.  The defaults are
-    measured (``bench/hybrid.py score``, Qwen2.5-Coder-1.5B on dev2): that model is worse
-    than the rules' cues at contribution and number kinds, so the rules' hint decides those
-    where there is one; the model decides names, task and claims."""
+    """Whose word decides each field.  The defaults are measured (``bench/hybrid.py score``,
+    Qwen2.5-Coder-1.5B on dev2 and dev; the README's Benchmarks give the figures)."""
 
-    contribution: str = "rules"   # "model" | "rules": the rules' cue when they have one
-    kinds: str = "rules"          # "model" | "rules": the rules' kind hint when they have one
-    #: "model" | "union": plus every name the rules are confident of | "rules": the rules'
-    #: hints decide the names (the model's labels and extra spans are not used)
+    task: str = "model"           # "model" | "rules": the task phrase
+    contribution: str = "rules"   # "model" | "rules"
+    kinds: str = "rules"          # "model" | "rules": result or setting
+    drops: str = "model"          # "model": a number the model calls "drop" is left out | "rules": never
+    #: "model": the model's labels and extra spans | "rules": the rules' names | "union": both
     names: str = "union"
-    #: the model's label counts for candidates the rules score at least this (below: "other")
-    min_score: float = 0.5
-    #: "model": the model's label is the role; "rules": the model keeps or vetoes a name
-    #: ("other"), its side is the rules' hint when they have one
-    roles: str = "model"
-    #: a dataset a number is reported on joins ``datasets`` ("add") or is dropped ("listed")
+    #: "model": the model's metric/dataset/method per number | "rules": the claims rules,
+    #: re-read with the final names | "fill": the rules', the model's where the rules have none
+    claims: str = "rules"
+    #: a dataset a number names but the record does not list joins ``datasets`` ("add") or
+    #: is dropped from the claim ("listed")
     number_datasets: str = "listed"
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    @classmethod
+    def everything(cls, source: str) -> "Combine":
+        """Every field decided by ``source`` ("model" or "rules")."""
+        return cls(**{f.name: source for f in fields(cls) if f.name != "number_datasets"})
 
 
 def written_task(task: str, proposal: Proposal) -> str:
@@ -53,7 +59,7 @@ def written_task(task: str, proposal: Proposal) -> str:
     cut = polish(" ".join(cut.split()[:MAX_TASK_WORDS]), proposal.text)
     if len(cut.split()) >= 2:
         return cut
-    return final_task(proposal.candidates.task_hint, proposal.text)
+    return proposal.rules.get("task") or final_task(proposal.candidates.task_hint, proposal.text)
 
 
 def _resolver(proposal: Proposal):
@@ -72,7 +78,7 @@ def _resolver(proposal: Proposal):
     return resolve
 
 
-def _unique(xs: list[str | None]) -> list[str]:
+def _unique(xs) -> list[str]:
     seen, out = set(), []
     for x in xs:
         if x and x.lower() not in seen:
@@ -81,53 +87,57 @@ def _unique(xs: list[str | None]) -> list[str]:
     return out
 
 
+def _names(proposal: Proposal, answer: BaseModel, combine: Combine, resolve) -> tuple[list[str], list[str]]:
+    rules_m, rules_d = list(proposal.rules.get("method_names", ())), list(proposal.rules.get("datasets", ()))
+    if combine.names == "rules":
+        return rules_m, rules_d
+    labels = {k: getattr(answer.names, k, "other") for k in proposal.names}
+    model_m = [proposal.names[k].text for k, v in labels.items() if v in ("method", "both")]
+    model_d = [proposal.names[k].text for k, v in labels.items() if v in ("dataset", "both")]
+    model_m += [resolve(r) for r in answer.more_methods]
+    model_d += [resolve(r) for r in answer.more_datasets]
+    if combine.names == "union":
+        return _unique(rules_m + model_m), _unique(rules_d + model_d)
+    return _unique(model_m), _unique(model_d)
+
+
 def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine()) -> dict:
     """The default schema's fields (``PaperExtraction``) from a validated hybrid answer."""
     resolve = _resolver(proposal)
-    labels = {k: (getattr(answer.names, k, "other") if n.score >= combine.min_score else "other")
-              for k, n in proposal.names.items()}
-    if combine.roles == "rules":
-        for k, n in proposal.names.items():
-            if labels[k] != "other" and n.role_hint in ("method", "dataset") and labels[k] != "both":
-                labels[k] = n.role_hint
-    if combine.names == "union":
-        for k, n in proposal.names.items():
-            if labels[k] == "other" and n.score >= CONFIDENT and n.role_hint in ("method", "dataset"):
-                labels[k] = n.role_hint
-    more_m, more_d = answer.more_methods, answer.more_datasets
-    if combine.names == "rules":
-        labels = {k: (n.role_hint if n.role_hint in ("method", "dataset") and n.score >= combine.min_score
-                      else "other") for k, n in proposal.names.items()}
-        more_m = more_d = []
-    methods = _unique([proposal.names[k].text for k, v in labels.items() if v in ("method", "both")]
-                      + [resolve(r) for r in more_m])
-    datasets = _unique([proposal.names[k].text for k, v in labels.items() if v in ("dataset", "both")]
-                       + [resolve(r) for r in more_d])
-    numbers = []
-    decisions = answer.numbers
+    methods, datasets = _names(proposal, answer, combine, resolve)
+    contribution = answer.contribution if combine.contribution == "model" else proposal.rules["contribution"]
+    ruled = proposal.rules_numbers()
+    kept = []                       # (key, candidate, the model's decision or None, kind)
     for key, num in proposal.numbers.items():
-        d = getattr(decisions, key, None)
-        kind = d.kind if d is not None else (num.kind_hint or "result")
-        if combine.kinds == "rules" and num.kind_hint in ("result", "setting") and kind != "drop":
-            kind = num.kind_hint
-        if kind == "drop":
+        d = getattr(answer.numbers, key, None)
+        if d is not None and d.kind == "drop" and combine.drops == "model":
             continue
-        metric = d.metric if d is not None else None
-        dataset = resolve(d.dataset) if d is not None and d.dataset else None
-        if d is None or d.method is None:
-            method = None
-        else:
-            method = "" if d.method == "" else resolve(d.method)
+        kind = ruled[key]["kind"]
+        if combine.kinds == "model" and d is not None and d.kind in ("result", "setting"):
+            kind = d.kind
+        kept.append((key, num, d, kind))
+    rules_claims = attach_claims(proposal.text, [n for _, n, _, _ in kept], methods, datasets,
+                                 kinds=[k for *_, k in kept], contribution=contribution)
+    numbers = []
+    for (key, num, d, kind), claim in zip(kept, rules_claims):
+        metric, dataset, method = (claim.fields()[f] for f in ("metric", "dataset", "method"))
+        if combine.claims in ("model", "fill") and d is not None:
+            m_metric = d.metric
+            m_dataset = resolve(d.dataset) if d.dataset else None
+            m_method = None if d.method is None else "" if d.method == "" else resolve(d.method)
+            if combine.claims == "model":
+                metric, dataset, method = m_metric, m_dataset, m_method
+            else:
+                metric, dataset = metric or m_metric, dataset or m_dataset
+                method = method if method is not None else m_method
         if dataset and dataset.lower() not in {x.lower() for x in datasets}:
             if combine.number_datasets == "add":
                 datasets.append(dataset)    # a number is reported on it: a named dataset
             else:
                 dataset = None              # the record's claims name only its own datasets
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit, "kind": kind,
-                        "about": " ".join((num.about_hint or "").split())[:80],
+                        "about": ruled[key].get("about", ""),
                         "metric": metric, "dataset": dataset, "method": method})
-    contribution = answer.contribution
-    if combine.contribution == "rules" and proposal.candidates.contribution_hint:
-        contribution = proposal.candidates.contribution_hint
-    return {"task": written_task(answer.task, proposal), "contribution": contribution,
+    task = written_task(answer.task, proposal) if combine.task == "model" else proposal.rules["task"]
+    return {"task": task, "contribution": contribution,
             "method_names": methods, "datasets": datasets, "numbers": numbers}

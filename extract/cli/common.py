@@ -2,15 +2,45 @@
 
 from __future__ import annotations
 
+import math
 import sys
 
 import click
 
-from ..config import DEFAULT_CACHE_DIR, ENV_CACHE_DIR, RunConfig
+from ..config import DEFAULT_CACHE_DIR, ENV_CACHE_DIR, RANGES, RunConfig
+
+
+class _FiniteFloatRange(click.FloatRange):
+    """click's FloatRange lets nan and inf through (no comparison fails on nan)."""
+
+    def convert(self, value, param, ctx):
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return rv
+
+
+def ranged(field: str) -> click.ParamType:
+    """The click type of a numeric RunConfig field, from its one range in ``config.RANGES``."""
+    r = RANGES[field]
+    return (click.IntRange if r.kind is int else _FiniteFloatRange)(r.lo, r.hi)
+
+
+def not_empty(ctx, param, value):
+    """Callback: refuse an empty value (``--model ''``) instead of silently using the default;
+    for ``-O KEY VALUE`` pairs only the key must be non-empty."""
+    values = value if isinstance(value, tuple) else (value,)
+    for v in values:
+        key = v[0] if isinstance(v, tuple) else v
+        if isinstance(key, str) and not key.strip():
+            raise click.BadParameter("must not be empty" if not isinstance(v, tuple)
+                                     else "KEY must not be empty", ctx, param)
+    return value
+
 
 # Options that several commands share, defined once.
 cache_dir_option = click.option("--cache-dir", type=click.Path(file_okay=False),
-                                envvar=ENV_CACHE_DIR, show_envvar=True,
+                                envvar=ENV_CACHE_DIR, show_envvar=True, callback=not_empty,
                                 default=str(DEFAULT_CACHE_DIR), show_default=True,
                                 help="The answer cache.")
 no_cache_option = click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
@@ -18,11 +48,12 @@ schema_option = click.option("--schema", default=RunConfig.schema, show_default=
                              help="Pydantic model as module:Class or path/file.py:Class.")
 prompt_option = click.option("--prompt", default=RunConfig.prompt, show_default=True,
                              help="Shipped prompt name or a path prefix (P.system.txt, P.user.txt).")
-temperature_option = click.option("--temperature", type=click.FloatRange(0),
-                                  default=RunConfig.temperature, show_default=True)
-max_tokens_option = click.option("--max-tokens", type=click.IntRange(16), default=RunConfig.max_tokens,
+temperature_option = click.option("--temperature", type=ranged("temperature"),
+                                  default=RunConfig.temperature, show_default=True,
+                                  help="Sampling temperature (0: the most likely answer).")
+max_tokens_option = click.option("--max-tokens", type=ranged("max_tokens"), default=RunConfig.max_tokens,
                                  show_default=True, help="Completion tokens per request.")
-max_chars_option = click.option("--max-chars", type=click.IntRange(100), default=RunConfig.max_chars,
+max_chars_option = click.option("--max-chars", type=ranged("max_chars"), default=RunConfig.max_chars,
                                 show_default=True,
                                 help="Longer abstracts are rejected, never sent whole.")
 

@@ -21,13 +21,13 @@ def cache() -> None:
 @cache_dir_option
 @format_options(("text", "json"), "text")
 @output_option
-def stats(cache_dir: str, fmt: str, as_json: bool, output: str | None) -> None:
+def stats(cache_dir: str, fmt: str, output: str | None) -> None:
     """Entries and size of the cache."""
     try:
         s = AnswerCache(cache_dir).stats()
     except ExtractError as e:
         fail(str(e), e.exit_code)
-    if as_json or fmt == "json":
+    if fmt == "json":
         write_output("cache stats", json.dumps(s) + "\n", output)
     else:
         write_output("cache stats", f"{s['directory']}: {s['entries']:,} entries, {s['bytes']:,} bytes\n", output)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 
@@ -65,18 +66,53 @@ def fail(message: str, code: int = 2) -> None:
 
 
 # -- the output convention shared by the commands that print a result --------------------
-#   --format FMT   (text|json|..., per command; --json is an alias of --format json)
+#   --format FMT   (text|json|..., per command; --json is an alias of --format json); when
+#                  neither is given, -o FILE's suffix picks the format (SUFFIX_FORMATS), else
+#                  the command's default
 #   -o, --output   write to FILE (atomically) instead of stdout; '-' is stdout
 #                  (output_option and write_output in .readside)
 # Errors: one line "extract: error: ..." on stderr (fail), exit 2 for bad usage or input.
 
+SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown",
+                  ".html": "html", ".htm": "html"}
+
+
+def output_format(fmt: str | None, as_json: bool, output: str | None, choices, default: str) -> str:
+    """The format to write: ``--json`` or ``--format`` when given (an explicit format wins
+    over any suffix), else the one ``-o``'s suffix names if the command offers it, else
+    ``default``."""
+    if as_json:
+        return "json"
+    if fmt is not None:
+        return fmt
+    if output and output != "-":
+        name = output.lower()
+        for suffix, inferred in SUFFIX_FORMATS.items():
+            if name.endswith(suffix) and inferred in choices:
+                return inferred
+    return default
+
+
 def format_options(choices, default: str, json_alias: bool = True, help: str = "Output format."):
-    """``--format`` with ``choices`` (and ``--json``, the alias of ``--format json``)."""
+    """``--format`` with ``choices`` (and ``--json``, the alias of ``--format json``); the
+    command gets ``fmt`` resolved by :func:`output_format` (its ``output`` parameter is
+    ``-o``) and no ``as_json``."""
+    choices = list(choices)
+    by_suffix = [s for s, f in SUFFIX_FORMATS.items() if f in choices and f != default]
+    note = (f"Default: from -o's suffix ({', '.join(by_suffix)}), else {default}." if by_suffix
+            else f"Default: {default}.")
+
     def deco(func):
-        func = click.option("--format", "fmt", type=click.Choice(list(choices)), default=default,
-                            show_default=True, help=help)(func)
+        @functools.wraps(func)
+        def resolved(*args, **kwargs):
+            kwargs["fmt"] = output_format(kwargs.get("fmt"), kwargs.pop("as_json", False),
+                                          kwargs.get("output"), choices, default)
+            return func(*args, **kwargs)
+
+        cmd = click.option("--format", "fmt", type=click.Choice(choices), default=None,
+                           help=f"{help} {note}".strip())(resolved)
         if json_alias and "json" in choices:
-            func = click.option("--json", "as_json", is_flag=True,
-                                help="Same as --format json.")(func)
-        return func
+            cmd = click.option("--json", "as_json", is_flag=True,
+                               help="Same as --format json.")(cmd)
+        return cmd
     return deco

@@ -18,7 +18,7 @@ from ..evaluate import evaluate, format_table, load_jsonl
               help="gold annotations, one JSON object per abstract (dev-gold.jsonl format)")
 @common.format_options(("text", "json"), "text")
 @output_option
-def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str | None) -> None:
+def eval_cmd(records: str, gold_path: str, fmt: str, output: str | None) -> None:
     """Score RECORDS.jsonl against --gold: names, datasets, numbers, result numbers,
     contribution accuracy and grounded rate (micro counts plus a macro F1), and the claims:
     result-claims P/R/F1 (a gold result number is recovered when a predicted result number
@@ -59,7 +59,7 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
     if res.not_understood:
         click.echo(f"extract: {len(res.not_understood)} record(s) without the default schema's "
                    f"fields were scored as empty", err=True)
-    if as_json or fmt == "json":
+    if fmt == "json":
         write_output("eval", json.dumps(res.as_dict(), ensure_ascii=False) + "\n", output)
     else:
         write_output("eval", format_table(res), output)

@@ -19,7 +19,7 @@ from ..table_render import FORMATS, render_rows
 @click.option("--kind", type=click.Choice(["all", "result", "setting"]), default="all", show_default=True,
               help="Only numbers of this kind.")
 @output_option
-def table(records: str, by: str, fmt: str, as_json: bool, kind: str, output: str | None) -> None:
+def table(records: str, by: str, fmt: str, kind: str, output: str | None) -> None:
     """Comparison table of the claims in RECORDS.jsonl: columns dataset, method, metric, value,
     unit, kind and paper (its title when the input had one, else its id).
 
@@ -27,7 +27,6 @@ def table(records: str, by: str, fmt: str, as_json: bool, kind: str, output: str
     merged across papers when they are the same name written differently (case, punctuation,
     wrappers, long form vs acronym).
     """
-    fmt = "json" if as_json else fmt
     rs = load_or_exit("table", records, default_schema=True)
     papers = rs.papers if kind == "all" else [only_kind(p, kind) for p in rs.papers]
     old = without_claims(papers)

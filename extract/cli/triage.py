@@ -20,7 +20,7 @@ _EPILOG = ("\b\nFlags (weight; * = counted per item, up to 3 times; README \"Tri
 @click.option("--min-score", type=click.IntRange(0), default=None,
               help="Show only papers scoring at least S.")
 @output_option
-def triage(records: str, fmt: str, as_json: bool, top: int | None, min_score: int | None, output: str | None) -> None:
+def triage(records: str, fmt: str, top: int | None, min_score: int | None, output: str | None) -> None:
     """Flag papers of RECORDS.jsonl whose claims need a closer look, highest score first.
 
     Each flag comes with the evidence (the sentence, the span marked) that raised it; the score
@@ -28,6 +28,5 @@ def triage(records: str, fmt: str, as_json: bool, top: int | None, min_score: in
     present (failed extractions). A file that is not a records file of the default schema
     exits 2.
     """
-    fmt = "json" if as_json else fmt
     rs = load_or_exit("triage", records, default_schema=True)
     write_output("triage", render(rs, fmt, top, min_score), output)

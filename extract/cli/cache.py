@@ -22,7 +22,7 @@ def cache() -> None:
 @format_options(("text", "json"), "text")
 @output_option
 def stats(cache_dir: str, fmt: str, output: str | None) -> None:
-    """Entries and size of the cache."""
+    """Print the number of entries and the size of the cache."""
     try:
         s = AnswerCache(cache_dir).stats()
     except ExtractError as e:
@@ -36,7 +36,9 @@ def stats(cache_dir: str, fmt: str, output: str | None) -> None:
 @cache.command()
 @cache_dir_option
 def clear(cache_dir: str) -> None:
-    """Remove every cached answer (also from a cache that can no longer be read)."""
+    """Remove every cached answer.
+
+    A cache that can no longer be read is removed too."""
     try:
         n = AnswerCache(cache_dir).clear()
     except ExtractError as e:

@@ -102,16 +102,18 @@ class _Notes:
                    f"${ENV_BACKEND}, else openai with --base-url, else {RunConfig.backend}.")
 @click.option("-O", "--backend-option", "backend_options", type=(str, str), multiple=True,
               metavar="KEY VALUE", callback=not_empty, help="An option the backend declares; repeat for more.")
-@click.option("--model", callback=not_empty, help="Model name (remote) or a .gguf path (local). Default: $EXTRACT_MODEL.")
+@click.option("--model", callback=not_empty, help="Model name (remote) or a .gguf path (local). Default: $EXTRACT_MODEL, "
+                   "else the packaged model (local); openai needs one.")
 @click.option("--base-url", "base_urls", multiple=True, callback=not_empty,
               help="OpenAI-compatible endpoint; repeat for replicas. Wins over OPENAI_BASE_URL.")
 @click.option("--mode", type=click.Choice(MODES), default=RunConfig.mode,
               show_default=True, help="How the schema is held to a remote model.")
 @click.option("--concurrency", type=ranged("concurrency"), default=RunConfig.concurrency, show_default=True,
-              help="Requests in flight (remote backends).")
+              help="Requests in flight at once (remote backends).")
 @cache_dir_option
 @no_cache_option
-@click.option("--limit", type=ranged("limit"), help="Process at most N new abstracts.")
+@click.option("--limit", type=ranged("limit"), metavar="N",
+              help="Process at most N new abstracts (those already in -o do not count).")
 @schema_option
 @prompt_option
 @click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks, show_default=True,
@@ -124,7 +126,9 @@ class _Notes:
 @max_tokens_option
 @max_chars_option
 @click.option("--max-tokens-total", type=ranged("max_tokens_total"),
-              help="Stop cleanly (resumable, exit 4) once the run has spent this many tokens.")
+              metavar="N",
+              help="Token budget of the run: stop cleanly (exit 4, a rerun resumes) once the "
+                   "next request could take it past N.")
 @click.option("--id-field", help="Input field holding the id (default: id, paperId, Key, EID).")
 @click.option("--title-field", help="Input field holding the title (default: title, display_name).")
 @click.option("--text-field", help="Input field holding the abstract (default: abstract, text, "
@@ -141,13 +145,16 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         concurrency, cache_dir, no_cache, limit, schema, prompt, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
         text_field, input_format, progress, quiet, verbose, as_json):
-    """Extract records from abstracts in INPUTS (.txt, .jsonl, .json, .csv, .bib files,
-    directories, or - for stdin).
+    """Extract grounded records from the abstracts in INPUTS.
 
-    Exit status: 0 all ok; 1 some records failed (see the errors file); 2 bad usage or
-    input; 3 the backend is unusable (run stopped); 4 token budget spent (rerun resumes);
-    5 the output file is locked by another run; 7 the output cannot be written (disk
-    full); 130 interrupted.
+    INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
+    or - for stdin.  Records go to stdout, or to -o FILE (a rerun with the same FILE
+    resumes).
+
+    Exit status: 0 all ok; 1 some records or inputs failed (listed in the errors file);
+    2 bad usage (an option value out of range, say) or unreadable input; 3 the backend is
+    unusable (run stopped); 4 token budget spent (rerun resumes); 5 the output file is
+    locked by another run; 7 the output cannot be written (disk full); 130 interrupted.
     """
     def say(line: str) -> None:
         if not quiet:

@@ -33,6 +33,8 @@ BAD_CLI = [
     (["--model", ""], "--model"), (["--model", "  "], "--model"), (["--backend", ""], "--backend"),
     (["--base-url", ""], "--base-url"), (["--cache-dir", ""], "--cache-dir"),
     (["-O", "", "x"], "--backend-option"), (["--mode", "yaml"], "--mode"),
+    (["-o", ""], "--output"), (["--errors", ""], "--errors"), (["--id-field", ""], "--id-field"),
+    (["--text-field", " "], "--text-field"),
 ]
 
 
@@ -48,6 +50,14 @@ def test_a_bad_option_value_is_one_line_exit_2_and_writes_nothing(tmp_path, args
     assert len(lines) == 1 and lines[0].startswith("extract: error: Invalid value for"), r.stderr
     assert option in lines[0] and "missing.gguf" not in lines[0]
     assert not out.exists() and not (tmp_path / "out.errors.jsonl").exists()
+
+
+@pytest.mark.parametrize("command", ["table", "triage", "report"])
+def test_an_empty_output_is_refused_not_taken_for_stdout(command):
+    from pathlib import Path
+    records = Path(__file__).parent / "fixtures" / "records-sample.jsonl"
+    r = CliRunner().invoke(main, [command, str(records), "-o", ""])
+    assert r.exit_code == EXIT_USAGE and r.stdout == "" and "'--output': must not be empty" in r.stderr
 
 
 def test_the_range_is_named_in_the_message(tmp_path):

@@ -92,10 +92,11 @@ class _Notes:
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", type=click.Path(dir_okay=False), callback=not_empty,
               help="Write records here (resumable) instead of stdout; failures go to "
                    "OUTPUT minus .jsonl plus .errors.jsonl.")
-@click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--errors", "errors_file", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="Errors file (default: next to --output; stderr lines without -o).")
 @click.option("--backend", default=None, metavar="NAME", callback=not_empty,
               help=f"Any installed backend (entry-point group extract.backends). Default: "
@@ -129,9 +130,9 @@ class _Notes:
               metavar="N",
               help="Token budget of the run: stop cleanly (exit 4, a rerun resumes) once the "
                    "next request could take it past N.")
-@click.option("--id-field", help="Input field holding the id (default: id, paperId, Key, EID).")
-@click.option("--title-field", help="Input field holding the title (default: title, display_name).")
-@click.option("--text-field", help="Input field holding the abstract (default: abstract, text, "
+@click.option("--id-field", callback=not_empty, help="Input field holding the id (default: id, paperId, Key, EID).")
+@click.option("--title-field", callback=not_empty, help="Input field holding the title (default: title, display_name).")
+@click.option("--text-field", callback=not_empty, help="Input field holding the abstract (default: abstract, text, "
                                    "summary, Abstract Note, abstract_inverted_index).")
 @click.option("--input-format", type=click.Choice(FORMATS), default=None,
               help="Read every input as this format (default: by extension; stdin is sniffed).")

@@ -32,7 +32,7 @@ from typing import Any
 from .backends.base import Backend, load_backend
 from .config import RunConfig
 from .errors import UsageError
-from .inputs import Item, Problem, from_mapping
+from .inputs import FieldMap, Item, Problem, from_mapping
 from .inputs.model import bad_text
 
 __all__ = ["Record", "Fields", "extract", "extract_many", "load_records", "build_table",
@@ -85,8 +85,10 @@ class Fields(Mapping):
 class Record(Fields):
     """One record, as the JSONL line reads (``to_dict()``), with attribute access:
     ``id``, ``source``, ``title``, ``meta``, ``text``, ``status`` ("ok" or "error"),
-    ``extraction`` (the schema's fields, grounded), ``dropped``, ``provenance``; for a
-    failed record ``reason`` and ``attempts``."""
+    ``extraction`` (the schema's fields, grounded), ``dropped``, ``provenance``.  A failed
+    record has ``id``, ``source``, ``title``, ``meta`` and ``text`` (None when the input had
+    no readable abstract) too, then ``status``, ``kind`` ("record" or "input"), ``reason``
+    and ``attempts``."""
 
     @property
     def ok(self) -> bool:
@@ -193,6 +195,21 @@ def _item(obj, n: int) -> Item | Problem:
                      f"a (text, title) pair or an Item; got {type(obj).__name__}")
 
 
+def _described(entry: Item | Problem, obj) -> dict:
+    """The input's title, meta and text, for its record if it fails.  An item that could not
+    be read (a :class:`Problem`) still gives what its mapping holds."""
+    if isinstance(entry, Item):
+        return {"title": entry.title, "meta": dict(entry.meta or {}), "text": entry.text or None}
+    if isinstance(obj, Mapping):
+        # read again with the abstract made harmless: the same title and meta rules as an Item
+        keys = {str(k).strip().lower(): k for k in obj}
+        text_key = FieldMap().pick(keys, "text")
+        again = from_mapping({**obj, (text_key if text_key is not None else "text"): "-"}, "item", 0, "")
+        if isinstance(again, Item):
+            return {"title": again.title, "meta": dict(again.meta or {}), "text": None}
+    return {"title": None, "meta": {}, "text": None}
+
+
 def extract(text: str, title: str | None = None, **options) -> Record:
     """Extract one abstract; raises :class:`~extract.errors.RecordError` if it fails
     (``BackendError`` / ``UsageError`` when the backend or options are unusable)."""
@@ -217,18 +234,24 @@ def extract(text: str, title: str | None = None, **options) -> Record:
 
 class _Collect:
     """What :meth:`Extractor.run` writes to: records and errors, in input order, into a
-    queue the caller's thread reads."""
+    queue the caller's thread reads.  A failed record carries its input's title, meta and
+    text (``inputs``, by source, filled as the items are read), as a successful one does."""
 
     def __init__(self, q: queue.Queue):
         self.q = q
         self.done: set = set()
         self.errors_path = None
+        self.inputs: dict[str, dict] = {}
 
     def record(self, rec: dict) -> None:
+        self.inputs.pop(rec.get("source"), None)
         self.q.put(("record", rec))
 
     def error(self, err: dict) -> None:
-        self.q.put(("record", {"title": None, "text": None, **err}))
+        given = self.inputs.pop(err.get("source"), None) or {}
+        self.q.put(("record", {"id": err.get("id"), "source": err.get("source"),
+                               "title": given.get("title"), "meta": given.get("meta", {}),
+                               "text": given.get("text"), **err}))
 
     def attempted(self, rid) -> None:
         pass
@@ -253,6 +276,7 @@ def extract_many(items: Iterable, **options) -> Iterator[Record]:
         seen: set[str] = set()
         for n, obj in enumerate(items, start=1):
             entry = _item(obj, n)
+            sink.inputs[entry.source] = _described(entry, obj)
             if isinstance(entry, Item):
                 if not entry.text:
                     entry = Problem(entry.source, "empty abstract", entry.id)

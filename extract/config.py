@@ -15,13 +15,57 @@ An API key or base URL in the environment never chooses the backend by itself.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import NamedTuple
+
+from .errors import UsageError
 
 DEFAULT_CACHE_DIR = Path("cache")
 ENV_BACKEND, ENV_MODEL, ENV_CACHE_DIR = "EXTRACT_BACKEND", "EXTRACT_MODEL", "EXTRACT_CACHE_DIR"
+
+
+class Range(NamedTuple):
+    """The values a numeric field accepts: ``kind`` (int or float), ``lo`` <= x <= ``hi``
+    (``hi`` None: no upper bound).  Floats must be finite."""
+
+    kind: type
+    lo: float
+    hi: float | None = None
+
+    def describe(self) -> str:
+        what = "an integer" if self.kind is int else "a number"
+        return f"{what} >= {self.lo:g}" if self.hi is None else f"{what} from {self.lo:g} to {self.hi:g}"
+
+    def problem(self, value) -> str | None:
+        """None when ``value`` is in range, else what is wrong with it."""
+        kinds = (int,) if self.kind is int else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return f"got {type(value).__name__} {value!r}"
+        if not math.isfinite(value) or value < self.lo or (self.hi is not None and value > self.hi):
+            return f"got {value!r}"
+        return None
+
+
+# The accepted range of every numeric field, defined here once: RunConfig checks them and the
+# CLI builds its click.IntRange/FloatRange options from them (extract.cli.common.ranged).
+RANGES: dict[str, Range] = {
+    "temperature": Range(float, 0.0, 2.0),
+    "max_tokens": Range(int, 16),
+    "reasks": Range(int, 0, 10),
+    "retries": Range(int, 0, 50),
+    "retry_max_wait": Range(float, 0.0),
+    "timeout": Range(float, 0.1),
+    "concurrency": Range(int, 1, 1024),
+    "limit": Range(int, 0),
+    "max_chars": Range(int, 100),
+    "max_tokens_total": Range(int, 1),
+}
+_OPTIONAL = {"limit", "max_tokens_total"}      # None: no limit
+MODES = ("tools", "json_schema", "json")       # instructor modes for remote models
 
 
 class Options(Mapping):
@@ -88,6 +132,7 @@ class RunConfig:
     backend_options: Options = field(default_factory=Options)  # -O KEY VALUE, the backend validates
 
     def __post_init__(self):
+        _validate(self)
         if not isinstance(self.backend_options, Options):
             object.__setattr__(self, "backend_options", Options(self.backend_options or ()))
         if not isinstance(self.cache_dir, Path):
@@ -110,9 +155,47 @@ class RunConfig:
         values.update({k: v for k, v in overrides.items() if v is not None})
         unknown = set(values) - {f.name for f in fields(cls)}
         if unknown:
-            from .errors import UsageError
             raise UsageError(f"unknown option(s): {', '.join(sorted(unknown))}")
         return cls(**values)
+
+
+_FLAGS = {"base_urls": "--base-url", "retry_max_wait": None, "seed": None}   # else --field-name
+
+
+def _bad(name: str, expected: str, got: str) -> UsageError:
+    flag = _FLAGS.get(name, "--" + name.replace("_", "-"))
+    return UsageError(f"option {name}{f' ({flag})' if flag else ''} must be {expected}; {got}")
+
+
+def _validate(cfg: RunConfig) -> None:
+    """One-line UsageErrors naming the field (and its CLI option) and what it accepts."""
+    for name, rng in RANGES.items():
+        value = getattr(cfg, name)
+        if value is None and name in _OPTIONAL:
+            continue
+        got = rng.problem(value)
+        if got:
+            none = " or None (no limit)" if name in _OPTIONAL else ""
+            raise _bad(name, rng.describe() + none, got)
+    if cfg.seed is not None and (isinstance(cfg.seed, bool) or not isinstance(cfg.seed, int)):
+        raise _bad("seed", "an integer or None", f"got {cfg.seed!r}")
+    for name in ("backend", "schema"):
+        value = getattr(cfg, name)
+        if not isinstance(value, str) or not value.strip():
+            raise _bad(name, "a non-empty string", f"got {value!r}")
+    if cfg.model is not None and (not isinstance(cfg.model, str) or not cfg.model.strip()):
+        raise _bad("model", "a non-empty string or None (the backend's default)", f"got {cfg.model!r}")
+    if cfg.mode not in MODES:
+        raise _bad("mode", "one of " + ", ".join(MODES), f"got {cfg.mode!r}")
+    urls = (cfg.base_urls,) if isinstance(cfg.base_urls, str) else cfg.base_urls
+    if not isinstance(urls, (tuple, list)) or any(not isinstance(u, str) or not u.strip() for u in urls):
+        raise _bad("base_urls", "non-empty URL strings", f"got {cfg.base_urls!r}")
+    if isinstance(cfg.cache_dir, str) and not cfg.cache_dir.strip():
+        raise _bad("cache_dir", "a directory path", "got an empty string")
+    pairs = cfg.backend_options.items() if isinstance(cfg.backend_options, Mapping) else cfg.backend_options or ()
+    for key, _ in pairs:
+        if not str(key).strip():
+            raise UsageError("option -O KEY VALUE: KEY must be a non-empty option name; got ''")
 
 
 def remote_from_env(environ: Mapping | None = None) -> tuple[tuple[str, ...], str | None]:

@@ -16,6 +16,7 @@ from ..errors import ExtractError, UsageError
 from ..output import RecordSink
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
                      no_cache_option, prompt_option, schema_option, temperature_option)
+from .common import ranged
 from .run import build_config
 
 
@@ -27,7 +28,7 @@ def request_options(func):
                      help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI). "
                           "Part of the cache key: use the one later live runs will use."),
         schema_option, prompt_option, temperature_option, max_tokens_option, max_chars_option,
-        click.option("--reasks", type=click.IntRange(0, 10), default=RunConfig.reasks,
+        click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks,
                      show_default=True,
                      help="Only part of the cache key here (a batch cannot re-ask): keep it "
                           "equal to later live runs' so they hit the cache."),

@@ -21,13 +21,13 @@ def cache() -> None:
 @cache_dir_option
 @format_options(("text", "json"), "text")
 @output_option
-def stats(cache_dir: str, fmt: str, as_json: bool, output: str | None) -> None:
-    """Entries and size of the cache."""
+def stats(cache_dir: str, fmt: str, output: str | None) -> None:
+    """Print the number of entries and the size of the cache."""
     try:
         s = AnswerCache(cache_dir).stats()
     except ExtractError as e:
         fail(str(e), e.exit_code)
-    if as_json or fmt == "json":
+    if fmt == "json":
         write_output("cache stats", json.dumps(s) + "\n", output)
     else:
         write_output("cache stats", f"{s['directory']}: {s['entries']:,} entries, {s['bytes']:,} bytes\n", output)
@@ -36,7 +36,9 @@ def stats(cache_dir: str, fmt: str, as_json: bool, output: str | None) -> None:
 @cache.command()
 @cache_dir_option
 def clear(cache_dir: str) -> None:
-    """Remove every cached answer (also from a cache that can no longer be read)."""
+    """Remove every cached answer.
+
+    A cache that can no longer be read is removed too."""
     try:
         n = AnswerCache(cache_dir).clear()
     except ExtractError as e:

@@ -15,16 +15,18 @@ from ..evaluate import evaluate, format_table, load_jsonl
 @click.command("eval")
 @click.argument("records", metavar="RECORDS.jsonl", type=str)
 @click.option("--gold", "gold_path", required=True, metavar="GOLD.jsonl",
-              help="gold annotations, one JSON object per abstract (dev-gold.jsonl format)")
+              help="Gold annotations, one JSON object per abstract (tests/gold/dev-gold.jsonl format).")
 @common.format_options(("text", "json"), "text")
 @output_option
-def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str | None) -> None:
-    """Score RECORDS.jsonl against --gold: names, datasets, numbers, result numbers,
-    contribution accuracy and grounded rate (micro counts plus a macro F1), and the claims:
-    result-claims P/R/F1 (a gold result number is recovered when a predicted result number
-    with the same value names the same dataset and the same method; "" and null agree),
-    dataset attachment accuracy (value-matched gold numbers that name a dataset) and metric
-    token F1 (over value-matched gold numbers).
+def eval_cmd(records: str, gold_path: str, fmt: str, output: str | None) -> None:
+    """Score RECORDS.jsonl against gold annotations.
+
+    Precision, recall and F1 (with tp/fp/fn) of method names, datasets, numbers (matched by
+    value), result numbers and result claims (a gold result number is recovered when a
+    predicted result number with the same value names the same dataset and the same method;
+    "" and null agree); then a macro F1 over names, datasets and numbers, dataset attachment
+    accuracy (value-matched gold numbers that name a dataset), metric token F1 (over
+    value-matched gold numbers), contribution accuracy and the grounded rate.
 
     Exit codes: 0 scored; 2 no gold record matched any record (nothing was scored: wrong
     files?), a file is missing or not JSONL, the gold file is empty, or the files are of the
@@ -59,7 +61,7 @@ def eval_cmd(records: str, gold_path: str, fmt: str, as_json: bool, output: str 
     if res.not_understood:
         click.echo(f"extract: {len(res.not_understood)} record(s) without the default schema's "
                    f"fields were scored as empty", err=True)
-    if as_json or fmt == "json":
+    if fmt == "json":
         write_output("eval", json.dumps(res.as_dict(), ensure_ascii=False) + "\n", output)
     else:
         write_output("eval", format_table(res), output)

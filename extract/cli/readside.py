@@ -9,11 +9,12 @@ from pathlib import Path
 
 import click
 
-from .common import fail
+from .common import fail, not_empty
 from ..errors import ExtractError
 from ..records import RecordSet, load_records
 
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
+                             callback=not_empty,
                              help="Write to FILE instead of stdout ('-': stdout).")
 
 

@@ -11,14 +11,15 @@ from pathlib import Path
 import click
 
 from ..backends.base import installed_backends
-from ..config import ENV_BACKEND, RunConfig, env_defaults
+from ..config import ENV_BACKEND, MODES, RunConfig, env_defaults
 from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..outpaths import check_paths, output_path
 from ..output import RecordSink, errors_path_for
 from ..pipeline import Extractor
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
-                     no_cache_option, prompt_option, schema_option, temperature_option)
+                     no_cache_option, not_empty, prompt_option, ranged, schema_option,
+                     temperature_option)
 from .progress import Progress
 
 
@@ -35,7 +36,7 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
     if backend is None:
         backend = env.get("backend") or ("openai" if base_urls else RunConfig.backend)
     return RunConfig(
-        backend=backend, model=model or env.get("model"),
+        backend=backend, model=model if model is not None else env.get("model"),
         base_urls=tuple(base_urls) or env.get("base_urls", ()), api_key=env.get("api_key"),
         mode=mode, concurrency=concurrency,
         cache_dir=Path(cache_dir) if cache_dir else env.get("cache_dir", RunConfig.cache_dir),
@@ -91,42 +92,47 @@ class _Notes:
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", type=click.Path(dir_okay=False), callback=not_empty,
               help="Write records here (resumable) instead of stdout; failures go to "
                    "OUTPUT minus .jsonl plus .errors.jsonl.")
-@click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--errors", "errors_file", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="Errors file (default: next to --output; stderr lines without -o).")
-@click.option("--backend", default=None, metavar="NAME",
+@click.option("--backend", default=None, metavar="NAME", callback=not_empty,
               help=f"Any installed backend (entry-point group extract.backends). Default: "
                    f"${ENV_BACKEND}, else openai with --base-url, else {RunConfig.backend}.")
 @click.option("-O", "--backend-option", "backend_options", type=(str, str), multiple=True,
-              metavar="KEY VALUE", help="An option the backend declares; repeat for more.")
-@click.option("--model", help="Model name (remote) or a .gguf path (local). Default: $EXTRACT_MODEL.")
-@click.option("--base-url", "base_urls", multiple=True,
+              metavar="KEY VALUE", callback=not_empty, help="An option the backend declares; repeat for more.")
+@click.option("--model", callback=not_empty, help="Model name (remote) or a .gguf path (local). Default: $EXTRACT_MODEL, "
+                   "else the packaged model (local); openai needs one.")
+@click.option("--base-url", "base_urls", multiple=True, callback=not_empty,
               help="OpenAI-compatible endpoint; repeat for replicas. Wins over OPENAI_BASE_URL.")
-@click.option("--mode", type=click.Choice(["tools", "json_schema", "json"]), default="tools",
+@click.option("--mode", type=click.Choice(MODES), default=RunConfig.mode,
               show_default=True, help="How the schema is held to a remote model.")
-@click.option("--concurrency", type=click.IntRange(1, 1024), default=8, show_default=True,
-              help="Requests in flight (remote backends).")
+@click.option("--concurrency", type=ranged("concurrency"), default=RunConfig.concurrency, show_default=True,
+              help="Requests in flight at once (remote backends).")
 @cache_dir_option
 @no_cache_option
-@click.option("--limit", type=click.IntRange(0), help="Process at most N new abstracts.")
+@click.option("--limit", type=ranged("limit"), metavar="N",
+              help="Process at most N new abstracts (those already in -o do not count).")
 @schema_option
 @prompt_option
-@click.option("--reasks", type=click.IntRange(0, 10), default=RunConfig.reasks, show_default=True,
+@click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks, show_default=True,
               help="Re-asks after an invalid or ungrounded answer.")
-@click.option("--retries", type=click.IntRange(0, 50), default=RunConfig.retries, show_default=True,
+@click.option("--retries", type=ranged("retries"), default=RunConfig.retries, show_default=True,
               help="Retries of transient faults (429, 5xx, timeouts).")
-@click.option("--timeout", type=click.FloatRange(0.1), default=RunConfig.timeout, show_default=True,
+@click.option("--timeout", type=ranged("timeout"), default=RunConfig.timeout, show_default=True,
               help="Seconds per HTTP request.")
 @temperature_option
 @max_tokens_option
 @max_chars_option
-@click.option("--max-tokens-total", type=click.IntRange(1),
-              help="Stop cleanly (resumable, exit 4) once the run has spent this many tokens.")
-@click.option("--id-field", help="Input field holding the id (default: id, paperId, Key, EID).")
-@click.option("--title-field", help="Input field holding the title (default: title, display_name).")
-@click.option("--text-field", help="Input field holding the abstract (default: abstract, text, "
+@click.option("--max-tokens-total", type=ranged("max_tokens_total"),
+              metavar="N",
+              help="Token budget of the run: stop cleanly (exit 4, a rerun resumes) once the "
+                   "next request could take it past N.")
+@click.option("--id-field", callback=not_empty, help="Input field holding the id (default: id, paperId, Key, EID).")
+@click.option("--title-field", callback=not_empty, help="Input field holding the title (default: title, display_name).")
+@click.option("--text-field", callback=not_empty, help="Input field holding the abstract (default: abstract, text, "
                                    "summary, Abstract Note, abstract_inverted_index).")
 @click.option("--input-format", type=click.Choice(FORMATS), default=None,
               help="Read every input as this format (default: by extension; stdin is sniffed).")
@@ -140,13 +146,16 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         concurrency, cache_dir, no_cache, limit, schema, prompt, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
         text_field, input_format, progress, quiet, verbose, as_json):
-    """Extract records from abstracts in INPUTS (.txt, .jsonl, .json, .csv, .bib files,
-    directories, or - for stdin).
+    """Extract grounded records from the abstracts in INPUTS.
 
-    Exit status: 0 all ok; 1 some records failed (see the errors file); 2 bad usage or
-    input; 3 the backend is unusable (run stopped); 4 token budget spent (rerun resumes);
-    5 the output file is locked by another run; 7 the output cannot be written (disk
-    full); 130 interrupted.
+    INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
+    or - for stdin.  Records go to stdout, or to -o FILE (a rerun with the same FILE
+    resumes).
+
+    Exit status: 0 all ok; 1 some records or inputs failed (listed in the errors file);
+    2 bad usage (an option value out of range, say) or unreadable input; 3 the backend is
+    unusable (run stopped); 4 token budget spent (rerun resumes); 5 the output file is
+    locked by another run; 7 the output cannot be written (disk full); 130 interrupted.
     """
     def say(line: str) -> None:
         if not quiet:

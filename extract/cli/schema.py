@@ -18,7 +18,7 @@ from .readside import output_option, write_output
               help="Pydantic model as module:Class or path/file.py:Class.")
 @output_option
 def schema(ref: str, output: str | None) -> None:
-    """Print the JSON Schema of the extraction model."""
+    """Print the JSON Schema of the extraction model (--schema)."""
     try:
         cls = load_schema(ref)
     except ExtractError as e:

@@ -19,15 +19,15 @@ from ..table_render import FORMATS, render_rows
 @click.option("--kind", type=click.Choice(["all", "result", "setting"]), default="all", show_default=True,
               help="Only numbers of this kind.")
 @output_option
-def table(records: str, by: str, fmt: str, as_json: bool, kind: str, output: str | None) -> None:
-    """Comparison table of the claims in RECORDS.jsonl: columns dataset, method, metric, value,
-    unit, kind and paper (its title when the input had one, else its id).
+def table(records: str, by: str, fmt: str, kind: str, output: str | None) -> None:
+    """Comparison table of the claims in RECORDS.jsonl.
 
-    Each row is one number as its record's claim states it (metric, dataset, method); names are
-    merged across papers when they are the same name written differently (case, punctuation,
-    wrappers, long form vs acronym).
+    One row per claimed number, as its record's claim states it: dataset, method, metric,
+    value, unit, kind and paper (its title when the input had one, else its id), grouped by
+    --by; csv and json add the paper's id, the method's role, the number's text and offsets,
+    the task and the contribution.  Names are merged across papers when they are the same
+    name written differently (case, punctuation, wrappers, long form vs acronym).
     """
-    fmt = "json" if as_json else fmt
     rs = load_or_exit("table", records, default_schema=True)
     papers = rs.papers if kind == "all" else [only_kind(p, kind) for p in rs.papers]
     old = without_claims(papers)

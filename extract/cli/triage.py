@@ -16,18 +16,17 @@ _EPILOG = ("\b\nFlags (weight; * = counted per item, up to 3 times; README \"Tri
 @click.command("triage", epilog=_EPILOG)
 @click.argument("records", type=click.Path(path_type=str))
 @format_options(FORMATS, "text")
-@click.option("--top", type=click.IntRange(1), default=None, help="Show only the N highest-scoring papers.")
-@click.option("--min-score", type=click.IntRange(0), default=None,
+@click.option("--top", type=click.IntRange(1), default=None, metavar="N", help="Show only the N highest-scoring papers.")
+@click.option("--min-score", type=click.IntRange(0), default=None, metavar="S",
               help="Show only papers scoring at least S.")
 @output_option
-def triage(records: str, fmt: str, as_json: bool, top: int | None, min_score: int | None, output: str | None) -> None:
-    """Flag papers of RECORDS.jsonl whose claims need a closer look, highest score first.
+def triage(records: str, fmt: str, top: int | None, min_score: int | None, output: str | None) -> None:
+    """Papers whose claims need a closer look, highest score first.
 
-    Each flag comes with the evidence (the sentence, the span marked) that raised it; the score
-    is the sum of the flags' weights, a flag marked * counting once per item (up to 3). Reads RECORDS minus .jsonl plus .errors.jsonl too, when
-    present (failed extractions). A file that is not a records file of the default schema
-    exits 2.
+    Reads RECORDS.jsonl.  Each flag comes with the evidence (the sentence, the span marked) that raised it; the
+    score is the sum of the flags' weights, a flag marked * counting once per item (up to
+    3).  Failed extractions are read from RECORDS minus .jsonl plus .errors.jsonl, when
+    present.  A file that is not a records file of the default schema exits 2.
     """
-    fmt = "json" if as_json else fmt
     rs = load_or_exit("triage", records, default_schema=True)
     write_output("triage", render(rs, fmt, top, min_score), output)

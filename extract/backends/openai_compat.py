@@ -86,6 +86,8 @@ def _check_completion(completion) -> None:
 
 class OpenAIBackend(Backend):
     name = "openai"
+    #: a capable model: the default schema gets the hybrid job (``--prompt auto``)
+    hybrid = True
 
     def __init__(self, config: RunConfig):
         super().__init__(config)

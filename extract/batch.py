@@ -4,7 +4,11 @@
 ``url``, ``body``), uploads the file and creates the batch; ``collect`` (see
 :mod:`extract.batch_collect`) turns the answers into records exactly as a live run would,
 and fills the cache under the same key, so a later live run with the same options is a
-cached rerun.
+cached rerun.  With the default ``--prompt auto`` each request is the hybrid job
+(:meth:`extract.pipeline.Extractor.request`: the rules' numbered proposal and the abstract's
+own answer schema); collect rebuilds the same proposal (deterministic from text and title)
+and maps each answer back through :meth:`~extract.pipeline.Extractor.finish`, as a live run
+does.
 
 The request format, the client and the Batch API calls are the openai backend's
 (:mod:`extract.backends.openai_batch`): byte for byte the request a live ``extract run

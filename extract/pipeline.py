@@ -30,7 +30,8 @@ from .backends.base import Backend, Job, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
 from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
-                     FatalBackendError, RecordError, SchemaFailure, TransientBackendError, brief)
+                     FatalBackendError, RecordError, SchemaFailure, TransientBackendError,
+                     UsageError, brief)
 from .inputs import Item, Problem
 from .output import RecordSink
 from .prompting import load_schema, prompt_for, schema_json, sha256
@@ -148,6 +149,9 @@ class Extractor:
         #: the hybrid design (rules propose, the model decides): the default schema with
         #: ``--prompt auto`` on a backend with a capable model, or ``--prompt hybrid``
         self.hybrid = hybrid.applies(self.schema, config.prompt, getattr(self.backend, "hybrid", False))
+        if config.prompt == hybrid.PROMPT and not self.hybrid:
+            raise UsageError("--prompt hybrid needs the default schema (or a subclass of it); "
+                             "a custom schema is sent with --prompt auto or extract")
         self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
         self.prompt_sha = hybrid.prompt_digest(self.prompt.sha) if self.hybrid else self.prompt.sha
         self.schema_sha = sha256(schema_json(self.schema))

@@ -137,7 +137,7 @@ def test_auto_and_hybrid_share_the_cache_and_extract_is_another_request(cli, ser
     ("openai", "hybrid", False, "hybrid"),
     ("rules", "auto", False, "extract"),
     ("openai", "auto", True, "generic"),
-    ("openai", "hybrid", True, "hybrid"),
+    ("openai", "extract", True, "generic"),
 ])
 def test_which_prompt_a_run_sends(backend, prompt, custom, expected, tmp_path):
     schema = RunConfig.schema
@@ -150,7 +150,16 @@ def test_which_prompt_a_run_sends(backend, prompt, custom, expected, tmp_path):
                        prompt=prompt, schema=schema, cache_dir=tmp_path / "c")
     ex = Extractor(config)
     assert ex.prompt.name == expected
-    assert ex.hybrid == (expected == "hybrid" and not custom)
+    assert ex.hybrid == (expected == "hybrid")
+
+
+def test_hybrid_with_a_custom_schema_is_a_usage_error(cli, server, one, tmp_path, monkeypatch):
+    (tmp_path / "mine.py").write_text("from pydantic import BaseModel\n\n\nclass Paper(BaseModel):\n    task: str\n")
+    monkeypatch.chdir(tmp_path)
+    r = cli("run", str(one), "--prompt", "hybrid", "--schema", "./mine.py:Paper", server=server,
+            out=tmp_path / "o.jsonl")
+    assert r.exit_code == 2 and server.chat_count == 0
+    assert r.stderr.strip().splitlines()[-1].startswith("extract: error: --prompt hybrid needs the default schema")
 
 
 # -- the Batch API builds the same hybrid job and maps its answers the same way -------------

@@ -2,7 +2,8 @@
 
 It speaks ``POST /v1/chat/completions`` (plain, ``tools`` and ``response_format``
 json_schema/json_object requests) and answers from a script of actions, then from a
-default responder.  Actions inject faults: an HTTP status with headers (429 with
+default responder (:func:`fakescript.answer_for`: a hybrid answer to a hybrid request,
+else a PaperExtraction-shaped one).  Actions inject faults: an HTTP status with headers (429 with
 Retry-After, 500) and message, a delay (client timeouts), a dropped connection, malformed
 JSON, schema-invalid JSON, truncated output, a body dripped one byte at a time
 (``{"drip": seconds}``), a body that never ends (``{"endless": True}``) and a 200 whose

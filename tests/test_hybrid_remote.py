@@ -228,3 +228,15 @@ def test_a_batch_answer_with_an_unknown_id_is_kept_without_it(bcli, server, one,
     (rec,) = read_jsonl(out)
     assert [d["text"] for d in rec["extraction"]["datasets"]] == ["BarBench"]
     assert [n["value"] for n in rec["extraction"]["numbers"]] == [3.2, 120.0]
+
+
+@pytest.mark.parametrize("mode", ["tools", "json_schema"])
+def test_a_raw_newline_inside_a_json_string_is_read_not_reasked(cli, server, one, tmp_path, mode):
+    """llama-cpp-python's schema grammars admit raw control characters in strings; strict
+    JSON parsers reject them, which failed every such answer."""
+    text = json.dumps({**good(), "task": "image\nclassification"}).replace("\\n", "\n")
+    assert "\n" in text
+    server.push({"raw": text})
+    r, recs = run(cli, server, one, tmp_path / "o.jsonl", "--mode", mode)
+    assert r.exit_code == 0, r.stderr
+    assert server.chat_count == 1 and recs[0]["extraction"]["task"] == "image classification"

@@ -65,7 +65,7 @@ def memoize(backend: LocalBackend, memo: dict) -> None:
 
 
 async def run(backend: LocalBackend, items: list[Item], config: RunConfig) -> list[dict]:
-    prompt, schema = load_prompt(config.prompt), load_schema(config.schema)
+    prompt, schema = load_prompt("extract"), load_schema(config.schema)  # the plain job
     records = []
     for item in items:
         job = Job(item.id, item.text, prompt.render(item.text), schema, {"source": item.text})

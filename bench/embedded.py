@@ -45,7 +45,7 @@ def seed_items(limit: int | None, inputs: list[Path] | None = None) -> list[Item
 
 
 async def run_direct(backend: LocalBackend, items: list[Item], config: RunConfig) -> tuple[list[dict], list[dict]]:
-    prompt, schema = load_prompt(config.prompt), load_schema(config.schema)
+    prompt, schema = load_prompt("extract"), load_schema(config.schema)  # the plain job
     records, errors = [], []
     for item in items:
         job = Job(item.id, item.text, prompt.render(item.text), schema, {"source": item.text})

@@ -90,7 +90,7 @@ def model_tasks(items: list[Item], policy: Policy) -> list[str]:
 
     config = RunConfig(backend="local")
     backend = LocalBackend(config, policy)
-    prompt, schema = load_prompt(config.prompt), load_schema(config.schema)
+    prompt, schema = load_prompt("extract"), load_schema(config.schema)  # the plain job
     out = []
     for n, item in enumerate(items, 1):
         job = Job(item.id, item.text, prompt.render(item.text), schema, {"source": item.text})

@@ -4,7 +4,11 @@
 ``url``, ``body``), uploads the file and creates the batch; ``collect`` (see
 :mod:`extract.batch_collect`) turns the answers into records exactly as a live run would,
 and fills the cache under the same key, so a later live run with the same options is a
-cached rerun.
+cached rerun.  With the default ``--prompt auto`` each request is the hybrid job
+(:meth:`extract.pipeline.Extractor.request`: the rules' numbered proposal and the abstract's
+own answer schema); collect rebuilds the same proposal (deterministic from text and title)
+and maps each answer back through :meth:`~extract.pipeline.Extractor.finish`, as a live run
+does.
 
 The request format, the client and the Batch API calls are the openai backend's
 (:mod:`extract.backends.openai_batch`): byte for byte the request a live ``extract run
@@ -35,7 +39,7 @@ from .backends.openai_batch import status as batch_status
 from .config import RunConfig
 from .errors import UsageError
 from .inputs import Item, Problem, expand, read_inputs
-from .pipeline import Extractor, oversize
+from .pipeline import Extractor, Request, oversize
 from .prompting import sha256
 
 def batch_config(config: RunConfig) -> RunConfig:
@@ -56,21 +60,29 @@ class BatchRequests:
         self.extractor = extractor or Extractor(self.config)
         self._template = request_template(self.extractor.schema, self.config)
 
+    def template(self, request: Request) -> dict:
+        """The body without messages: one for the plain job; the hybrid job's answer model
+        is the abstract's own (its number and candidate ids), so its template is too."""
+        model = request.job.response_model
+        if model is self.extractor.schema:
+            return self._template
+        return request_template(model, self.config)
+
     @property
     def request_sha(self) -> str:
         """Digest of everything but the abstract that shapes a request (and the cache key)."""
         ex, cfg = self.extractor, self.config
         return sha256(canonical({"tool_version": __version__, "fingerprint": ex.backend.fingerprint(),
-                                 "prompt_sha": ex.prompt.sha, "schema_sha": ex.schema_sha,
+                                 "prompt_sha": ex.prompt_sha, "schema_sha": ex.schema_sha,
                                  "reasks": cfg.reasks}))
 
-    def line(self, item: Item) -> dict:
-        return request_line(item.id, self._template,
-                            self.extractor.prompt.render(item.text, item.title))
+    def line(self, item: Item, request: Request | None = None) -> dict:
+        request = request or self.extractor.request(item)
+        return request_line(item.id, self.template(request), request.job.messages)
 
-    def body(self, item: Item) -> dict:
+    def body(self, item: Item, request: Request | None = None) -> dict:
         """The chat request a live json_schema run sends for ``item``'s first attempt."""
-        return self.line(item)["body"]
+        return self.line(item, request)["body"]
 
 
 @dataclass

@@ -154,10 +154,11 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
         summary.failed += 1
         sink.error(error_entry(item.id, item.source, reason, attempts=1))
 
+    request = ex.request(item)           # the hybrid proposal is the submit's: deterministic
     if submitted is not None:
         if item.id not in submitted:
             return fail("answered in the batch but not in its input file")
-        if submitted[item.id] != sha256(canonical(reqs.body(item))):
+        if submitted[item.id] != sha256(canonical(reqs.body(item, request))):
             return fail("the abstract or the prompt changed since submit; not collected "
                         "(submit it again, or run it live)")
     line = index.get(item.id)
@@ -170,11 +171,14 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
         return fail(str(e))
     usage = usage_of(body)
     summary.add_usage(usage)
+    job = request.job
     try:
-        obj = ex.schema.model_validate_json(content, context={"source": item.text, "lenient": True})
+        obj = job.response_model.model_validate_json(content, context={**job.context, "lenient": True})
+        record = ex.finish(item, request, obj, model=body.get("model") or reqs.config.model,
+                           attempts=1, usage=usage, extracted_at=_when(body))
     except ValidationError as e:
         return fail(f"answer invalid, and a batch cannot re-ask: {brief(e)}")
-    record = ex.remember(item, obj, model=body.get("model") or reqs.config.model, attempts=1,
-                         usage=usage, extracted_at=_when(body))
+    except RecordError as e:
+        return fail(str(e))
     sink.record(record)
     summary.add_record(record, cached=False)

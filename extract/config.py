@@ -115,7 +115,9 @@ class RunConfig:
     api_key: str | None = field(default=None, repr=False, compare=False)
     mode: str = "tools"                    # instructor mode for remote models: tools | json_schema | json
     schema: str = "extract.schemas.paper:PaperExtraction"
-    prompt: str = "extract"                # prompts/<name>.system.txt and .user.txt
+    #: auto: the hybrid job (rules propose, the model decides) for the default schema on a
+    #: backend with a capable model, else "extract"; or a name of prompts/<name>.*.txt
+    prompt: str = "auto"
     temperature: float = 0.0
     max_tokens: int = 1024
     seed: int | None = 0

@@ -30,7 +30,8 @@ from .backends.base import Backend, Job, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
 from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
-                     FatalBackendError, RecordError, SchemaFailure, TransientBackendError, brief)
+                     FatalBackendError, RecordError, SchemaFailure, TransientBackendError,
+                     UsageError, brief)
 from .inputs import Item, Problem
 from .output import RecordSink
 from .prompting import load_schema, prompt_for, schema_json, sha256
@@ -129,6 +130,15 @@ class _Budget:
         asyncio.ensure_future(wake())
 
 
+@dataclass(frozen=True)
+class Request:
+    """One abstract's request: the backend's job, and for the hybrid job the rules'
+    proposal (deterministic from text and title) its answer is mapped back with."""
+
+    job: Job
+    proposal: hybrid.Proposal | None = None
+
+
 class Extractor:
     """Extraction of single abstracts with caching; :meth:`run` drives a whole batch."""
 
@@ -136,10 +146,13 @@ class Extractor:
         self.config = config
         self.backend = backend or load_backend(config)
         self.schema = load_schema(config.schema)
-        #: the hybrid design (rules propose, the model decides) for the default schema
+        #: the hybrid design (rules propose, the model decides): the default schema with
+        #: ``--prompt auto`` on a backend with a capable model, or ``--prompt hybrid``
         self.hybrid = hybrid.applies(self.schema, config.prompt, getattr(self.backend, "hybrid", False))
-        self.prompt = prompt_for(hybrid.PROMPT if self.hybrid and config.prompt == hybrid.DEFAULT_PROMPT
-                                 else config.prompt, self.schema)
+        if config.prompt == hybrid.PROMPT and not self.hybrid:
+            raise UsageError("--prompt hybrid needs the default schema (or a subclass of it); "
+                             "a custom schema is sent with --prompt auto or extract")
+        self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
         self.prompt_sha = hybrid.prompt_digest(self.prompt.sha) if self.hybrid else self.prompt.sha
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
@@ -181,34 +194,42 @@ class Extractor:
         except (ValidationError, KeyError, TypeError):
             return None
 
+    def request(self, item: Item) -> Request:
+        """What is sent for ``item`` (live or in a batch): the plain job against the schema,
+        or the hybrid job (the rules' numbered proposal, decided under the per-abstract
+        answer model) with the proposal its answer is mapped back with."""
+        if not self.hybrid:
+            return Request(Job(item.id, item.text, self.prompt.render(item.text, item.title),
+                               self.schema, {"source": item.text}))
+        proposal = hybrid.propose(item.text, item.title)
+        return Request(Job(item.id, item.text, hybrid.render_messages(self.prompt, proposal),
+                           hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
+                           {"source": item.text, "drop_ungrounded": True}), proposal)
+
+    def finish(self, item: Item, request: Request, obj, *, model: str | None, attempts: int,
+               usage: dict, extracted_at: str | None = None, notes=(),
+               decided_by: str | None = None) -> dict:
+        """A validated answer to ``request`` -> the cached record (live runs and batch
+        collect alike).  A hybrid answer is mapped onto the schema's fields first: texts,
+        values and offsets are the rules', the model decided."""
+        if request.proposal is not None:
+            fields = hybrid.to_fields(request.proposal, obj)
+            try:
+                obj = self.schema.model_validate(fields, context={"source": item.text, "lenient": True})
+            except ValidationError as e:
+                raise SchemaFailure(f"mapped answer failed validation: {brief(e)}",
+                                    attempts=attempts, usage=usage) from None
+            decided_by = "model"
+        return self.remember(item, obj, model=model, attempts=attempts, usage=usage,
+                             extracted_at=extracted_at, notes=notes, decided_by=decided_by)
+
     async def ask(self, item: Item) -> tuple[dict, bool, dict]:
         """Ask the backend (no cache read), cache the answer: (record, False, tokens spent)."""
         self._check(item)
-        if self.hybrid:
-            return await self._ask_hybrid(item)
-        job = Job(item.id, item.text, self.prompt.render(item.text, item.title), self.schema,
-                  {"source": item.text})
-        answer = await self.backend.extract(job)
-        record = self.remember(item, answer.obj, model=answer.model, attempts=answer.attempts,
-                               usage=answer.usage, notes=answer.notes, decided_by=answer.decided_by)
-        return record, False, answer.usage
-
-    async def _ask_hybrid(self, item: Item) -> tuple[dict, bool, dict]:
-        """The rules propose (numbered candidates), the backend's model decides under the
-        per-abstract answer model, the answer is mapped onto the default schema's fields."""
-        proposal = hybrid.propose(item.text, item.title)
-        job = Job(item.id, item.text, hybrid.render_messages(self.prompt, proposal),
-                  hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
-                  {"source": item.text, "drop_ungrounded": True})
-        answer = await self.backend.extract(job)
-        fields = hybrid.to_fields(proposal, answer.obj)
-        try:
-            obj = self.schema.model_validate(fields, context={"source": item.text, "lenient": True})
-        except ValidationError as e:
-            raise SchemaFailure(f"mapped answer failed validation: {brief(e)}",
-                                attempts=answer.attempts, usage=answer.usage) from None
-        record = self.remember(item, obj, model=answer.model, attempts=answer.attempts,
-                               usage=answer.usage, notes=answer.notes, decided_by="model")
+        request = self.request(item)
+        answer = await self.backend.extract(request.job)
+        record = self.finish(item, request, answer.obj, model=answer.model, attempts=answer.attempts,
+                             usage=answer.usage, notes=answer.notes, decided_by=answer.decided_by)
         return record, False, answer.usage
 
     def remember(self, item: Item, obj, *, model: str | None, attempts: int, usage: dict,

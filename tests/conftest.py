@@ -14,6 +14,10 @@ from extract.cli import main  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
 SECRET = "sk-test-SECRET-4f9a2c"
+#: ``--prompt extract``: the plain single-shot PaperExtraction request.  Tests that script
+#: PaperExtraction answers pass it; without it a remote model gets the hybrid job (the
+#: default, ``--prompt auto``; tests/test_hybrid_remote.py).
+PLAIN = ("--prompt", "extract")
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,8 @@
 
 It speaks ``POST /v1/chat/completions`` (plain, ``tools`` and ``response_format``
 json_schema/json_object requests) and answers from a script of actions, then from a
-default responder.  Actions inject faults: an HTTP status with headers (429 with
+default responder (:func:`fakescript.answer_for`: a hybrid answer to a hybrid request,
+else a PaperExtraction-shaped one).  Actions inject faults: an HTTP status with headers (429 with
 Retry-After, 500) and message, a delay (client timeouts), a dropped connection, malformed
 JSON, schema-invalid JSON, truncated output, a body dripped one byte at a time
 (``{"drip": seconds}``), a body that never ends (``{"endless": True}``) and a 200 whose
@@ -21,7 +22,6 @@ from __future__ import annotations
 import argparse
 import email.parser
 import email.policy
-import hashlib
 import itertools
 import json
 import re
@@ -34,76 +34,10 @@ from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from fakescript import FaultPlan, abstract_of, answer_for, heuristic_answer  # noqa: E402
 
-def abstract_of(body: dict) -> str:
-    """The abstract inside the first user message of a chat request."""
-    for m in body.get("messages", []):
-        if m.get("role") == "user":
-            content = m.get("content") or ""
-            if isinstance(content, list):
-                content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
-            return content.split("Abstract:\n", 1)[-1]
-    return ""
-
-
-_CAMEL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\b")
-_PCT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)%")
-
-
-def heuristic_answer(abstract: str) -> dict:
-    """A deterministic, grounded answer derived from the abstract (a stand-in model)."""
-    words = abstract.split()
-    names = list(dict.fromkeys(_CAMEL.findall(abstract)))[:2]
-    numbers = [{"text": m.group(0), "value": float(m.group(1)), "unit": "%", "kind": "result",
-                "about": "reported share"} for m in _PCT.finditer(abstract)][:4]
-    return {"task": " ".join(words[:6]) or "unknown task", "contribution": "method",
-            "method_names": names, "datasets": [], "numbers": numbers}
-
-
-class FaultPlan:
-    """A deterministic fault mode: use as ``server.fault = FaultPlan(rate=0.3)``.
-
-    A share ``rate`` of abstracts (chosen by a hash of the text) meet one or two faults on
-    their first calls, the kind chosen by the hash too; later calls are answered.  Kinds:
-    ``429`` (with Retry-After), ``500``, ``timeout`` (a delay of ``delay`` seconds: set the
-    client's timeout below it), ``reset`` (connection dropped) and ``nonjson`` (a
-    completion whose content is not JSON: a re-ask, not a retry).  ``seen`` counts the
-    faults injected per kind.
-    """
-
-    KINDS = ("429", "500", "timeout", "reset", "nonjson")
-
-    def __init__(self, rate: float = 0.3, kinds: tuple[str, ...] = KINDS, delay: float = 1.0,
-                 retry_after: str = "1"):
-        self.rate, self.kinds, self.delay, self.retry_after = rate, kinds, delay, retry_after
-        self.calls: dict[str, int] = {}
-        self.seen: dict[str, int] = {k: 0 for k in kinds}
-        self._lock = threading.Lock()
-
-    def action(self, kind: str) -> dict:
-        return {"429": {"status": 429, "headers": {"Retry-After": self.retry_after}},
-                "500": {"status": 500}, "timeout": {"delay": self.delay}, "reset": {"reset": True},
-                "nonjson": {"raw": "{this is not json"}}[kind]
-
-    def schedule(self, abstract: str) -> list[str]:
-        h = int.from_bytes(hashlib.sha256(abstract.encode("utf-8", "replace")).digest()[:8], "big")
-        if (h % 10_000) / 10_000 >= self.rate:
-            return []
-        first = self.kinds[(h >> 16) % len(self.kinds)]
-        if (h >> 32) % 4 == 0:
-            return [first, self.kinds[(h >> 40) % len(self.kinds)]]
-        return [first]
-
-    def __call__(self, body: dict, n: int) -> dict | None:
-        abstract = abstract_of(body)
-        with self._lock:
-            k = self.calls.get(abstract, 0)
-            self.calls[abstract] = k + 1
-            plan = self.schedule(abstract)
-            if k < len(plan):
-                self.seen[plan[k]] += 1
-                return self.action(plan[k])
-        return None
+__all__ = ["FakeOpenAI", "FaultPlan", "abstract_of", "answer_for", "heuristic_answer"]
 
 
 class _Server(ThreadingHTTPServer):
@@ -116,7 +50,7 @@ class FakeOpenAI:
 
     def __init__(self, responder: Callable[[dict], dict] | None = None, latency: float = 0.0,
                  keep_requests: bool = True):
-        self.responder = responder or (lambda body: heuristic_answer(abstract_of(body)))
+        self.responder = responder or answer_for
         self.latency = latency
         self.keep_requests = keep_requests   # False: count requests, keep no bodies (benchmarks)
         self.script: deque = deque()

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import SECRET, SEEDS, read_jsonl, write_abstracts
+from conftest import PLAIN, SECRET, SEEDS, read_jsonl, write_abstracts
 
 ABSTRACTS = [
     "We propose FlowNet, a solver that improves accuracy by 12.5% on ImageNet.",
@@ -126,11 +126,11 @@ def test_per_line_status_codes_and_bad_answers_go_to_the_errors_file(server, bcl
              "datasets": [], "numbers": []}
     server.push({"payload": ghost}, {"status": 500, "message": "overloaded"},
                 {"raw": "{not json"}, {"truncate": True})
-    [batch_id] = submit(bcli, small, keep=tmp_path / "b.jsonl")
+    [batch_id] = submit(bcli, small, keep=tmp_path / "b.jsonl", extra=PLAIN)
     info = wait_done(bcli, batch_id)
     assert info["request_counts"] == {"total": 4, "completed": 3, "failed": 1}
     out = tmp_path / "out.jsonl"
-    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    r = bcli("collect", batch_id, str(small), "-o", str(out), *PLAIN)
     assert r.exit_code == 1
     [rec] = read_jsonl(out)
     assert rec["id"] == "p1" and rec["dropped"] == ["GhostNet"]
@@ -142,7 +142,7 @@ def test_per_line_status_codes_and_bad_answers_go_to_the_errors_file(server, bcl
     assert "truncated" in errors["p4"]
 
     # collecting again resumes: the record is not written twice, the failures stay listed
-    r = bcli("collect", batch_id, str(small), "-o", str(out))
+    r = bcli("collect", batch_id, str(small), "-o", str(out), *PLAIN)
     assert r.exit_code == 1 and "1 already done" in r.stderr and len(read_jsonl(out)) == 1
     assert len(read_jsonl(tmp_path / "out.errors.jsonl")) == 3
 

@@ -195,7 +195,7 @@ def test_cli_no_matched_gold_exits_2(tmp_path):
 
 # --- the remote path: a model's claim fields, through a real HTTP server ----------------------
 def test_remote_answer_claims_are_grounded_and_an_invented_metric_is_reasked(cli, server, tmp_path):
-    from conftest import read_jsonl, write_abstracts
+    from conftest import PLAIN, read_jsonl, write_abstracts
 
     src = write_abstracts(tmp_path / "in.jsonl", [TEXT])
     number = {"text": "31.2%", "value": 31.2, "unit": "%", "kind": "result", "about": "baseline rate",
@@ -208,7 +208,7 @@ def test_remote_answer_claims_are_grounded_and_an_invented_metric_is_reasked(cli
                                    "dataset": "QuxSet", "method": ""}]}
     server.push({"payload": invented}, {"payload": good})
     out = tmp_path / "o.jsonl"
-    assert cli("run", str(src), server=server, out=out).exit_code == 0
+    assert cli("run", str(src), *PLAIN, server=server, out=out).exit_code == 0
     rec = read_jsonl(out)[0]
     assert rec["provenance"]["attempts"] == 2                     # "top-1 accuracy" is not in the abstract
     assert "top-1 accuracy" in json.dumps(server.requests[1]["body"]["messages"])

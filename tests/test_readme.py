@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import SECRET, write_abstracts
+from conftest import PLAIN, SECRET, write_abstracts
 from extract.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ def test_readme_sample_record_has_the_shape_of_a_real_record(cli, server, tmp_pa
     inp = tmp_path / "seed.txt"
     inp.write_text("Header\n\n" + ABSTRACT + "\n")
     out = tmp_path / "out.jsonl"
-    r = cli("run", str(inp), server=server, out=out)
+    r = cli("run", str(inp), *PLAIN, server=server, out=out)
     assert r.exit_code == 0, r.stderr
     real = json.loads(out.read_text().splitlines()[0])
     same_shape(shape(sample), shape(real))

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import SECRET, read_jsonl, write_abstracts
+from conftest import PLAIN, SECRET, read_jsonl, write_abstracts
 from fakeserver import FakeOpenAI
 
 A = "We propose FlowNet, which improves accuracy by 12.5% on ImageNet."
@@ -182,7 +182,7 @@ def test_a_task_that_stays_too_long_is_dropped_and_the_record_kept(cli, server, 
     long_task = dict(GOOD, task=" ".join(["word"] * 40))
     server.push(*[{"payload": long_task}] * 3)
     out = tmp_path / "o.jsonl"
-    r = cli("run", str(one), "--reasks", "2", server=server, out=out)
+    r = cli("run", str(one), *PLAIN, "--reasks", "2", server=server, out=out)
     assert r.exit_code == 0, r.stderr
     rec = read_jsonl(out)[0]
     assert rec["extraction"]["task"] == "" and rec["provenance"]["attempts"] == 3
@@ -190,7 +190,7 @@ def test_a_task_that_stays_too_long_is_dropped_and_the_record_kept(cli, server, 
     assert any(n.startswith("task: dropped") for n in rec["notes"])
     assert "1 invalid fields dropped" in r.stderr
     # the cached answer rebuilds the same record, notes included
-    r = cli("run", str(one), server=server, out=tmp_path / "again.jsonl")
+    r = cli("run", str(one), *PLAIN, server=server, out=tmp_path / "again.jsonl")
     assert read_jsonl(tmp_path / "again.jsonl")[0]["notes"] == rec["notes"]
 
 
@@ -199,7 +199,7 @@ def test_an_invalid_list_element_is_dropped_alone(cli, server, one, tmp_path):
                               {"text": "12.5%", "value": "lots", "kind": "nonsense"}])
     server.push(*[{"payload": bad}] * 3)
     out = tmp_path / "o.jsonl"
-    assert cli("run", str(one), server=server, out=out).exit_code == 0
+    assert cli("run", str(one), *PLAIN, server=server, out=out).exit_code == 0
     rec = read_jsonl(out)[0]
     assert [n["text"] for n in rec["extraction"]["numbers"]] == ["12.5%"]
     assert any(n.startswith("numbers[1]") for n in rec["notes"])
@@ -233,7 +233,7 @@ def test_a_429_during_a_reask_keeps_the_conversation(cli, server, one, tmp_path)
     bad = dict(GOOD, method_names=["GhostNet"])
     server.push({"payload": bad}, {"status": 429, "headers": {"Retry-After": "0"}}, {"payload": GOOD})
     out = tmp_path / "o.jsonl"
-    r = cli("run", str(one), server=server, out=out)
+    r = cli("run", str(one), *PLAIN, server=server, out=out)
     assert r.exit_code == 0, r.stderr
     assert server.chat_count == 3
     first, reask, after_429 = (q["body"]["messages"] for q in server.requests)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SECRET, read_jsonl, write_abstracts
+from conftest import PLAIN, SECRET, read_jsonl, write_abstracts
 from extract.output import RecordSink
 from extract.records import load_records
 
@@ -105,7 +105,7 @@ def test_a_number_that_does_not_fit_is_null_with_a_reason(cli, server, tmp_path)
                              "datasets": [], "numbers": [{"text": "1e999", "value": 1.0,
                                                           "kind": "result"}]}})
     out = tmp_path / "o.jsonl"
-    r = cli("run", str(inp), server=server, out=out)
+    r = cli("run", str(inp), *PLAIN, server=server, out=out)
     assert r.exit_code == 0, r.stderr
     from extract import jsonl
     line = out.read_text()

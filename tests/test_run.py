@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import write_abstracts, SECRET, SEEDS, read_jsonl
+from conftest import PLAIN, write_abstracts, SECRET, SEEDS, read_jsonl
 
 ABSTRACTS = [
     "We propose FlowNet, a solver that improves accuracy by 12.5% on ImageNet.",
@@ -76,7 +76,7 @@ def test_ungrounded_string_is_reasked_then_fixed(cli, server, small, tmp_path):
                                                     "kind": "result", "about": "accuracy gain"}]}
     server.push({"payload": bad}, {"payload": good})
     out = tmp_path / "o.jsonl"
-    assert cli("run", str(small), "--limit", "1", server=server, out=out).exit_code == 0
+    assert cli("run", str(small), *PLAIN, "--limit", "1", server=server, out=out).exit_code == 0
     rec = read_jsonl(out)[0]
     assert rec["provenance"]["attempts"] == 2 and rec["dropped"] == []
     assert [m["text"] for m in rec["extraction"]["method_names"]] == ["FlowNet"]
@@ -88,7 +88,7 @@ def test_string_that_stays_ungrounded_is_dropped_and_counted(cli, server, small,
            "datasets": [], "numbers": [{"text": "99.9%", "value": 99.9, "kind": "result"}]}
     server.push(*[{"payload": bad}] * 3)
     out = tmp_path / "o.jsonl"
-    r = cli("run", str(small), "--limit", "1", "--reasks", "2", server=server, out=out)
+    r = cli("run", str(small), *PLAIN, "--limit", "1", "--reasks", "2", server=server, out=out)
     assert r.exit_code == 0
     rec = read_jsonl(out)[0]
     assert rec["provenance"]["attempts"] == 3

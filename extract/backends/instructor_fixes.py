@@ -18,6 +18,7 @@ matters for correctness; tests/test_reliability_backend.py tests each patch).
 from __future__ import annotations
 
 import functools
+import weakref
 
 try:
     import instructor.v2.core.patch as _instructor_patch
@@ -29,7 +30,8 @@ except ImportError:  # pragma: no cover - another instructor version
 VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
 _templating = getattr(_instructor_patch, "handle_templating", None)
 _reject_async = getattr(_async_validators, "reject_async_validators", None)
-_no_async_validators: set[type] = set()
+#: weak: the hybrid job's answer model is a class per abstract, not to be kept for the run
+_no_async_validators: "weakref.WeakSet[type]" = weakref.WeakSet()
 
 
 def _verbatim_templating(kwargs, mode, provider=None, context=None):

@@ -2,9 +2,10 @@
 uploading, status, downloading, and reading answers back.
 
 A request body is built by instructor's own JSON_SCHEMA request handler from the prompt,
-schema and decoding parameters: byte for byte the request a live ``--mode json_schema`` run
-of :class:`~.openai_compat.OpenAIBackend` sends (tests/test_batch.py holds the two side by
-side).  The endpoint and key check is the live backend's (:func:`.openai_compat.endpoint_urls`).
+response model and decoding parameters: byte for byte the request a live ``--mode
+json_schema`` run of :class:`~.openai_compat.OpenAIBackend` sends, the hybrid job's
+per-abstract answer model included (tests/test_batch.py and tests/test_hybrid_remote.py
+hold the two side by side).  The endpoint and key check is the live backend's (:func:`.openai_compat.endpoint_urls`).
 Orchestration (which abstracts go into which file, collecting into records) is in
 :mod:`extract.batch` and :mod:`extract.batch_collect`.
 """

@@ -18,6 +18,7 @@ spend ``reasks``, transient faults spend ``retries`` (see :mod:`extract.errors`)
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -84,8 +85,42 @@ def _check_completion(completion) -> None:
                                                           else "no choices"))
 
 
+def _strict_json(text):
+    """``text`` as strict JSON when it is JSON only but for raw control characters inside
+    its strings (llama-cpp-python's schema grammars admit those: its ``char`` rule is
+    ``[^"\\]``, so a newline in a string is sampled raw and instructor's parser rejects
+    the whole answer); any other text is returned as it is."""
+    if not isinstance(text, str):
+        return text
+    try:
+        json.loads(text)
+        return text
+    except ValueError:
+        pass
+    try:
+        return json.dumps(json.loads(text, strict=False), ensure_ascii=False)
+    except ValueError:
+        return text
+
+
+def _repair_strings(completion) -> None:
+    """Escape raw control characters in the completion's JSON (tool arguments, content)."""
+    for choice in completion.choices:
+        message = getattr(choice, "message", None)
+        if message is None:
+            continue
+        for call in getattr(message, "tool_calls", None) or ():
+            fn = getattr(call, "function", None)
+            if fn is not None:
+                fn.arguments = _strict_json(fn.arguments)
+        if getattr(message, "content", None):
+            message.content = _strict_json(message.content)
+
+
 class OpenAIBackend(Backend):
     name = "openai"
+    #: a capable model: the default schema gets the hybrid job (``--prompt auto``)
+    hybrid = True
 
     def __init__(self, config: RunConfig):
         super().__init__(config)
@@ -126,6 +161,7 @@ class OpenAIBackend(Backend):
                 async with asyncio.timeout(cfg.timeout):
                     completion = await replica.client.chat.completions.create(*args, **kwargs)
                 _check_completion(completion)
+                _repair_strings(completion)
             except Exception as exc:  # noqa: BLE001 - classified right here
                 err = classify(exc, cfg.timeout)
                 err.attempts = rec.requests

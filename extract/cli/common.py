@@ -47,8 +47,13 @@ cache_dir_option = click.option("--cache-dir", type=click.Path(file_okay=False),
 no_cache_option = click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 schema_option = click.option("--schema", default=RunConfig.schema, show_default=True,
                              help="Pydantic model as module:Class or path/file.py:Class.")
-prompt_option = click.option("--prompt", default=RunConfig.prompt, show_default=True,
-                             help="Shipped prompt name or a path prefix (P.system.txt, P.user.txt).")
+prompt_option = click.option(
+    "--prompt", default=RunConfig.prompt, show_default=True,
+    help="auto: the hybrid extractor (rules propose numbered candidates, the model decides) "
+         "for the default schema on a capable model (any OpenAI-compatible endpoint, "
+         "--backend local --model PATH.gguf), else extract. extract: the plain single-shot "
+         "request. hybrid: the hybrid extractor on any backend. Or another shipped prompt, "
+         "or a path prefix P (P.system.txt, P.user.txt).")
 temperature_option = click.option("--temperature", type=ranged("temperature"),
                                   default=RunConfig.temperature, show_default=True,
                                   help="Sampling temperature (0: the most likely answer).")

@@ -62,6 +62,8 @@ def describe(extractor: Extractor) -> str:
         line += " (embedded, offline, no cost)"
     if cfg.backend_options:
         line += " with " + ", ".join(f"{k}={v}" for k, v in cfg.backend_options.items())
+    if extractor.hybrid:
+        line += "; hybrid: the rules propose, the model decides"
     return line
 
 
@@ -180,7 +182,7 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         fields = FieldMap(id=id_field, title=title_field, text=text_field)
         extractor = Extractor(config)
         say(f"extract: {describe(extractor)}")
-        if verbose or extractor.prompt.name != "extract" or config.schema != RunConfig.schema:
+        if verbose or config.prompt != RunConfig.prompt or config.schema != RunConfig.schema:
             say(f"extract: schema {config.schema}, prompt {extractor.prompt.name!r}"
                 + ("" if config.schema == RunConfig.schema
                    else " with the schema's docstring and field descriptions as instructions"))

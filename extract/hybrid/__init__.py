@@ -32,18 +32,31 @@ from pydantic import BaseModel
 from ..digest import files_digest, package_files, sha256
 from ..schema_loader import contributions, is_default_schema
 
-#: The prompt the hybrid job is rendered from (``prompts/hybrid.*``), used when the run keeps
-#: the default prompt; ``--prompt hybrid`` asks for the hybrid design on any backend.
+#: The prompt the hybrid job is rendered from (``prompts/hybrid.*``); ``--prompt hybrid`` asks
+#: for the hybrid design on any backend.
 PROMPT = "hybrid"
+#: The plain single-shot prompt (one PaperExtraction request): ``--prompt extract``.
 DEFAULT_PROMPT = "extract"
+#: The default (``RunConfig.prompt``): the hybrid job where it applies, else the plain prompt.
+AUTO = "auto"
 
 
-def applies(schema: type[BaseModel], prompt: str, backend_prefers: bool) -> bool:
+def applies(schema: type[BaseModel], prompt: str, backend_capable: bool) -> bool:
     """Whether a run asks the hybrid job: the default schema (or a subclass), and either
-    ``--prompt hybrid`` or the default prompt on a backend with a capable model."""
+    ``--prompt hybrid``, or ``--prompt auto`` (the default) on a backend that declares a
+    capable model (``Backend.hybrid``: any OpenAI-compatible endpoint, ``--model PATH.gguf``).
+    ``--prompt extract`` (or any other template) is the plain single-shot request."""
     if not is_default_schema(schema):
         return False
-    return prompt == PROMPT or (prompt == DEFAULT_PROMPT and bool(backend_prefers))
+    return prompt == PROMPT or (prompt == AUTO and bool(backend_capable))
+
+
+def prompt_name(prompt: str, hybrid_job: bool) -> str:
+    """The template a run renders: ``hybrid`` for the hybrid job, ``extract`` for ``auto``
+    otherwise (the generic one with a custom schema, see :func:`extract.prompting.prompt_for`)."""
+    if hybrid_job:
+        return PROMPT
+    return DEFAULT_PROMPT if prompt == AUTO else prompt
 
 
 @lru_cache(maxsize=1)
@@ -62,4 +75,4 @@ def prompt_digest(prompt_sha: str) -> str:
     return sha256(f"{prompt_sha}:{code_digest()}")
 
 
-__all__ += ["PROMPT", "DEFAULT_PROMPT", "applies", "code_digest", "contributions", "prompt_digest"]
+__all__ += ["AUTO", "PROMPT", "DEFAULT_PROMPT", "applies", "prompt_name", "code_digest", "contributions", "prompt_digest"]

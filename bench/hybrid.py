@@ -100,22 +100,38 @@ def _run_file(path: str, mode: str, setname: str) -> Path:
     return RUNS / f"{path}-{mode if path == 'remote' else 'gguf'}-{setname}.jsonl"
 
 
-def _digest() -> str:
-    """The hybrid job's prompt digest (template + rule layer + mapping code): a raw answer
-    recorded under another digest was asked about another proposal."""
+def _request_sha(messages, response_model) -> str:
+    """What the model was asked about one abstract: its messages and answer schema.  A raw
+    answer counts only while the same request would be sent today, so a change to the rules
+    re-runs just the abstracts whose proposal it changed."""
+    import json
+
+    from extract.prompting import schema_json
+
+    return hashlib.sha256((json.dumps(list(messages), sort_keys=True, ensure_ascii=False) + "\n"
+                           + schema_json(response_model)).encode()).hexdigest()
+
+
+def _today(item) -> str:
+    """The request digest of ``item`` under the current code."""
     from extract import hybrid
     from extract.prompting import load_prompt
+    from extract.schema_loader import default_schema
 
-    return hybrid.prompt_digest(load_prompt(hybrid.PROMPT).sha)
+    proposal = hybrid.propose(item.text, item.title)
+    return _request_sha(hybrid.render_messages(load_prompt(hybrid.PROMPT), proposal),
+                        hybrid.answer_model(proposal, hybrid.contributions(default_schema())))
 
 
-def _done(out: Path) -> set[str]:
+def _current(out: Path, items) -> dict:
+    """The recorded answers of ``out`` that are answers to today's requests, by id."""
     import json
 
     if not out.exists():
-        return set()
-    digest = _digest()
-    return {r["id"] for r in map(json.loads, filter(str.strip, out.open())) if r.get("digest") == digest}
+        return {}
+    want = {i.id: _today(i) for i in items}
+    rows = [json.loads(line) for line in out.open() if line.strip()]
+    return {r["id"]: r for r in rows if r["id"] in want and r.get("request") == want[r["id"]]}
 
 
 def measure(args) -> None:
@@ -136,11 +152,10 @@ def measure(args) -> None:
     else:
         config = RunConfig(backend="local", model=str(model), reasks=1, use_cache=False)
     inner = load_backend(config)
-    digest = _digest()
     for setname in args.set:
         out = _run_file(args.path, args.mode, setname)
         out.parent.mkdir(parents=True, exist_ok=True)
-        done = _done(out)
+        done = set(_current(out, _items(setname, None)))
         timing = {"model_s": 0.0}
 
         class Recording(Backend):
@@ -156,7 +171,8 @@ def measure(args) -> None:
                 dt = time.perf_counter() - t0
                 timing["model_s"] += dt
                 with out.open("a") as f:
-                    f.write(json.dumps({"id": job.id, "digest": digest, "answer": ans.obj.model_dump(mode="json"),
+                    f.write(json.dumps({"id": job.id, "request": _request_sha(job.messages, job.response_model),
+                                        "answer": ans.obj.model_dump(mode="json"),
                                         "seconds": round(dt, 2), "attempts": ans.attempts,
                                         "usage": ans.usage}) + "\n")
                 return ans
@@ -165,8 +181,8 @@ def measure(args) -> None:
         items = [i for i in _items(setname, args.limit) if i.id not in done]
         print(f"{setname}: {len(items)} abstracts to run ({len(done)} done) -> {out}", file=sys.stderr)
         records = out.with_suffix(".records.jsonl")
-        if not done and records.exists():
-            records.unlink()            # records of another proposal: start the set afresh
+        if records.exists():
+            records.unlink()            # the raw answers are what is scored; records are a by-product
         t0 = time.perf_counter()
         with RecordSink(records) as sink:
             summary = asyncio.run(ex.run(items, sink))
@@ -220,24 +236,19 @@ def _policies():
 
 def score(args) -> None:
     import json
-    from datetime import datetime
 
     from extract import hybrid
     from extract.decision import decide
     from extract.schema_loader import default_schema
 
-    digest = _digest()
     for setname in args.set:
         items = {i.id: i for i in _items(setname, None)}
         gold_all = [json.loads(line) for line in (ROOT / SETS[setname][1]).open()]
         for run in sorted(RUNS.glob(f"*-{setname}.jsonl")):
             if run.name.endswith(".records.jsonl"):
                 continue
-            raws = [json.loads(line) for line in run.open() if line.strip()]
-            stale = sum(r.get("digest") != digest for r in raws)
-            raws = list({r["id"]: r for r in raws if r["id"] in items and r.get("digest") == digest}.values())
-            print(f"\n{setname} {run.stem}: {len(raws)} answers of this code"
-                  + (f" ({stale} of another proposal skipped)" if stale else ""))
+            raws = list(_current(run, items.values()).values())
+            print(f"\n{setname} {run.stem}: {len(raws)} of {len(items)} abstracts answered to today's requests")
             if not raws:
                 continue
             ids = {r["id"] for r in raws}

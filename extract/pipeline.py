@@ -223,10 +223,11 @@ class Extractor:
         return self.remember(item, obj, model=model, attempts=attempts, usage=usage,
                              extracted_at=extracted_at, notes=notes, decided_by=decided_by)
 
-    async def ask(self, item: Item) -> tuple[dict, bool, dict]:
-        """Ask the backend (no cache read), cache the answer: (record, False, tokens spent)."""
+    async def ask(self, item: Item, request: Request | None = None) -> tuple[dict, bool, dict]:
+        """Ask the backend (no cache read), cache the answer: (record, False, tokens spent).
+        ``request``: :meth:`request`'s for ``item`` when already built."""
         self._check(item)
-        request = self.request(item)
+        request = request or self.request(item)
         answer = await self.backend.extract(request.job)
         record = self.finish(item, request, answer.obj, model=answer.model, attempts=answer.attempts,
                              usage=answer.usage, notes=answer.notes, decided_by=answer.decided_by)
@@ -249,10 +250,11 @@ class Extractor:
         """(record, cached, tokens spent now) for one item, or raise."""
         return self.from_cache(item) or await self.ask(item)
 
-    def reservation(self, item: Item) -> int:
-        """Tokens one request for ``item`` may cost at most on its first call: the prompt
-        (estimated at 3 characters a token, on the high side) plus ``max_tokens``."""
-        chars = len(self.prompt.system) + len(self.prompt.user) + len(item.text)
+    def reservation(self, request: Request) -> int:
+        """Tokens ``request`` may cost at most on its first call: its messages as sent (the
+        hybrid proposal's listing included), estimated at 3 characters a token (on the high
+        side), plus ``max_tokens``."""
+        chars = sum(len(str(m.get("content", ""))) for m in request.job.messages)
         return chars // 3 + 1 + self.config.max_tokens
 
     async def run(self, entries: Iterable[Item | Problem], sink: RecordSink,
@@ -275,7 +277,9 @@ class Extractor:
             async with gate:
                 if fatal or summary.stopped:
                     return None
-                held = await budget.admit(self.reservation(item))
+                self._check(item)
+                request = self.request(item)
+                held = await budget.admit(self.reservation(request))
                 if held is None:
                     if not summary.stopped:
                         summary.stopped = (f"token budget of {cfg.max_tokens_total:,} spent "
@@ -284,7 +288,7 @@ class Extractor:
                     return None
                 spent = 0
                 try:
-                    result = await self.ask(item)
+                    result = await self.ask(item, request)
                     spent = int(result[2].get("total_tokens", 0) or 0)
                     return result
                 except FatalBackendError as e:

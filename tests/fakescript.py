@@ -13,7 +13,7 @@ import hashlib
 import re
 import threading
 
-_LISTING = "\n\nName candidates (id: text [rule hint]):"
+_LISTING = "\n\nRules' task:"     # where the rules' numbered proposal starts (extract/hybrid)
 
 
 def abstract_of(body: dict) -> str:
@@ -95,10 +95,9 @@ class FaultPlan:
         return None
 
 
-_NAME = re.compile(r"^(C\d+): .* \[([^\]]*)\]$", re.M)
-_NUMBER = re.compile(r"^(N\d+): .*? \[(\w+)\] \| ", re.M)
-_LABELS = {"introduced": "method", "introduced?": "method", "dataset": "dataset",
-           "dataset?": "dataset", "introduced dataset": "both"}
+_NAME = re.compile(r"^(C\d+): .* -> (method|dataset|both|other)$", re.M)
+_NUMBER = re.compile(r"^(N\d+): .* -> (result|setting);", re.M)
+_LABELS = {"method": "method", "dataset": "dataset", "both": "both"}
 
 
 def hybrid_payload(task: str = "a task of three words", contribution: str = "method",
@@ -116,8 +115,8 @@ def hybrid_payload(task: str = "a task of three words", contribution: str = "met
 
 
 def hybrid_answer(abstract: str, listing: str) -> dict:
-    """A stand-in model's hybrid answer: every candidate labelled by the rules' hint, every
-    number kept with its hinted kind."""
+    """A stand-in model's hybrid answer: every candidate labelled as the rules read it, every
+    number kept with the rules' kind."""
     return hybrid_payload(
         task=" ".join(abstract.split()[:6]) or "unknown task",
         names={cid: _LABELS.get(hint, "other") for cid, hint in _NAME.findall(listing)},

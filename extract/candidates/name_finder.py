@@ -33,7 +33,8 @@ from ..text.spans import math_spans
 from . import name_cues as cue
 from .name_rules import INTRO_RULES, Occurrence, apply, dataset_strength
 from .name_scoring import score
-from .name_shapes import COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, TOKEN, WRAPPED, is_namey
+from .name_shapes import (COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, SYMBOL_NAME, TOKEN, WRAPPED,
+                          is_namey)
 from .name_types import Evidence, NameCandidate
 from .rules import fire
 
@@ -156,6 +157,20 @@ class _Finder:
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
                     fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
+
+    def symbol_names(self) -> None:
+        """Names led by a symbol or a Greek letter ("∞-bench", "τ-bench", "$\\tau$-bench",
+        "β-VAE"): candidates when their word part has a dataset suffix or a name's shape."""
+        for m in SYMBOL_NAME.finditer(self.text):
+            s, e = m.span()
+            if any(a < s < b for a, b in self.maths):
+                continue
+            rest = m.group("rest")
+            suffix = any(rest.lower().endswith(x.lower()) for x in DATASET_SUFFIXES)
+            ok, shape = is_namey(rest)
+            if suffix or ok:
+                fire("symbol-led-name")
+                self.add(s, e, {"symbol"}, shape=shape or "symbol")
 
     def acronyms(self) -> None:
         for d in acronym_definitions(self.text):
@@ -359,6 +374,7 @@ def find_names(text: str) -> list[NameCandidate]:
         return []
     f = _Finder(text)
     f.tokens()
+    f.symbol_names()
     f.acronyms()
     f.wrapped()
     f.introduced_phrases()

@@ -170,6 +170,8 @@ DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run
 FINDER_RULES: tuple[Rule, ...] = (
     Rule("plus-plus-coinage", None, "a capitalized word + '++' is a coinage",
          "We propose Tabformer++ for tables.", "Tabformer++"),
+    Rule("symbol-led-name", None, "a name led by a symbol or Greek letter, with a dataset suffix or a name's shape",
+         "Agents are scored on the τ-bench suite.", "τ-bench"),
     Rule("known-dataset-word", None, "a capitalized famous dataset is a candidate",
          "We pretrain on Wikipedia first.", "Wikipedia"),
     Rule("compound-modifier", None, "'X-based', 'X-like': a modifier, not a name",

@@ -31,3 +31,11 @@ def test_infinity_and_latex_symbol_names():
 def test_symbol_led_word_without_a_name_shape_is_no_candidate():
     names = {c.text for c in find_names("The policy is ε-optimal after 200 steps; α-divergence bounds hold.")}
     assert not any(n.startswith(("ε", "α")) for n in names)
+
+
+def test_adjective_between_article_and_benchmark_name():
+    text = ("We propose DemoSieve, which filters robot demonstrations. Policies trained on the kept data "
+            "reach a 71% success rate on the simulated Kitchenette benchmark.")
+    assert "Kitchenette" in _datasets(text)
+    assert _claims(text)["71%"] == ("Kitchenette", "DemoSieve")
+    assert "Pinewood" in _datasets("Scores rise on the widely used Pinewood dataset and on Cora.")

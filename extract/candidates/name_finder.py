@@ -286,7 +286,9 @@ class _Finder:
                                 r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
                                 r"including|e\.g\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB + r"(?P<lst>" + lst + r")",
                                 re.I)
-        before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)(?P<lst>" + lst + r")\s+(?:"
+        # "the X and Y benchmarks", "on the simulated X benchmark": up to two adjectives first
+        adjectives = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
+        before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)" + adjectives + r"(?P<lst>" + lst + r")\s+(?:"
                                  + DATASET_NOUNS + r")\b")
         for pat in (after_noun, before_noun):
             for m in pat.finditer(t):

@@ -39,3 +39,36 @@ def test_adjective_between_article_and_benchmark_name():
     assert "Kitchenette" in _datasets(text)
     assert _claims(text)["71%"] == ("Kitchenette", "DemoSieve")
     assert "Pinewood" in _datasets("Scores rise on the widely used Pinewood dataset and on Cora.")
+
+
+def test_split_token_after_dataset_name_is_one_name_and_its_head_a_short_form():
+    text = ("We propose EchoASR, a streaming recognizer. We evaluate on two benchmarks LibriSpeech "
+            "test-clean and TED-LIUM. On LibriSpeech, EchoASR reaches a WER of 2.1%.")
+    assert _datasets(text) == ["LibriSpeech test-clean", "TED-LIUM"]
+    assert _claims(text)["2.1%"] == ("LibriSpeech test-clean", "EchoASR")
+
+
+def test_split_of_a_known_dataset_without_context_is_a_dataset():
+    names = {c.text: c for c in find_names("Detectors were then compared on COCO val2017.")}
+    assert names["COCO val2017"].role_hint == "dataset" and names["COCO val2017"].score >= 0.5
+
+
+def test_modifier_after_dataset_name_is_no_split():
+    names = {c.text for c in find_names("We start from ImageNet pre-trained, and COCO-based weights.")}
+    assert "ImageNet pre-trained" not in names
+
+
+def test_short_mention_resolves_to_the_one_listed_dataset_it_heads():
+    from extract.candidates.claims import attach_claims
+    text = "We index MS MARCO Passage. On MS MARCO, recall reaches 91.3%."
+    start = text.index("91.3%")
+    (claim,) = attach_claims(text, [{"start": start, "end": start + 5, "kind": "result"}], [], ["MS MARCO Passage"])
+    assert claim.dataset.text == "MS MARCO Passage" and text[claim.dataset.start:claim.dataset.end] == "MS MARCO Passage"
+    # a listed head is its own dataset; an ordinary capitalized word is no head
+    (claim,) = attach_claims(text, [{"start": start, "end": start + 5, "kind": "result"}], [],
+                             ["MS MARCO Passage", "MS MARCO"])
+    assert claim.dataset.text == "MS MARCO"
+    text2 = "We build Open Web Tables. On Open Web, recall reaches 91.3%."
+    s2 = text2.index("91.3%")
+    (claim,) = attach_claims(text2, [{"start": s2, "end": s2 + 5, "kind": "result"}], [], ["Open Web Tables"])
+    assert claim.dataset is None

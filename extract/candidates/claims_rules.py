@@ -136,7 +136,7 @@ def _ds_one_in_sentence(doc: _Doc, n: _Num) -> Any:
     if not ds:
         return _SKIP
     evals = doc.evaluation_datasets(n)
-    names = {o.text.lower() for o in evals}
+    names = {o.name.lower() for o in evals}
     return _ref(evals[0]) if len(names) == 1 else None
 
 
@@ -152,7 +152,7 @@ def _ds_previous_sentence(doc: _Doc, n: _Num) -> Any:
     if n.sent == 0 or not _CONTINUES.match(doc.text[s:e]):
         return _SKIP
     prev = [o for o in doc.occ if o.sent == n.sent - 1 and o.role == "dataset" and not doc.training_use(o)]
-    return _ref(prev[0]) if len({o.text.lower() for o in prev}) == 1 else _SKIP
+    return _ref(prev[0]) if len({o.name.lower() for o in prev}) == 1 else _SKIP
 
 
 _EVALUATED = re.compile(r"\b(?:models|LLMs|MLLMs|VLMs|agents|systems|baselines|methods)\b")

@@ -31,9 +31,9 @@ from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LA
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
-from .name_rules import INTRO_RULES, Occurrence, apply, dataset_strength
+from .name_rules import FORM_RULES, INTRO_RULES, Occurrence, apply, dataset_strength
 from .name_scoring import score
-from .name_shapes import (COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, SYMBOL_NAME, TOKEN, WRAPPED,
+from .name_shapes import (COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME, TOKEN, WRAPPED,
                           is_namey)
 from .name_types import Evidence, NameCandidate
 from .rules import fire
@@ -157,6 +157,12 @@ class _Finder:
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
                     fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
+                split = SPLIT_AFTER_NAME.match(t, e)
+                if split:
+                    fire("dataset-split")               # "LibriSpeech test-clean": one name, as
+                    forms = [r for r in FORM_RULES if r.gives[0] == "dataset" and r.test(tok)]   # strong as its head
+                    self.add(s, split.end(), {shape, "versioned", "split"}.union(*(r.gives[2] for r in forms)),
+                             dataset=max((r.gives[1] for r in forms), default=0.0), shape=shape)
 
     def symbol_names(self) -> None:
         """Names led by a symbol or a Greek letter ("∞-bench", "τ-bench", "$\\tau$-bench",
@@ -278,8 +284,8 @@ class _Finder:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",
         "the long-range benchmark Graph-mix", "the X and Y benchmarks"."""
         t = self.text
-        item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}|[a-z][a-z0-9]*[-_][\w\-]*[\w]|[a-z]+\d[\w\-]*)"
-                r"(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
+        item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
+                r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
                 r"(?:\s+(?:repository|database|archive|corpus))?")
         lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
         after_noun = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"

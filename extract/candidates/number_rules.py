@@ -34,7 +34,7 @@ _STRONG_RESULT = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|reduc\w*|decreas\w*|drop\w*|outperform\w*|achiev\w*|"
     r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"
     r"correlat\w*|explain\w*|accounts?|sav\w*|lower\w*|higher|faster|yield\w*|win|cut(?:s|ting)?|"
-    r"compress\w*|accelerat\w*|declin\w*|increas\w*|lift\w*)\b")
+    r"compress\w*|accelerat\w*|declin\w*|increas\w*|lift\w*)\b(?![\-‐])")   # not "lower-body", "higher-order"
 _SETTING_BEFORE = re.compile(
     r"(?:\b(?:trained|train|training|pretrained|pre-trained|fine-tuned|compris\w*|contain\w*|"
     r"consist\w*|includ\w*|spann\w*|across|over|with|using|of|from|among|covering|total|"

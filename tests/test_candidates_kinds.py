@@ -14,3 +14,13 @@ def test_compound_adjective_is_no_result_verb():
     got = _kinds("The planner runs upper-body control at 200 Hz and lower-body control at 40 Hz.")
     assert got == {"200 Hz": "setting", "40 Hz": "setting"}
     assert _kinds("Latency is 30% lower than before.")["30%"] == "result"
+
+
+def test_share_of_data_or_trainable_parameters_is_a_setting():
+    got = _kinds("Our detector reaches an mAP of 41.2 with just 5% of the annotated data, "
+                 "and adapts with only 0.3% trainable parameters.")
+    assert got["41.2"] == "result"
+    assert got["5%"] == "setting" and got["0.3%"] == "setting"
+    assert _kinds("Training on less than 20% of curated data suffices.")["20%"] == "setting"
+    # a share that is itself the outcome stays a result
+    assert _kinds("Pruning improves accuracy by 4% of the baseline score.")["4%"] == "result"

@@ -24,3 +24,7 @@ def test_share_of_data_or_trainable_parameters_is_a_setting():
     assert _kinds("Training on less than 20% of curated data suffices.")["20%"] == "setting"
     # a share that is itself the outcome stays a result
     assert _kinds("Pruning improves accuracy by 4% of the baseline score.")["4%"] == "result"
+
+
+def test_state_of_the_art_spelled_with_spaces_is_a_result_cue():
+    assert _kinds("Our parser scores 74.2, above the previous state of the art of 71 on this corpus.")["71"] == "result"

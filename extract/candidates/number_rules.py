@@ -27,7 +27,7 @@ _RESULT_CUES = re.compile(
     r"precision|recall|success|correlat\w*|explain\w*|accounts?|lower\w*|higher|better|fewer|less|"
     r"sav\w*|cut(?:s|ting)?|yield\w*|deliver\w*|margin|relative|absolute|average|mean|median|up|only|"
     r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|win|wins|"
-    r"pass|solv\w*|top|state-of-the-art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
+    r"pass|solv\w*|top|state-of-the-art|state\s+of\s+the\s+art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
     r"advantage|hallucinat\w*|agreement|coverage|fidelity|efficien\w*|throughput|latency|"
     r"increment|percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
 _STRONG_RESULT = re.compile(

@@ -1,0 +1,26 @@
+"""Claims rules added for datasets coordinated with things that are no dataset; abstracts written
+for these tests."""
+
+from __future__ import annotations
+
+from extract.candidates import find_candidates
+from extract.candidates.claims import attach_claims
+
+
+def _datasets(text, datasets):
+    nums = find_candidates(text).numbers
+    return {n.text: (c.dataset.text if c.dataset else None) for n, c in zip(nums, attach_claims(text, nums, ["GlideNav"], datasets))}
+
+
+def test_respectively_pairs_a_dataset_coordinated_with_an_unnamed_setting():
+    text = ("Experiments on HM3D and real-world homes show that GlideNav raises success rates by 4.1% and "
+            "9.8%, respectively.")
+    assert _datasets(text, ["HM3D"]) == {"4.1%": "HM3D", "9.8%": None}
+    text = ("Experiments on physical robots and HM3D show that GlideNav raises success rates by 4.1% and "
+            "9.8%, respectively.")
+    assert _datasets(text, ["HM3D"]) == {"4.1%": None, "9.8%": "HM3D"}
+
+
+def test_without_respectively_the_number_keeps_its_dataset():
+    text = "Experiments on HM3D and real-world homes show that GlideNav raises success rates by 4.1% and 9.8%."
+    assert _datasets(text, ["HM3D"]) == {"4.1%": "HM3D", "9.8%": "HM3D"}

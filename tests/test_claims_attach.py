@@ -24,3 +24,15 @@ def test_respectively_pairs_a_dataset_coordinated_with_an_unnamed_setting():
 def test_without_respectively_the_number_keeps_its_dataset():
     text = "Experiments on HM3D and real-world homes show that GlideNav raises success rates by 4.1% and 9.8%."
     assert _datasets(text, ["HM3D"]) == {"4.1%": "HM3D", "9.8%": "HM3D"}
+
+
+def _metrics(text):
+    nums = find_candidates(text).numbers
+    return {n.text: (c.metric.text if c.metric else None) for n, c in zip(nums, attach_claims(text, nums, ["GlideNav"], []))}
+
+
+def test_a_changed_measure_keeps_its_noun_modifier():
+    got = _metrics("GlideNav cuts routing cost by up to 35% and reduces activation memory by 2.5x.")
+    assert got == {"35%": "routing cost", "2.5x": "activation memory"}
+    # a determiner or a verb is no modifier of the measure
+    assert _metrics("GlideNav cuts the cost by 35%.")["35%"] == "cost"

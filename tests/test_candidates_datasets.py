@@ -56,6 +56,9 @@ def test_split_of_a_known_dataset_without_context_is_a_dataset():
 def test_modifier_after_dataset_name_is_no_split():
     names = {c.text for c in find_names("We start from ImageNet pre-trained, and COCO-based weights.")}
     assert "ImageNet pre-trained" not in names
+    names = {c.text for c in find_names("Accuracy on ImageNet zero-shot, on CIFAR-10 long-tailed and on "
+                                        "ImageNet out-of-distribution.")}
+    assert not any(" " in n for n in names)
 
 
 def test_short_mention_resolves_to_the_one_listed_dataset_it_heads():

@@ -18,7 +18,9 @@ SYMBOL_NAME = re.compile(r"(?<![\w\\$])(?:[∞α-ωΑ-Ω]|\$\\(?:infty|[a-zA-Z]{
 # A lowercase subset/split/variant token right after a dataset name, ending a list item:
 # "LibriSpeech test-clean,", "COCO val2017 and", "WMT14 en-de." (not a modifier: "ImageNet
 # pre-trained", "COCO-based").
-SPLIT_AFTER_NAME = re.compile(r" (?![a-z]+[-‐–](?:based|like|style|only|free|level|scale|specific|aware)\b)"
+SPLIT_AFTER_NAME = re.compile(r" (?![a-z]+[-‐–](?:based|like|style|only|free|level|scale|specific|aware|shot|wise)\b)"
+                              r"(?!(?:zero|few|one|multi|cross|in|out|end|state|real|large|small|long|short|high|low|"
+                              r"fine|coarse|self|semi|non|pre|post|well|open|closed)[-‐–])"
                               r"(?![\w\-]*ed\b)(?:[a-z]+(?:[-_][a-z0-9]+)+|[a-z]+\d+[a-z0-9]*)"
                               r"(?=\s*(?:[,.;:)]|and\b|or\b|$))")
 WRAPPED = re.compile(

@@ -36,3 +36,11 @@ def test_a_changed_measure_keeps_its_noun_modifier():
     assert got == {"35%": "routing cost", "2.5x": "activation memory"}
     # a determiner or a verb is no modifier of the measure
     assert _metrics("GlideNav cuts the cost by 35%.")["35%"] == "cost"
+
+
+def test_a_long_form_dataset_has_no_short_head():
+    """"RL" heads the long form "RL Benchmark for Warehouse Robots" but is no short mention of it."""
+    text = "We test on the RL Benchmark for Warehouse Robots. Standard RL reaches 40.1% there."
+    nums = find_candidates(text).numbers
+    (claim,) = attach_claims(text, nums, [], ["RL Benchmark for Warehouse Robots"])
+    assert claim.dataset is None

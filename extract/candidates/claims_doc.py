@@ -69,6 +69,8 @@ def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, 
     heads: dict[str, set[str]] = {}
     for d in datasets:
         words = d.split()
+        if len(words) > 3:
+            continue                    # a long form ("Learning Environment for the X") has no short head
         for k in range(1, len(words)):
             heads.setdefault(" ".join(words[:k]), set()).add(d)
     out = []

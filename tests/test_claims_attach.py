@@ -39,8 +39,8 @@ def test_a_changed_measure_keeps_its_noun_modifier():
 
 
 def test_a_long_form_dataset_has_no_short_head():
-    """"RL" heads the long form "RL Benchmark for Warehouse Robots" but is no short mention of it."""
-    text = "We test on the RL Benchmark for Warehouse Robots. Standard RL reaches 40.1% there."
+    """"MARL" heads the long form "MARL Benchmark for Warehouse Robots" but is no short mention of it."""
+    text = "We test on the MARL Benchmark for Warehouse Robots. Standard MARL reaches 40.1% there."
     nums = find_candidates(text).numbers
-    (claim,) = attach_claims(text, nums, [], ["RL Benchmark for Warehouse Robots"])
+    (claim,) = attach_claims(text, nums, [], ["MARL Benchmark for Warehouse Robots"])
     assert claim.dataset is None

@@ -16,7 +16,9 @@ Each candidate gets a ``role_hint`` and a ``score`` (confidence that it belongs 
 Cues explain the score: we-propose, our, appositive, called, acronym-def, long-form,
 co-introduced, bold, code, quoted, italic, math, camelcase, acronym, hyphenated, capitalized,
 lowercase-coinage, dataset-cue, dataset-list, on-X, dataset-suffix, known-dataset,
-model-pattern, model-cue, generic, plural, introduced.
+model-pattern, model-cue, generic, plural, introduced, symbol (led by ∞, τ, $\\tau$), split (a
+lowercase split or subset after a dataset name: "LibriSpeech test-clean"), short-form (the head
+of exactly one such name, used alone: "on LibriSpeech").
 
 The finder below collects occurrences and their evidence; the rules that weigh it are the
 tables of :mod:`.name_rules`, applied here and in :mod:`.name_scoring`.

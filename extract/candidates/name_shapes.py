@@ -12,7 +12,7 @@ __all__ = ["COINAGE_SUFFIX_WORDISH", "FUNCTION_WORDS", "SENT_START_LOOKBACK", "S
 
 TOKEN = re.compile(r"(?<![\w\\@])[A-Za-z][A-Za-z0-9]*(?:(?:--|[-‐–/+&.])[A-Za-z0-9]+)*")
 # A name led by a symbol or a Greek letter, Unicode or LaTeX: "∞-bench", "τ-bench", "τ²-Bench",
-# "$\\tau$-bench", "β-VAE"; ``rest`` is the word part that says whether it is a name.
+# "$\tau$-bench", "β-VAE"; ``rest`` is the word part that says whether it is a name.
 SYMBOL_NAME = re.compile(r"(?<![\w\\$])(?:[∞α-ωΑ-Ω]|\$\\(?:infty|[a-zA-Z]{2,10})\$)[²³0-9]*"
                          r"(?:[-‐–]?)(?P<rest>[A-Za-z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)")
 # A lowercase subset/split/variant token right after a dataset name, ending a list item:

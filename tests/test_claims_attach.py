@@ -44,3 +44,8 @@ def test_a_long_form_dataset_has_no_short_head():
     nums = find_candidates(text).numbers
     (claim,) = attach_claims(text, nums, [], ["MARL Benchmark for Warehouse Robots"])
     assert claim.dataset is None
+
+
+def test_respectively_mixed_with_the_list_after_the_numbers():
+    text = "GlideNav raises success rates by 4.1% and 9.8% on HM3D and real-world homes, respectively."
+    assert _datasets(text, ["HM3D"]) == {"4.1%": "HM3D", "9.8%": None}

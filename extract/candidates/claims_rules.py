@@ -108,7 +108,7 @@ def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     return _ref(hit) if hit is not None else _SKIP
 
 
-_ITEM_AFTER = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?[\w\-]+")
+_ITEM_AFTER = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?(?!respectively\b)[\w\-]+")
 _ITEM_BEFORE = re.compile(r"(?<![\w\-])[\w\-]+(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?$")
 
 
@@ -121,13 +121,14 @@ def _ds_respectively_mixed(doc: _Doc, n: _Num) -> Any:
     if len(group) < 2 or not re.search(r"\brespectively\b", doc.text[s:e]) or _pair(doc, n, doc.evaluation_datasets(n)):
         return _SKIP
     for o in doc.evaluation_datasets(n):
-        if o.end > group[0].start:
-            break
+        if group[0].start < o.end and o.start < group[-1].end:
+            continue
+        lo, hi = (s, group[0].start) if o.end <= group[0].start else (group[-1].end, e)    # the list's side
         before, pos = 0, o.start
-        while (m := _ITEM_BEFORE.search(doc.text, s, pos)) and before < len(group):
+        while (m := _ITEM_BEFORE.search(doc.text, lo, pos)) and before < len(group):
             before, pos = before + 1, m.start()
         after, pos = 0, o.end
-        while (m := _ITEM_AFTER.match(doc.text, pos)) and after < len(group) and m.end() <= group[0].start:
+        while (m := _ITEM_AFTER.match(doc.text, pos)) and after < len(group) and m.end() <= hi:
             after, pos = after + 1, m.end()
         if before + after + 1 == len(group) and (before or after):
             return _ref(o) if group.index(n) == before else None

@@ -48,7 +48,8 @@ def _mt_before(doc: _Doc, n: _Num) -> Any:
                         r"(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
                         r"\s*(?:up\s+to|over|about|nearly|around|only|just|approximately|roughly|"
                         r"more\s+than|less\s+than|almost)?\s*\$?\s*(?:\\sim\s*|~\s*|\+\s*)?", gap):
-            return _ref(p)
+            wide = _mt_verb_np(doc, n)          # "reducing pivot cost by 79%": the verb's whole object
+            return wide if isinstance(wide, Ref) and wide.start < p.start and wide.end == p.end else _ref(p)
     return _SKIP
 
 
@@ -69,6 +70,10 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     ps, pe = s + m.start(1), s + m.end(1)
     inside = [p for p in doc.metrics if ps <= p.start and p.end <= pe]
     if inside:
+        lead = doc.text[ps:inside[0].start]
+        if inside[0].end == pe and len(doc.text[ps:pe].split()) <= 3 and re.fullmatch(r"(?:[a-z][a-z\-]*\s+)+", lead) \
+                and not re.search(r"\b(?:the|a|an|its|their|our|of|and|or|overall|mean|average)\b", lead):
+            return Ref(doc.text[ps:pe], ps, pe)      # "reducing pivot cost by 79%": the measure's own modifier
         return _ref(inside[0])
     cut = re.split(r"\s+(?:in|of|for|on|across|over|when|while|with|at)\s+", doc.text[ps:pe], maxsplit=1)[0]
     if cut.lower() in _COUNT_HEADS:

@@ -40,6 +40,12 @@ class _Occ:
     end: int
     role: str            # method | dataset | system
     sent: int
+    ref: Ref | None = None      # a short mention ("on ARMBench"): the listed name it stands for
+
+    @property
+    def name(self) -> str:
+        """The listed name this occurrence names (its own text unless it is a short mention)."""
+        return self.ref.text if self.ref else self.text
 
 _SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?")
 _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
@@ -51,6 +57,34 @@ _TRAIN_BEFORE = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|refined|derive
                            r"constructed|collected|curated|sourced|adapted|initiali[sz]ed)\s+"
                            r"(?:(?!evaluat|test|report|achiev|outperform)[\w\-]+\s+){0,6}?"
                            r"(?:on|from|with|using)\s+(?:the\s+)?(?:[\d.,]+\s*(?:million|billion|[KMB])?\s+)?$", re.I)
+
+# A head that is a name by its shape (ARMBench, MS MARCO, WMT14), not a capitalized word (Open).
+_NAMEY_HEAD = re.compile(r"(?:\S+\s)*\S*(?:[A-Z]\S*[A-Z]|\d)\S*(?:\s\S+)*")
+
+
+def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, str, str, Ref]]:
+    """Occurrences of a word-prefix of exactly one listed multi-word dataset, itself unlisted,
+    as mentions of that dataset: "... benchmarks LibriSpeech test-clean and ... on LibriSpeech"."""
+    listed = {d.lower() for d in datasets}
+    heads: dict[str, set[str]] = {}
+    for d in datasets:
+        words = d.split()
+        if len(words) > 3:
+            continue                    # a long form ("Learning Environment for the X") has no short head
+        for k in range(1, len(words)):
+            heads.setdefault(" ".join(words[:k]), set()).add(d)
+    out = []
+    for head, full in heads.items():
+        if len(full) != 1 or head.lower() in listed or len(head) < 3 or not _NAMEY_HEAD.fullmatch(head):
+            continue
+        name = next(iter(full))
+        first = _occurrences(text, [name], "dataset")
+        if not first:
+            continue
+        ref = Ref(name, first[0][0], first[0][1])
+        out += [(s, e, head, "dataset", ref) for s, e, _, _ in _occurrences(text, [head], "dataset")]
+    return out
+
 
 def _occurrences(text: str, names: Iterable[str], role: str) -> list[tuple[int, int, str, str]]:
     out = []
@@ -81,16 +115,17 @@ class _Doc:
         self.methods = [m for m in methods if m.lower() not in dataset_keys]
         self.introduced = [d for d in datasets if d.lower() in dual]
         self.nums = [_Num(i, s, e, k, self.sent_of(s)) for i, (s, e, k) in enumerate(numbers)]
-        found = (_occurrences(text, datasets, "dataset") + _occurrences(text, self.methods, "method")
-                 + self._systems(text, set(dataset_keys) | {m.lower() for m in methods}))
+        found = [o + (None,) for o in _occurrences(text, datasets, "dataset") + _occurrences(text, self.methods, "method")
+                 + self._systems(text, set(dataset_keys) | {m.lower() for m in methods})]
+        found += _short_mentions(text, datasets)
         found.sort(key=lambda o: (-(o[1] - o[0]), o[0]))
         taken: list[tuple[int, int]] = []
         occ = []
-        for s, e, name, role in found:
+        for s, e, name, role, ref in found:
             if any(s < te and ts < e for ts, te in taken) or any(s < n.end and n.start < e for n in self.nums):
                 continue
             taken.append((s, e))
-            occ.append(_Occ(text[s:e], s, e, role, self.sent_of(s)))
+            occ.append(_Occ(text[s:e], s, e, role, self.sent_of(s), ref))
         self.occ = sorted(occ, key=lambda o: o.start)
         self.main = self._main_method()
         self.metrics = metric_phrases(text)
@@ -188,7 +223,7 @@ class _Doc:
 
 
 def _ref(o: _Occ | Phrase) -> Ref:
-    return Ref(o.text, o.start, o.end)
+    return getattr(o, "ref", None) or Ref(o.text, o.start, o.end)
 
 
 def _pair(doc: _Doc, n: _Num, items: Sequence[Any]) -> Any | None:

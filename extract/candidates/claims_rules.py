@@ -108,6 +108,33 @@ def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     return _ref(hit) if hit is not None else _SKIP
 
 
+_ITEM_AFTER = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?(?!respectively\b)[\w\-]+")
+_ITEM_BEFORE = re.compile(r"(?<![\w\-])[\w\-]+(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?$")
+
+
+def _ds_respectively_mixed(doc: _Doc, n: _Num) -> Any:
+    """"results on OVMM and real-world ... 2.68% and 16.67% ..., respectively": a dataset
+    coordinated with items that are no dataset pairs with the number at its place; the others
+    name none."""
+    group = doc.groups[n.i]
+    s, e = doc.sentence(n)
+    if len(group) < 2 or not re.search(r"\brespectively\b", doc.text[s:e]) or _pair(doc, n, doc.evaluation_datasets(n)):
+        return _SKIP
+    for o in doc.evaluation_datasets(n):
+        if group[0].start < o.end and o.start < group[-1].end:
+            continue
+        lo, hi = (s, group[0].start) if o.end <= group[0].start else (group[-1].end, e)    # the list's side
+        before, pos = 0, o.start
+        while (m := _ITEM_BEFORE.search(doc.text, lo, pos)) and before < len(group):
+            before, pos = before + 1, m.start()
+        after, pos = 0, o.end
+        while (m := _ITEM_AFTER.match(doc.text, pos)) and after < len(group) and m.end() <= hi:
+            after, pos = after + 1, m.end()
+        if before + after + 1 == len(group) and (before or after):
+            return _ref(o) if group.index(n) == before else None
+    return _SKIP
+
+
 def _ds_on_after(doc: _Doc, n: _Num) -> Any:
     s, e = doc.segment_after(n)
     cands = [o for o in doc.evaluation_datasets(n) if s <= o.start < e]
@@ -136,7 +163,7 @@ def _ds_one_in_sentence(doc: _Doc, n: _Num) -> Any:
     if not ds:
         return _SKIP
     evals = doc.evaluation_datasets(n)
-    names = {o.text.lower() for o in evals}
+    names = {o.name.lower() for o in evals}
     return _ref(evals[0]) if len(names) == 1 else None
 
 
@@ -152,7 +179,7 @@ def _ds_previous_sentence(doc: _Doc, n: _Num) -> Any:
     if n.sent == 0 or not _CONTINUES.match(doc.text[s:e]):
         return _SKIP
     prev = [o for o in doc.occ if o.sent == n.sent - 1 and o.role == "dataset" and not doc.training_use(o)]
-    return _ref(prev[0]) if len({o.text.lower() for o in prev}) == 1 else _SKIP
+    return _ref(prev[0]) if len({o.name.lower() for o in prev}) == 1 else _SKIP
 
 
 _EVALUATED = re.compile(r"\b(?:models|LLMs|MLLMs|VLMs|agents|systems|baselines|methods)\b")
@@ -176,6 +203,8 @@ DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("model-size", "distils into a 7B student on AIME-25", _ds_model_size),
     ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _ds_training_cost),
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
+    ("respectively-mixed", "Results on CUB and real robots show 2.1% and 3.4% gains, respectively",
+     _ds_respectively_mixed),
     ("joint", "improves by 4.1% on average across the three benchmarks", _ds_joint),
     ("on-after", "reaches 91.2% top-1 accuracy on ImageNet", _ds_on_after),
     ("on-before", "On ImageNet, FooNet reaches 91.2% accuracy", _ds_on_before),

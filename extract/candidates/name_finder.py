@@ -16,7 +16,9 @@ Each candidate gets a ``role_hint`` and a ``score`` (confidence that it belongs 
 Cues explain the score: we-propose, our, appositive, called, acronym-def, long-form,
 co-introduced, bold, code, quoted, italic, math, camelcase, acronym, hyphenated, capitalized,
 lowercase-coinage, dataset-cue, dataset-list, on-X, dataset-suffix, known-dataset,
-model-pattern, model-cue, generic, plural, introduced.
+model-pattern, model-cue, generic, plural, introduced, symbol (led by ∞, τ, $\\tau$), split (a
+lowercase split or subset after a dataset name: "LibriSpeech test-clean"), short-form (the head
+of exactly one such name, used alone: "on LibriSpeech").
 
 The finder below collects occurrences and their evidence; the rules that weigh it are the
 tables of :mod:`.name_rules`, applied here and in :mod:`.name_scoring`.
@@ -31,9 +33,10 @@ from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LA
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
-from .name_rules import INTRO_RULES, Occurrence, apply, dataset_strength
+from .name_rules import FORM_RULES, INTRO_RULES, Occurrence, apply, dataset_strength
 from .name_scoring import score
-from .name_shapes import COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, TOKEN, WRAPPED, is_namey
+from .name_shapes import (COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME, TOKEN, WRAPPED,
+                          is_namey)
 from .name_types import Evidence, NameCandidate
 from .rules import fire
 
@@ -156,6 +159,26 @@ class _Finder:
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
                     fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
+                split = SPLIT_AFTER_NAME.match(t, e)
+                if split:
+                    fire("dataset-split")               # "LibriSpeech test-clean": one name, as
+                    forms = [r for r in FORM_RULES if r.gives[0] == "dataset" and r.test(tok)]   # strong as its head
+                    self.add(s, split.end(), {shape, "versioned", "split"}.union(*(r.gives[2] for r in forms)),
+                             dataset=max((r.gives[1] for r in forms), default=0.0), shape=shape)
+
+    def symbol_names(self) -> None:
+        """Names led by a symbol or a Greek letter ("∞-bench", "τ-bench", "$\\tau$-bench",
+        "β-VAE"): candidates when their word part has a dataset suffix or a name's shape."""
+        for m in SYMBOL_NAME.finditer(self.text):
+            s, e = m.span()
+            if any(a < s < b for a, b in self.maths):
+                continue
+            rest = m.group("rest")
+            suffix = any(rest.lower().endswith(x.lower()) for x in DATASET_SUFFIXES)
+            ok, shape = is_namey(rest)
+            if suffix or ok:
+                fire("symbol-led-name")
+                self.add(s, e, {"symbol"}, shape=shape or "symbol")
 
     def acronyms(self) -> None:
         for d in acronym_definitions(self.text):
@@ -263,15 +286,17 @@ class _Finder:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",
         "the long-range benchmark Graph-mix", "the X and Y benchmarks"."""
         t = self.text
-        item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}|[a-z][a-z0-9]*[-_][\w\-]*[\w]|[a-z]+\d[\w\-]*)"
-                r"(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
+        item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
+                r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
                 r"(?:\s+(?:repository|database|archive|corpus))?")
         lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
         after_noun = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
                                 r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
                                 r"including|e\.g\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB + r"(?P<lst>" + lst + r")",
                                 re.I)
-        before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)(?P<lst>" + lst + r")\s+(?:"
+        # "the X and Y benchmarks", "on the simulated X benchmark": up to two adjectives first
+        adjectives = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
+        before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)" + adjectives + r"(?P<lst>" + lst + r")\s+(?:"
                                  + DATASET_NOUNS + r")\b")
         for pat in (after_noun, before_noun):
             for m in pat.finditer(t):
@@ -359,6 +384,7 @@ def find_names(text: str) -> list[NameCandidate]:
         return []
     f = _Finder(text)
     f.tokens()
+    f.symbol_names()
     f.acronyms()
     f.wrapped()
     f.introduced_phrases()

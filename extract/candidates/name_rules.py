@@ -170,6 +170,8 @@ DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run
 FINDER_RULES: tuple[Rule, ...] = (
     Rule("plus-plus-coinage", None, "a capitalized word + '++' is a coinage",
          "We propose Tabformer++ for tables.", "Tabformer++"),
+    Rule("symbol-led-name", None, "a name led by a symbol or Greek letter, with a dataset suffix or a name's shape",
+         "Agents are scored on the τ-bench suite.", "τ-bench"),
     Rule("known-dataset-word", None, "a capitalized famous dataset is a candidate",
          "We pretrain on Wikipedia first.", "Wikipedia"),
     Rule("compound-modifier", None, "'X-based', 'X-like': a modifier, not a name",
@@ -179,6 +181,8 @@ FINDER_RULES: tuple[Rule, ...] = (
     Rule("plus-suffix", None, "'+' or '++' after a name belongs to it", "We extend GCD+ to graphs.", "GCD+"),
     Rule("dataset-version", None, "a dataset name takes a following word or number",
          "Results on ImageNet Sketch drop.", "ImageNet Sketch"),
+    Rule("dataset-split", None, "a lowercase split or subset token after a dataset name belongs to it",
+         "We report WER on LibriSpeech test-clean and on TED-LIUM.", "LibriSpeech test-clean"),
     Rule("acronym-def", None, "an acronym defined in parentheses", "We use Low-Rank Adaptation (LoRA).", "LoRA"),
     Rule("long-form", None, "the long form spelled by the acronym's letters",
          "We use Low-Rank Adaptation (LoRA).", "Low-Rank Adaptation"),
@@ -226,6 +230,8 @@ SCORING_RULES: tuple[Rule, ...] = (
          "We propose FooNet, and FooNet-Lite for phones.", "FooNet-Lite"),
     Rule("coordinated-with-dataset", None, "a name coordinated with a dataset is a dataset (0.75 at most)",
          "We evaluate on HotpotQA, TriviaBase and SQuAD.", "TriviaBase"),
+    Rule("split-short-form", None, "the head of exactly one dataset-with-split is its short form (0.3 at most)",
+         "We test on LibriSpeech test-clean and CHiME-6; on LibriSpeech, WER drops.", "LibriSpeech"),
     Rule("fragment", None, "a candidate seen only inside a longer good one (0.3 at most)",
          "We evaluate on the MS MARCO Passage benchmark.", "MARCO"),
 )

@@ -7,9 +7,22 @@ import re
 
 from ..text.acronyms import upper_count
 
-__all__ = ["COINAGE_SUFFIX_WORDISH", "FUNCTION_WORDS", "SENT_START_LOOKBACK", "TOKEN", "WRAPPED", "is_namey"]
+__all__ = ["COINAGE_SUFFIX_WORDISH", "FUNCTION_WORDS", "SENT_START_LOOKBACK", "SPLIT_AFTER_NAME", "SYMBOL_NAME", "TOKEN", "WRAPPED",
+           "is_namey"]
 
 TOKEN = re.compile(r"(?<![\w\\@])[A-Za-z][A-Za-z0-9]*(?:(?:--|[-‐–/+&.])[A-Za-z0-9]+)*")
+# A name led by a symbol or a Greek letter, Unicode or LaTeX: "∞-bench", "τ-bench", "τ²-Bench",
+# "$\tau$-bench", "β-VAE"; ``rest`` is the word part that says whether it is a name.
+SYMBOL_NAME = re.compile(r"(?<![\w\\$])(?:[∞α-ωΑ-Ω]|\$\\(?:infty|[a-zA-Z]{2,10})\$)[²³0-9]*"
+                         r"(?:[-‐–]?)(?P<rest>[A-Za-z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)")
+# A lowercase subset/split/variant token right after a dataset name, ending a list item:
+# "LibriSpeech test-clean,", "COCO val2017 and", "WMT14 en-de." (not a modifier: "ImageNet
+# pre-trained", "COCO-based").
+SPLIT_AFTER_NAME = re.compile(r" (?![a-z]+[-‐–](?:based|like|style|only|free|level|scale|specific|aware|shot|wise)\b)"
+                              r"(?!(?:zero|few|one|multi|cross|in|out|end|state|real|large|small|long|short|high|low|"
+                              r"fine|coarse|self|semi|non|pre|post|well|open|closed)[-‐–])"
+                              r"(?![\w\-]*ed\b)(?:[a-z]+(?:[-_][a-z0-9]+)+|[a-z]+\d+[a-z0-9]*)"
+                              r"(?=\s*(?:[,.;:)]|and\b|or\b|$))")
 WRAPPED = re.compile(
     r"\*\*(?P<bold>[^*\n]{2,80}?)\*\*|__(?P<ubold>[^_\n]{2,80}?)__|`(?P<code>[^`\n]{2,60}?)`"
     r"|\\(?:texttt|textsc|textsf|mathtt)\{(?P<tt>[^{}\n]{2,60})\}"

@@ -27,14 +27,14 @@ _RESULT_CUES = re.compile(
     r"precision|recall|success|correlat\w*|explain\w*|accounts?|lower\w*|higher|better|fewer|less|"
     r"sav\w*|cut(?:s|ting)?|yield\w*|deliver\w*|margin|relative|absolute|average|mean|median|up|only|"
     r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|win|wins|"
-    r"pass|solv\w*|top|state-of-the-art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
+    r"pass|solv\w*|top|state-of-the-art|state\s+of\s+the\s+art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
     r"advantage|hallucinat\w*|agreement|coverage|fidelity|efficien\w*|throughput|latency|"
     r"increment|percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
 _STRONG_RESULT = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|reduc\w*|decreas\w*|drop\w*|outperform\w*|achiev\w*|"
     r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"
     r"correlat\w*|explain\w*|accounts?|sav\w*|lower\w*|higher|faster|yield\w*|win|cut(?:s|ting)?|"
-    r"compress\w*|accelerat\w*|declin\w*|increas\w*|lift\w*)\b")
+    r"compress\w*|accelerat\w*|declin\w*|increas\w*|lift\w*)\b(?![\-‐])")   # not "lower-body", "higher-order"
 _SETTING_BEFORE = re.compile(
     r"(?:\b(?:trained|train|training|pretrained|pre-trained|fine-tuned|compris\w*|contain\w*|"
     r"consist\w*|includ\w*|spann\w*|across|over|with|using|of|from|among|covering|total|"
@@ -45,9 +45,10 @@ _SETTING_BEFORE = re.compile(
 # Training cost: a duration in a sentence about training (a setting, like a dataset size).
 _TIME_UNITS = {"h", "min", "s", "d", "GPU-hours"}
 _TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|distill\w*)\b", re.I)
-_OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:training\s+|labeled\s+|original\s+|available\s+)?"
+# "10% of the training data", "1% of annotated data", "0.84% learnable parameters"
+_OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?"
                             r"(?:data|labels|samples|examples|parameters|weights|tokens|compute|budget|"
-                            r"training|dataset|annotations))\b")
+                            r"training|dataset|annotations)|(?:trainable|learnable|tunable)\s+parameters)\b")
 _USING_BEFORE = re.compile(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\w*|sampl\w*|mask\w*|"
                            r"prun\w*|keep\w*|updat\w*|subset)\b[^.]*$")
 _BUDGET_AFTER = re.compile(r"\s*(?:[\w\-]+\s+)?(?:budget|sparsity|ratio|dropout|mask(?:ing)?\s+(?:rate|ratio)|"
@@ -88,6 +89,14 @@ class Context:
     def near_before(self) -> str:
         """The six words before the number, within its clause."""
         return " ".join(words_before(self.text, self.r.start, 6))
+
+    @cached_property
+    def since_number(self) -> str:
+        """:attr:`near_before` from the word after the last number in it ("score of 84.89 with
+        just" -> "with just")."""
+        tail = re.split(r"\S*\d\S*", self.before)[-1].split()
+        words = self.near_before.split()
+        return " ".join(words[max(0, len(words) - len(tail)):])
 
     @cached_property
     def strong_before(self) -> bool:
@@ -131,7 +140,7 @@ KIND_RULES: tuple[Rule, ...] = (
     # -- percentages
     _r("percent-of-the-data", "setting",
        lambda c: c.percent and _OF_DATA_AFTER.match(c.after) and _USING_BEFORE.search(c.before)
-       and not _STRONG_RESULT.search(c.near_before),
+       and not _STRONG_RESULT.search(c.since_number),
        "We fine-tune on only 10% of the training data.", "10%"),
     _r("percent-confidence-level", "setting",
        lambda c: c.percent and re.match(r"\s*(?:ci\b|confidence|credible)", c.after),

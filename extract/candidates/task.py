@@ -16,147 +16,9 @@ import re
 from dataclasses import dataclass
 
 from ..text.cues import TASK_INTRO_FORMS, stems
-from ..text.sentences import sentences as split_sentences
 from .rules import Rule, fire
-
-MIN_WORDS = 3
-MAX_WORDS = 12
-MAX_PHRASES = 4
-
-# -- cleaning ------------------------------------------------------------------------------
-
-_LATEX_WRAP = re.compile(r"\\(?:textbf|textit|texttt|emph|textsc|mathrm|mathbf|text|underline|textsf)\s*\{([^{}]*)\}")
-_MD_WRAP = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
-_UNDERSCORE_WRAP = re.compile(r"(?<![\w\\])_(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
-_PAREN = re.compile(r"\s*\([^()]*\)")
-_MATH = re.compile(r"\$[^$]*\$")
-
-
-def plain(text: str) -> str:
-    """``text`` without markup wrappers: \\textbf{x}, **x**, _x_, `x` -> x; $math$ kept as is;
-    parentheticals (acronyms, examples) dropped; whitespace collapsed."""
-    s = text
-    for _ in range(3):
-        s = _LATEX_WRAP.sub(r"\1", s)
-    s = _MD_WRAP.sub(r"\2", s)
-    s = _UNDERSCORE_WRAP.sub(r"\1", s)
-    s = re.sub(r"\$\s*([A-Za-z][A-Za-z\- ]*[A-Za-z])\s*\$", r"\1", s)   # $\textbf{Name}$ -> Name
-    s = re.sub(r"-{2,3}|—|–(?=\s)", " — ", s)
-    for _ in range(2):
-        s = _PAREN.sub("", s)
-    return " ".join(s.split())
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
-    return split_sentences(plain(text))
-
-
-# Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.
-_BOUNDARY = re.compile(
-    r"\s*(?:[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|whose|where|while|whereas|when|because|since|"
-    r"although|though|but|yet|so|thereby|thus|hence|by|using|via|through|without|such\s+as|including|"
-    r"e\.g\.|i\.e\.|and\s+(?:we|show|find|demonstrate|prove|propose|introduce|present|evaluate|"
-    r"provide|achieve|establish|its|their|then)|as\s+(?:a|an|well)|is|are|was|were|has|have|had|"
-    r"can|could|may|might|must|should|will|would|remains?|requires?|relies|rely|suffers?|struggles?|"
-    r"faces?|poses?|leads?|yields?|achieves?|allows?|enables?|makes?|provides?|offers?|"
-    r"often|typically|usually|increasingly|rarely|still|also|do|does|did|not|drawn|collected|built|"
-    r"curated|gathered|sourced|spanning|covering|containing|ranging|trained\s+(?:on|with|using|by|for))\b|"
-    r"\s*[$\\])", re.I)
-# Clause boundaries only (a fallback sentence keeps its verb).
-_CLAUSE = re.compile(r"[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|where|while|whereas|because|"
-                     r"since|although|though|but|yet|so|thereby|thus|hence)\s", re.I)
-# Verbs that end an opening subject ("Graph networks predict ...", "Agents tend to ...").
-_VERB = re.compile(
-    r"\s(?:(?:often|typically|usually|now|increasingly|rarely|still|also|mostly|generally|"
-    r"commonly|widely|recently|largely)\s+)?(?:predicts?|expands?|treats?|tends?|claims?|routes?|"
-    r"generates?|produces?|promises?|contains?|allows?|achieves?|accelerates?|dominates?|scales?|"
-    r"hallucinates?|degrades?|lags?|learns?|uses?|depends?|processes?|captures?|performs?|improves?|"
-    r"shows?|helps?|assumes?|focus(?:es)?|encodes?|exhibits?|struggles?|suffers?|fails?|lacks?|"
-    r"becomes?|became|emerged?|emerges|offers?|provides?|enables?|relies|rely|requires?|remains?|"
-    r"depends?|reshap\w+|match(?:es)?|outperforms?|ignores?|operates?|converges?|compresses?|"
-    r"represents?|models?\s+(?=(?:the|a|an)\s)|agree|mix(?:es)?|seeks?|aims?|attempts?|strives?)\b", re.I)
-_LEAD = re.compile(r"^(?:(?:a|an|the|on|to|of|both|various|different|new|novel|existing|current|most|many|"
-                   r"modern|recent|standard|common|typical|conventional|efficient\s+and|such)\s+)+", re.I)
-_TRAIL = {"of", "the", "a", "an", "in", "on", "for", "to", "from", "with", "and", "or", "at",
-          "its", "their", "our", "under", "over", "into", "as", "across", "between", "is", "are"}
-_PREP = {"in", "of", "for", "on", "with", "under", "from", "across", "over", "to", "at", "between"}
-_META = re.compile(r"^(?:(?:the|a|an)\s+)?(?:(?:recent|rapid|growing|existing|prior|previous|current|"
-                   r"most|many)\s+)?(?:advances?|advent|rise|success|progress|emergence|popularity|"
-                   r"development|analyses|studies|work|works|research|approaches|methods)\s+(?:in|of|on)\s+", re.I)
-_DEICTIC = re.compile(r"^(?:this|these|that|those|such|it|its|our|their|his|her|we|they|them|"
-                      r"each|which|what|how|why|whether|one|two|three|some|many|most|all|any|"
-                      r"here|there|other|further|first|second|finally|however|moreover|"
-                      r"existing|prior|previous|gap|issue|limitation|question|problem|challenge|"
-                      r"phenomenon|setting|task|goal|end|aim|purpose|paper|work|study|approach|"
-                      r"method|result|results|findings?)\b", re.I)
-_GENERIC = re.compile(r"^(?:(?:the|a|an)\s+)?(?:\w+\s+)?(?:problem|challenge|question|issue|task|gap|"
-                      r"setting|phenomenon|limitation|direction|aspects?|area|field|domain|"
-                      r"problems|tasks|settings|methods|approaches|models|performance|results)$", re.I)
-
-
-def cut(phrase: str) -> str | None:
-    """The noun phrase at the start of ``phrase``: up to the first clause boundary, at most
-    :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
-    phrase = " ".join(phrase.split()).strip(" -–—'\"`*")
-    m = _BOUNDARY.search(phrase, 1)
-    while m and len(phrase[:m.start()].split()) < 1:
-        m = _BOUNDARY.search(phrase, m.end())
-    if m:
-        phrase = phrase[:m.start()]
-    words = phrase.split()
-    if len(words) > MAX_WORDS:        # drop an unfinished prepositional phrase at the cut
-        words = words[:MAX_WORDS]
-        preps = [i for i, w in enumerate(words) if w.lower() in _PREP and i >= MIN_WORDS]
-        if preps:
-            words = words[:preps[-1]]
-    while words and (words[-1].lower().strip(",.") in _TRAIL or re.fullmatch(r"[a-z]+ly", words[-1])):
-        words.pop()
-    out = " ".join(words).strip(" ,.;:-–—'\"`*")
-    if not out or not re.search(r"[A-Za-z]{3}", out) or "$" in out or "\\" in out:
-        return None
-    return out
-
-
-def _core(phrase: str) -> str:
-    return _LEAD.sub("", phrase)
-
-
-def polish(phrase: str, text: str = "") -> str:
-    """The exported form of a cut: no leading determiner, the first word lower-cased unless it
-    is an acronym or a name (written capitalised inside a sentence of ``text``)."""
-    words = _core(" ".join(phrase.split())).split()
-    if not words:
-        return ""
-    first = words[0]
-    titled = len(words) > 1 and re.match(r"[A-Z]", words[1])       # "Large Language Models"
-    if not titled and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and not re.search(r"[a-z,;:]\s+" + re.escape(first) + r"\b", text):
-        words[0] = first.lower()
-    return " ".join(words)
-
-
-def words_of(phrase: str) -> int:
-    return len(phrase.split())
-
-
-_PRONOUN = re.compile(r"\b(?:we|they|our|us|them|I|you|he|she|this|these|those)\b|\bit\b(?!-)", re.I)
-# A noun phrase does not open with a preposition, subordinator, adverb or quantifier.
-_BAD_START = re.compile(r"(?:by|on|in|at|from|with|as|since|because|if|when|whether|no|more|can|could|"
-                        r"may|might|must|should|would|will|is|are|be|been|has|have|had|was|were|"
-                        r"less|very|not|only|(?!(?:early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly)\b(?!-)", re.I)
-
-
-def _ok(phrase: str | None) -> bool:
-    if not phrase:
-        return False
-    core = _core(phrase)
-    if not core or _DEICTIC.match(core) or _GENERIC.match(core):
-        return False
-    if re.match(r"\d", core) or re.fullmatch(r"[\W\d]+", core):
-        return False
-    if _PRONOUN.search(core) or _BAD_START.match(core):
-        return False
-    return True
+from .task_phrase import (CLAUSE, MAX_PHRASES, MAX_WORDS, META, MIN_WORDS, PREP, PRONOUN, TRAIL, VERB,  # noqa: F401
+                          core, cut, ok, plain, polish, sentences, words_of)
 
 
 # -- cues ------------------------------------------------------------------------------------
@@ -211,10 +73,10 @@ def subject(sent: str) -> str | None:
     m = _OPENING_SUBJECT.match(sent)
     s = m.group(1) if m else sent
     s = re.sub(r"^(?:as|since|because|when|if|while|although|though|once)\s+", "", s, flags=re.I)
-    v = _VERB.search(s)
+    v = VERB.search(s)
     if v:
         s = s[:v.start()]
-    s = _META.sub("", s)
+    s = META.sub("", s)
     return cut(s)
 
 
@@ -281,7 +143,7 @@ def _domain(clause: str, sent: str, opening: str | None) -> str | None:
             return None
         ref = polish(ref, sent)
         return f"{rest} of {ref}" if not re.match(r"(?:use|application|behaviou?r|performance|"
-                                                           r"efficiency|ability)\b", rest, re.I) else _core(ref)
+                                                           r"efficiency|ability)\b", rest, re.I) else core(ref)
     if subj and re.fullmatch(r"(?:it|they|this|these)", subj, re.I):
         return subject(sent) if not re.match(r"(?:it|they|this|these)\b", subject(sent) or "it", re.I) else opening
     return subj
@@ -295,12 +157,12 @@ def _complaint(sent: str, text: str, opening: str | None, i: int) -> list[tuple[
     verb = m.group(2).lower()
     obj = cut(re.split(r"\s(?:and|or)\s", m.group(3))[0])
     out: list[tuple[str | None, str, float, int]] = []
-    if subj and obj and _ok(obj) and not verb.startswith(("degrade", "hallucinat")):
+    if subj and obj and ok(obj) and not verb.startswith(("degrade", "hallucinat")):
         dom = polish(subj, text)
         if re.search(r"(?:evaluated|benchmarked|tested)\s+(?:on|in)$", verb):
-            out.append((f"evaluating {dom} {verb.split()[-1]} {_core(obj)}", "complaint", 2.7, i))
+            out.append((f"evaluating {dom} {verb.split()[-1]} {core(obj)}", "complaint", 2.7, i))
         else:
-            out.append((f"{_core(obj)} in {dom}", "complaint", 2.7, i))
+            out.append((f"{core(obj)} in {dom}", "complaint", 2.7, i))
     if subj:
         out.append((subj, "opening", 1.6 if i == 0 else 1.0, i))
     return out
@@ -347,11 +209,11 @@ def task_candidates(text: str) -> list[TaskCandidate]:
 def _rank(found: list[tuple[str | None, str, float, int]]) -> list[TaskCandidate]:
     best: dict[str, TaskCandidate] = {}
     for raw, cue, strength, pos in found:
-        if not _ok(raw):
+        if not ok(raw):
             continue
         fire("task-" + cue)
         raw = " ".join(raw.split()[:MAX_WORDS])
-        n = words_of(_core(raw))
+        n = words_of(core(raw))
         score = strength - 0.05 * pos
         if n < MIN_WORDS:
             score -= 1.0 if n == 2 else 2.0
@@ -359,7 +221,7 @@ def _rank(found: list[tuple[str | None, str, float, int]]) -> list[TaskCandidate
             score -= 0.3
         if re.search(r"\d", raw):
             score -= 0.5
-        key = _core(raw).lower()
+        key = core(raw).lower()
         if key not in best or best[key].score < score:
             best[key] = TaskCandidate(raw, round(score, 3), cue, pos)
     return sorted(best.values(), key=lambda c: (-c.score, c.position))
@@ -374,31 +236,31 @@ def _fallback(text: str) -> str | None:
             sent = re.sub(r"^(?:(?:how|why|what|when|which)(?:\s+(?:well|much|often|far))?\s+)?(?:do|does|did|"
                           r"can|could|are|is|should|will|would)\s+", "", sent.rstrip(" ?"), flags=re.I)
         m = _OPENING_SUBJECT.match(sent)
-        body = _META.sub("", m.group(1) if m else sent)
+        body = META.sub("", m.group(1) if m else sent)
         words = [w for w in body.split() if "$" not in w and "\\" not in w]
-        words = _CLAUSE.split(" ".join(words))[0].split()
+        words = CLAUSE.split(" ".join(words))[0].split()
         if len(words) > MAX_WORDS:
             words = words[:MAX_WORDS]
-            preps = [i for i, w in enumerate(words) if w.lower() in _PREP and i >= MIN_WORDS]
+            preps = [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]
             if preps:
                 words = words[:preps[-1]]
-        while words and words[-1].lower() in _TRAIL:
+        while words and words[-1].lower() in TRAIL:
             words.pop()
         phrase = " ".join(words)
-        if len(_core(phrase).split()) >= MIN_WORDS and (_ok(phrase) or question and _ok(_PRONOUN.sub("", phrase))):
+        if len(core(phrase).split()) >= MIN_WORDS and (ok(phrase) or question and ok(PRONOUN.sub("", phrase))):
             return " ".join(words)
         intro = re.match(r"(?:despite|with|in|given|as|although|while)\s+([^,]{8,120}),", sent, re.I)
         if intro:                  # "Despite the popularity of X for Y, it is unclear ..." -> "X for Y"
-            phrase = cut(_META.sub("", re.sub(r"^(?:the|a|an)\s+(?:\w+\s+)?of\s+", "", intro.group(1))))
-            if phrase and words_of(phrase) >= MIN_WORDS and _ok(phrase):
+            phrase = cut(META.sub("", re.sub(r"^(?:the|a|an)\s+(?:\w+\s+)?of\s+", "", intro.group(1))))
+            if phrase and words_of(phrase) >= MIN_WORDS and ok(phrase):
                 return phrase
     for sent in sentences(text)[:4]:       # any clause of the opening sentences that reads as a phrase
-        for piece in _CLAUSE.split(" ".join(w for w in sent.split() if "$" not in w and "\\" not in w)):
+        for piece in CLAUSE.split(" ".join(w for w in sent.split() if "$" not in w and "\\" not in w)):
             words = (piece or "").split()[:MAX_WORDS]
-            while words and words[-1].lower() in _TRAIL:
+            while words and words[-1].lower() in TRAIL:
                 words.pop()
             phrase = " ".join(words)
-            if len(_core(phrase).split()) >= MIN_WORDS and _ok(phrase):
+            if len(core(phrase).split()) >= MIN_WORDS and ok(phrase):
                 return phrase
     return None
 
@@ -427,7 +289,7 @@ def final_task(hint: str | None, text: str) -> str:
     options = ([hint] if hint else []) + [c.raw for c in task_candidates(text)]
     for raw in options:
         p = polish(raw, text)
-        if MIN_WORDS <= words_of(p) <= MAX_WORDS and _ok(p):
+        if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p):
             return p
     short = [polish(r, text) for r in options if r]
     fb = _fallback(text) if text else None
@@ -447,8 +309,8 @@ def task_phrases(text: str) -> list[str]:
     out: list[str] = []
     raws = [c.raw for c in task_candidates(text)] + [_fallback(text) or ""]
     for raw in raws:
-        p = _core(raw)
-        if MIN_WORDS <= words_of(p) <= MAX_WORDS and _ok(p) and p in text and p not in out:
+        p = core(raw)
+        if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) and p in text and p not in out:
             out.append(p)
     return out[:MAX_PHRASES]
 

@@ -1,0 +1,153 @@
+"""Task phrases as text: markup removed (:func:`plain`), a noun phrase cut at its clause
+boundary (:func:`cut`), its exported form (:func:`polish`) and whether it can name a task at
+all (:func:`ok`).  The cues that find candidate phrases are in :mod:`.task`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.sentences import sentences as split_sentences
+
+__all__ = ["CLAUSE", "MAX_PHRASES", "MAX_WORDS", "META", "MIN_WORDS", "PREP", "PRONOUN", "TRAIL", "VERB", "core", "cut", "ok",
+           "plain", "polish", "sentences", "words_of"]
+
+MIN_WORDS = 3
+MAX_WORDS = 12
+MAX_PHRASES = 4
+
+# -- cleaning ------------------------------------------------------------------------------
+
+_LATEX_WRAP = re.compile(r"\\(?:textbf|textit|texttt|emph|textsc|mathrm|mathbf|text|underline|textsf)\s*\{([^{}]*)\}")
+_MD_WRAP = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
+_UNDERSCORE_WRAP = re.compile(r"(?<![\w\\])_(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
+_PAREN = re.compile(r"\s*\([^()]*\)")
+_MATH = re.compile(r"\$[^$]*\$")
+
+
+def plain(text: str) -> str:
+    """``text`` without markup wrappers: \\textbf{x}, **x**, _x_, `x` -> x; $math$ kept as is;
+    parentheticals (acronyms, examples) dropped; whitespace collapsed."""
+    s = text
+    for _ in range(3):
+        s = _LATEX_WRAP.sub(r"\1", s)
+    s = _MD_WRAP.sub(r"\2", s)
+    s = _UNDERSCORE_WRAP.sub(r"\1", s)
+    s = re.sub(r"\$\s*([A-Za-z][A-Za-z\- ]*[A-Za-z])\s*\$", r"\1", s)   # $\textbf{Name}$ -> Name
+    s = re.sub(r"-{2,3}|—|–(?=\s)", " — ", s)
+    for _ in range(2):
+        s = _PAREN.sub("", s)
+    return " ".join(s.split())
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
+    return split_sentences(plain(text))
+
+
+# Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.
+_BOUNDARY = re.compile(
+    r"\s*(?:[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|whose|where|while|whereas|when|because|since|"
+    r"although|though|but|yet|so|thereby|thus|hence|by|using|via|through|without|such\s+as|including|"
+    r"e\.g\.|i\.e\.|and\s+(?:we|show|find|demonstrate|prove|propose|introduce|present|evaluate|"
+    r"provide|achieve|establish|its|their|then)|as\s+(?:a|an|well)|is|are|was|were|has|have|had|"
+    r"can|could|may|might|must|should|will|would|remains?|requires?|relies|rely|suffers?|struggles?|"
+    r"faces?|poses?|leads?|yields?|achieves?|allows?|enables?|makes?|provides?|offers?|"
+    r"often|typically|usually|increasingly|rarely|still|also|do|does|did|not|drawn|collected|built|"
+    r"curated|gathered|sourced|spanning|covering|containing|ranging|trained\s+(?:on|with|using|by|for))\b|"
+    r"\s*[$\\])", re.I)
+# Clause boundaries only (a fallback sentence keeps its verb).
+CLAUSE = re.compile(r"[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|where|while|whereas|because|"
+                     r"since|although|though|but|yet|so|thereby|thus|hence)\s", re.I)
+# Verbs that end an opening subject ("Graph networks predict ...", "Agents tend to ...").
+VERB = re.compile(
+    r"\s(?:(?:often|typically|usually|now|increasingly|rarely|still|also|mostly|generally|"
+    r"commonly|widely|recently|largely)\s+)?(?:predicts?|expands?|treats?|tends?|claims?|routes?|"
+    r"generates?|produces?|promises?|contains?|allows?|achieves?|accelerates?|dominates?|scales?|"
+    r"hallucinates?|degrades?|lags?|learns?|uses?|depends?|processes?|captures?|performs?|improves?|"
+    r"shows?|helps?|assumes?|focus(?:es)?|encodes?|exhibits?|struggles?|suffers?|fails?|lacks?|"
+    r"becomes?|became|emerged?|emerges|offers?|provides?|enables?|relies|rely|requires?|remains?|"
+    r"depends?|reshap\w+|match(?:es)?|outperforms?|ignores?|operates?|converges?|compresses?|"
+    r"represents?|models?\s+(?=(?:the|a|an)\s)|agree|mix(?:es)?|seeks?|aims?|attempts?|strives?)\b", re.I)
+_LEAD = re.compile(r"^(?:(?:a|an|the|on|to|of|both|various|different|new|novel|existing|current|most|many|"
+                   r"modern|recent|standard|common|typical|conventional|efficient\s+and|such)\s+)+", re.I)
+TRAIL = {"of", "the", "a", "an", "in", "on", "for", "to", "from", "with", "and", "or", "at",
+          "its", "their", "our", "under", "over", "into", "as", "across", "between", "is", "are"}
+PREP = {"in", "of", "for", "on", "with", "under", "from", "across", "over", "to", "at", "between"}
+META = re.compile(r"^(?:(?:the|a|an)\s+)?(?:(?:recent|rapid|growing|existing|prior|previous|current|"
+                   r"most|many)\s+)?(?:advances?|advent|rise|success|progress|emergence|popularity|"
+                   r"development|analyses|studies|work|works|research|approaches|methods)\s+(?:in|of|on)\s+", re.I)
+_DEICTIC = re.compile(r"^(?:this|these|that|those|such|it|its|our|their|his|her|we|they|them|"
+                      r"each|which|what|how|why|whether|one|two|three|some|many|most|all|any|"
+                      r"here|there|other|further|first|second|finally|however|moreover|"
+                      r"existing|prior|previous|gap|issue|limitation|question|problem|challenge|"
+                      r"phenomenon|setting|task|goal|end|aim|purpose|paper|work|study|approach|"
+                      r"method|result|results|findings?)\b", re.I)
+_GENERIC = re.compile(r"^(?:(?:the|a|an)\s+)?(?:\w+\s+)?(?:problem|challenge|question|issue|task|gap|"
+                      r"setting|phenomenon|limitation|direction|aspects?|area|field|domain|"
+                      r"problems|tasks|settings|methods|approaches|models|performance|results)$", re.I)
+
+
+def cut(phrase: str) -> str | None:
+    """The noun phrase at the start of ``phrase``: up to the first clause boundary, at most
+    :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
+    phrase = " ".join(phrase.split()).strip(" -–—'\"`*")
+    m = _BOUNDARY.search(phrase, 1)
+    while m and len(phrase[:m.start()].split()) < 1:
+        m = _BOUNDARY.search(phrase, m.end())
+    if m:
+        phrase = phrase[:m.start()]
+    words = phrase.split()
+    if len(words) > MAX_WORDS:        # drop an unfinished prepositional phrase at the cut
+        words = words[:MAX_WORDS]
+        preps = [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]
+        if preps:
+            words = words[:preps[-1]]
+    while words and (words[-1].lower().strip(",.") in TRAIL or re.fullmatch(r"[a-z]+ly", words[-1])):
+        words.pop()
+    out = " ".join(words).strip(" ,.;:-–—'\"`*")
+    if not out or not re.search(r"[A-Za-z]{3}", out) or "$" in out or "\\" in out:
+        return None
+    return out
+
+
+def core(phrase: str) -> str:
+    return _LEAD.sub("", phrase)
+
+
+def polish(phrase: str, text: str = "") -> str:
+    """The exported form of a cut: no leading determiner, the first word lower-cased unless it
+    is an acronym or a name (written capitalised inside a sentence of ``text``)."""
+    words = core(" ".join(phrase.split())).split()
+    if not words:
+        return ""
+    first = words[0]
+    titled = len(words) > 1 and re.match(r"[A-Z]", words[1])       # "Large Language Models"
+    if not titled and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and not re.search(r"[a-z,;:]\s+" + re.escape(first) + r"\b", text):
+        words[0] = first.lower()
+    return " ".join(words)
+
+
+def words_of(phrase: str) -> int:
+    return len(phrase.split())
+
+
+PRONOUN = re.compile(r"\b(?:we|they|our|us|them|I|you|he|she|this|these|those)\b|\bit\b(?!-)", re.I)
+# A noun phrase does not open with a preposition, subordinator, adverb or quantifier.
+_BAD_START = re.compile(r"(?:by|on|in|at|from|with|as|since|because|if|when|whether|no|more|can|could|"
+                        r"may|might|must|should|would|will|is|are|be|been|has|have|had|was|were|"
+                        r"less|very|not|only|(?!(?:early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly)\b(?!-)", re.I)
+
+
+def ok(phrase: str | None) -> bool:
+    """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number)."""
+    if not phrase:
+        return False
+    head = core(phrase)
+    if not head or _DEICTIC.match(head) or _GENERIC.match(head):
+        return False
+    if re.match(r"\d", head) or re.fullmatch(r"[\W\d]+", head):
+        return False
+    if PRONOUN.search(head) or _BAD_START.match(head):
+        return False
+    return True

@@ -1,0 +1,77 @@
+"""Dataset names of unusual shapes and the claims that name them, end to end through the rules
+backend's decision.  The abstracts here are written for these tests (not copied from any gold set)."""
+
+from __future__ import annotations
+
+from extract.backends.rules import decide
+from extract.candidates import find_names
+
+
+def _datasets(text):
+    return decide(text)["datasets"]
+
+
+def _claims(text):
+    """{number text: (dataset, method)} as the rules backend records them."""
+    return {n["text"]: (n["dataset"], n["method"]) for n in decide(text)["numbers"]}
+
+
+def test_symbol_led_benchmark_is_a_dataset():
+    text = ("We present ToolWeave, an agent for customer-service tools. ToolWeave raises the pass rate "
+            "by 9.4% on the τ-bench airline tasks.")
+    assert "τ-bench" in _datasets(text)
+    assert _claims(text)["9.4%"] == ("τ-bench", "ToolWeave")
+
+
+def test_infinity_and_latex_symbol_names():
+    assert "∞-Bench" in _datasets("On the ∞-Bench suite, our retriever gains 4.1 points over RAG baselines.")
+    assert r"$\tau$-bench" in _datasets(r"We evaluate three agents on $\tau$-bench and report a 12% gain.")
+
+
+def test_symbol_led_word_without_a_name_shape_is_no_candidate():
+    names = {c.text for c in find_names("The policy is ε-optimal after 200 steps; α-divergence bounds hold.")}
+    assert not any(n.startswith(("ε", "α")) for n in names)
+
+
+def test_adjective_between_article_and_benchmark_name():
+    text = ("We propose DemoSieve, which filters robot demonstrations. Policies trained on the kept data "
+            "reach a 71% success rate on the simulated Kitchenette benchmark.")
+    assert "Kitchenette" in _datasets(text)
+    assert _claims(text)["71%"] == ("Kitchenette", "DemoSieve")
+    assert "Pinewood" in _datasets("Scores rise on the widely used Pinewood dataset and on Cora.")
+
+
+def test_split_token_after_dataset_name_is_one_name_and_its_head_a_short_form():
+    text = ("We propose EchoASR, a streaming recognizer. We evaluate on two benchmarks LibriSpeech "
+            "test-clean and TED-LIUM. On LibriSpeech, EchoASR reaches a WER of 2.1%.")
+    assert _datasets(text) == ["LibriSpeech test-clean", "TED-LIUM"]
+    assert _claims(text)["2.1%"] == ("LibriSpeech test-clean", "EchoASR")
+
+
+def test_split_of_a_known_dataset_without_context_is_a_dataset():
+    names = {c.text: c for c in find_names("Detectors were then compared on COCO val2017.")}
+    assert names["COCO val2017"].role_hint == "dataset" and names["COCO val2017"].score >= 0.5
+
+
+def test_modifier_after_dataset_name_is_no_split():
+    names = {c.text for c in find_names("We start from ImageNet pre-trained, and COCO-based weights.")}
+    assert "ImageNet pre-trained" not in names
+    names = {c.text for c in find_names("Accuracy on ImageNet zero-shot, on CIFAR-10 long-tailed and on "
+                                        "ImageNet out-of-distribution.")}
+    assert not any(" " in n for n in names)
+
+
+def test_short_mention_resolves_to_the_one_listed_dataset_it_heads():
+    from extract.candidates.claims import attach_claims
+    text = "We index MS MARCO Passage. On MS MARCO, recall reaches 91.3%."
+    start = text.index("91.3%")
+    (claim,) = attach_claims(text, [{"start": start, "end": start + 5, "kind": "result"}], [], ["MS MARCO Passage"])
+    assert claim.dataset.text == "MS MARCO Passage" and text[claim.dataset.start:claim.dataset.end] == "MS MARCO Passage"
+    # a listed head is its own dataset; an ordinary capitalized word is no head
+    (claim,) = attach_claims(text, [{"start": start, "end": start + 5, "kind": "result"}], [],
+                             ["MS MARCO Passage", "MS MARCO"])
+    assert claim.dataset.text == "MS MARCO"
+    text2 = "We build Open Web Tables. On Open Web, recall reaches 91.3%."
+    s2 = text2.index("91.3%")
+    (claim,) = attach_claims(text2, [{"start": s2, "end": s2 + 5, "kind": "result"}], [], ["Open Web Tables"])
+    assert claim.dataset is None

@@ -1,11 +1,11 @@
-"""Claim figures of the embedded default on the annotated sets (dev2 and dev).
+"""Claim figures of the default rules and of the embedded model on the annotated sets (dev2, dev).
 
     python bench/claims.py [--rules-only | --gold-names] [--memo FILE.json] [--set dev2|dev] [--json] [--diag]
 
 Runs every abstract of each set through :class:`extract.backends.local.LocalBackend` with the
-default policy (the embedded default; ``--rules-only``: ``Policy(use_model=False)``, no model
-call), writes nothing, and prints per set: names/datasets/numbers/result-numbers F1,
-contribution accuracy, and the claim figures of ``extract eval``: result-claims P/R/F1,
+embedded model's policy (``--rules-only``: ``RULES_POLICY``, the rules' decision of the
+default ``--backend rules``, no model call), writes nothing, and prints per set:
+names/datasets/numbers/result-numbers F1, contribution accuracy, and the claim figures of ``extract eval``: result-claims P/R/F1,
 dataset attachment accuracy and metric token F1.
 
 ``--gold-names`` measures the claims rules alone: the rules' numbers (kind hints) with the
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from extract.backends.base import Job  # noqa: E402
 from extract.backends.local import LocalBackend  # noqa: E402
-from extract.decision import Policy  # noqa: E402
+from extract.decision import RULES_POLICY, Policy  # noqa: E402
 from extract.config import RunConfig  # noqa: E402
 from extract.evaluate import evaluate, load_jsonl  # noqa: E402
 from extract.inputs import Item, expand, read_inputs  # noqa: E402
@@ -131,7 +131,7 @@ def diagnose(records: list[dict], gold: list[dict]) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules-only", action="store_true", help="Policy(use_model=False): no model call")
+    ap.add_argument("--rules-only", action="store_true", help="the rules' decision (RULES_POLICY: --backend rules, the default): no model call")
     ap.add_argument("--gold-names", action="store_true", help="the claims rules alone, with gold names")
     ap.add_argument("--memo", type=Path, help="JSON file of model completions reused across runs")
     ap.add_argument("--set", choices=sorted(SETS), action="append", help="default: every set")
@@ -140,7 +140,7 @@ def main() -> int:
     args = ap.parse_args()
 
     config = RunConfig(backend="local")
-    backend = LocalBackend(config, Policy(use_model=False) if args.rules_only else Policy())
+    backend = LocalBackend(config, RULES_POLICY if args.rules_only else Policy())
     memo = json.loads(args.memo.read_text()) if args.memo and args.memo.is_file() else {}
     memoize(backend, memo)
     rows = []

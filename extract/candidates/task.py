@@ -293,14 +293,14 @@ def final_task(hint: str | None, text: str) -> str:
             return p
     short = [polish(r, text) for r in options if r]
     fb = _fallback(text) if text else None
-    if fb:
-        return polish(fb, text)
     words = plain(text).split()          # no sentence to cut: the opening words as they are
     words = [w.strip(",;:.!?*`\"'") for w in words if "$" not in w and "\\" not in w]
     words = [w for w in words if w][:MAX_WORDS]
-    if len(words) >= MIN_WORDS:
-        return polish(" ".join(words), text)
-    return short[0] if short else "unspecified"
+    cuts = [polish(c, text) for c in (fb, " ".join(words) if len(words) >= MIN_WORDS else None) if c]
+    for cut in cuts:                     # a cut that polishes to a fragment is passed over
+        if words_of(cut) >= MIN_WORDS:
+            return cut
+    return next((c for c in cuts + short if c), "unspecified")
 
 
 def task_phrases(text: str) -> list[str]:

@@ -203,14 +203,25 @@ def _record(item, fields: dict) -> dict:
             "dropped": dropped}
 
 
-FIGURES = ("methods", "datasets", "numbers", "results", "claims", "attach", "metric", "contrib", "grounded")
+FIGURES = ("methods", "datasets", "numbers", "results", "claims", "attach", "metric", "contrib", "task",
+           "grounded")
+
+
+def _task_f1(records: list[dict], gold: list[dict]) -> float:
+    """Mean content-word token F1 of the task phrase (bench/task_phrase.py's measure)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from task_phrase import token_f1
+
+    by_id = {r["id"]: r for r in records}
+    pairs = [(by_id[g["id"]]["extraction"]["task"], g["task"]) for g in gold if g["id"] in by_id]
+    return sum(token_f1(p, g) for p, g in pairs) / len(pairs) if pairs else 0.0
 
 
 def _figures(records: list[dict], gold: list[dict]) -> dict:
     from extract.evaluate import evaluate
 
     r = evaluate(records, gold)
-    return {"methods": r.method_names.f1, "datasets": r.datasets.f1, "numbers": r.numbers.f1,
+    return {"task": _task_f1(records, gold), "methods": r.method_names.f1, "datasets": r.datasets.f1, "numbers": r.numbers.f1,
             "results": r.result_numbers.f1, "claims": r.result_claims.f1,
             "attach": r.claims.dataset_accuracy, "metric": r.claims.metric_f1,
             "contrib": r.contribution_accuracy, "grounded": r.grounded_rate}

@@ -65,7 +65,8 @@ RANGES: dict[str, Range] = {
     "max_tokens_total": Range(int, 1),
 }
 _OPTIONAL = {"limit", "max_tokens_total"}      # None: no limit
-MODES = ("tools", "json_schema", "json")       # instructor modes for remote models
+MODES = ("tools", "json_schema", "json")
+DECIDE = ("measured", "model")                 # --decide (extract.hybrid.mapping.DECIDE)       # instructor modes for remote models
 
 
 class Options(Mapping):
@@ -118,6 +119,9 @@ class RunConfig:
     #: auto: the hybrid job (rules propose, the model decides) for the default schema on a
     #: backend with a capable model, else "extract"; or a name of prompts/<name>.*.txt
     prompt: str = "auto"
+    #: the hybrid job: whose word counts per field, "measured" (each field from the source
+    #: that measured better) or "model" (the model decides every field)
+    decide: str = "measured"
     temperature: float = 0.0
     max_tokens: int = 1024
     seed: int | None = 0
@@ -187,6 +191,8 @@ def _validate(cfg: RunConfig) -> None:
             raise _bad(name, "a non-empty string", f"got {value!r}")
     if cfg.model is not None and (not isinstance(cfg.model, str) or not cfg.model.strip()):
         raise _bad("model", "a non-empty string or None (the backend's default)", f"got {cfg.model!r}")
+    if cfg.decide not in DECIDE:
+        raise _bad("decide", "one of " + ", ".join(DECIDE), f"got {cfg.decide!r}")
     if cfg.mode not in MODES:
         raise _bad("mode", "one of " + ", ".join(MODES), f"got {cfg.mode!r}")
     urls = (cfg.base_urls,) if isinstance(cfg.base_urls, str) else cfg.base_urls

@@ -153,7 +153,8 @@ class Extractor:
             raise UsageError("--prompt hybrid needs the default schema (or a subclass of it); "
                              "a custom schema is sent with --prompt auto or extract")
         self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
-        self.prompt_sha = hybrid.prompt_digest(self.prompt.sha) if self.hybrid else self.prompt.sha
+        self.combine = hybrid.policy(config.decide)
+        self.prompt_sha = hybrid.prompt_digest(self.prompt.sha, self.combine) if self.hybrid else self.prompt.sha
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = self.backend.fingerprint()
@@ -213,7 +214,7 @@ class Extractor:
         collect alike).  A hybrid answer is mapped onto the schema's fields first: texts,
         values and offsets are the rules', the model decided."""
         if request.proposal is not None:
-            fields = hybrid.to_fields(request.proposal, obj)
+            fields = hybrid.to_fields(request.proposal, obj, self.combine)
             try:
                 obj = self.schema.model_validate(fields, context={"source": item.text, "lenient": True})
             except ValidationError as e:

@@ -221,3 +221,27 @@ def test_free_strings_are_bounded_in_the_schema_not_by_validation():
     assert {"type": "string", "maxLength": 60} in metric     # a grammar cannot loop in it
     long_task = "a task phrase " * 20                        # an unconstrained endpoint's answer
     assert model.model_validate(answer(task=long_task), context={"source": ABSTRACT}).task == long_task
+
+
+def test_decide_model_lets_the_model_decide_every_field_and_is_its_own_cache_entry(cli, server, one, tmp_path):
+    contrary = answer(contribution="system", names={"C1": "other", "C2": "other", "C3": "dataset"})
+    outs = {}
+    for decide in ("measured", "model"):
+        server.push({"payload": contrary})
+        out = tmp_path / f"{decide}.jsonl"
+        r = cli("run", str(one), "--prompt", "hybrid", "--decide", decide, server=server, out=out,
+                cache_dir=tmp_path / "shared-cache")
+        assert r.exit_code == 0, r.stderr
+        outs[decide] = read_jsonl(out)[0]["extraction"]
+    assert server.chat_count == 2                       # another policy, another cache entry
+    assert outs["measured"]["contribution"] == "method"  # the rules' cue (measured better)
+    assert [m["text"] for m in outs["measured"]["method_names"]] == ["FooNet"]
+    assert outs["model"]["contribution"] == "system" and outs["model"]["method_names"] == []
+
+
+def test_decide_is_checked_on_the_config():
+    from extract.config import RunConfig
+    from extract.errors import UsageError
+
+    with pytest.raises(UsageError, match="decide"):
+        RunConfig(decide="rules-please")

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..backends.base import installed_backends
-from ..config import ENV_BACKEND, MODES, RunConfig, env_defaults
+from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
 from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..outpaths import check_paths, output_path
@@ -25,7 +25,8 @@ from .progress import Progress
 
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
                  schema, prompt, reasks, retries, timeout, max_tokens, max_chars,
-                 max_tokens_total, temperature, *, backend_options=(), environ=None) -> RunConfig:
+                 max_tokens_total, temperature, *, backend_options=(), decide=RunConfig.decide,
+                 environ=None) -> RunConfig:
     """The run's config from the options, with the environment as defaults.
 
     The backend is the one named by ``--backend``, else ``EXTRACT_BACKEND``, else
@@ -43,7 +44,7 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
         use_cache=not no_cache, limit=limit, schema=schema, prompt=prompt, reasks=reasks,
         retries=retries, timeout=timeout, max_tokens=max_tokens, max_chars=max_chars,
         max_tokens_total=max_tokens_total, temperature=temperature,
-        backend_options=dict(backend_options))
+        backend_options=dict(backend_options), decide=decide)
 
 
 def describe(extractor: Extractor) -> str:
@@ -119,6 +120,9 @@ class _Notes:
               help="Process at most N new abstracts (those already in -o do not count).")
 @schema_option
 @prompt_option
+@click.option("--decide", type=click.Choice(DECIDE), default=RunConfig.decide, show_default=True,
+              help="The hybrid job: measured = each field from the source that measured better "
+                   "(the README's Benchmarks); model = the model decides every field.")
 @click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks, show_default=True,
               help="Re-asks after an invalid or ungrounded answer.")
 @click.option("--retries", type=ranged("retries"), default=RunConfig.retries, show_default=True,
@@ -145,7 +149,7 @@ class _Notes:
 @click.option("--json", "as_json", is_flag=True,
               help="The run summary as one JSON line: on stdout with -o, else stderr's last line.")
 def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
-        concurrency, cache_dir, no_cache, limit, schema, prompt, reasks, retries, timeout,
+        concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
         text_field, input_format, progress, quiet, verbose, as_json):
     """Extract grounded records from the abstracts in INPUTS.
@@ -167,7 +171,7 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
                               max_chars, max_tokens_total, temperature,
-                              backend_options=backend_options)
+                              backend_options=backend_options, decide=decide)
         _check_backend(config.backend)
         out_path = output_path(output)          # checked before anything loads or is read
         errors_path = Path(errors_file) if errors_file else (errors_path_for(out_path) if out_path else None)

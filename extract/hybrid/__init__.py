@@ -21,11 +21,12 @@ see an ordinary :class:`~extract.backends.base.Job` with a response model.
 from __future__ import annotations
 
 from .answer import answer_model
-from .mapping import Combine, to_fields
+from .mapping import Combine, policy, to_fields
 from .proposal import HYBRID_VERSION, Proposal, propose, render_messages
 
-__all__ = ["Combine", "HYBRID_VERSION", "Proposal", "answer_model", "propose", "render_messages", "to_fields"]
+__all__ = ["Combine", "policy", "HYBRID_VERSION", "Proposal", "answer_model", "propose", "render_messages", "to_fields"]
 
+import json
 from functools import lru_cache
 from pydantic import BaseModel
 
@@ -70,9 +71,12 @@ def code_digest() -> str:
     return sha256(HYBRID_VERSION + ":" + files_digest(package_files(candidates, text, sys.modules[__name__])))
 
 
-def prompt_digest(prompt_sha: str) -> str:
-    """The ``prompt_sha`` of a hybrid run: the template's digest plus the code's."""
-    return sha256(f"{prompt_sha}:{code_digest()}")
+def prompt_digest(prompt_sha: str, combine: "Combine | None" = None) -> str:
+    """The ``prompt_sha`` of a hybrid run: the template's digest plus the code's, plus the
+    policy the answer is mapped with (``--decide``) when it is not the measured default
+    (the cached record is the mapped one)."""
+    extra = "" if combine is None or combine == Combine() else ":" + json.dumps(combine.as_dict(), sort_keys=True)
+    return sha256(f"{prompt_sha}:{code_digest()}{extra}")
 
 
 __all__ += ["AUTO", "PROMPT", "DEFAULT_PROMPT", "applies", "prompt_name", "code_digest", "contributions", "prompt_digest"]

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, fields
 from pydantic import BaseModel
 
 from ..candidates.claims import attach_claims
+from ..config import DECIDE
 from ..candidates.task import final_task, plain, polish
 from ..grounding import Aligner
 from .answer import _ID
@@ -50,6 +51,16 @@ class Combine:
     def everything(cls, source: str) -> "Combine":
         """Every field decided by ``source`` ("model" or "rules")."""
         return cls(**{f.name: source for f in fields(cls) if f.name != "number_datasets"})
+
+
+def policy(decide: str) -> Combine:
+    """The :class:`Combine` of ``--decide`` (:data:`extract.config.DECIDE`): "measured" is
+    :class:`Combine`'s defaults (each field from the source that measured better with a 1.5B
+    model); "model" lets the model decide every field (for a model known to be better than
+    the rules everywhere)."""
+    if decide not in DECIDE:
+        raise ValueError(f"decide must be one of {', '.join(DECIDE)}, got {decide!r}")
+    return Combine() if decide == "measured" else Combine.everything("model")
 
 
 def written_task(task: str, proposal: Proposal) -> str:

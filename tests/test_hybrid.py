@@ -116,7 +116,7 @@ def test_unknown_candidate_id_is_reasked(cli, server, one, tmp_path):
 
 def test_names_beyond_candidates_are_aligned_or_dropped_without_a_reask(cli, server, one, tmp_path):
     server.push({"payload": answer(more_methods=["**FANT**", "foo aligned network tokenizer", "GhostNet"])})
-    r, recs = run(cli, server, one, tmp_path)
+    r, recs = run(cli, server, one, tmp_path, "--decide", "model")     # the model's names count
     assert r.exit_code == 0 and server.chat_count == 1
     methods = recs[0]["extraction"]["method_names"]
     assert [m["text"] for m in methods] == ["FooNet", "FANT", "Foo Aligned Network Tokenizer"]
@@ -127,9 +127,12 @@ def test_names_beyond_candidates_are_aligned_or_dropped_without_a_reask(cli, ser
 def test_a_drop_decision_removes_the_number_and_values_never_come_from_the_model(cli, server, one, tmp_path):
     server.push({"payload": answer(numbers={"N1": {"kind": "result", "metric": None, "dataset": None, "method": ""},
                                             "N2": {"kind": "drop", "metric": None, "dataset": None, "method": None}})})
-    r, recs = run(cli, server, one, tmp_path)
+    r, recs = run(cli, server, one, tmp_path, "--decide", "model")     # the model's drops count
     nums = recs[0]["extraction"]["numbers"]
     assert [(n["text"], n["value"]) for n in nums] == [("3.2%", 3.2)]
+    (tmp_path / "m").mkdir()
+    r, measured = run(cli, server, one, tmp_path / "m", "--no-cache")
+    assert len(measured[0]["extraction"]["numbers"]) == 2      # measured: drops are the rules' (none)
 
 
 def test_answer_model_rejects_extra_keys_and_labels():

@@ -109,7 +109,7 @@ def test_reasks_and_retries_share_one_bound_per_record(cli, server, one, tmp_pat
 
 def test_a_verbatim_name_not_in_the_abstract_is_dropped_without_a_reask(cli, server, one, tmp_path):
     server.push({"payload": good(more_methods=["GhostNet", "MegaBaseline"])})
-    r, recs = run(cli, server, one, tmp_path / "o.jsonl")
+    r, recs = run(cli, server, one, tmp_path / "o.jsonl", "--decide", "model")   # the model's names count
     assert r.exit_code == 0 and server.chat_count == 1
     ext = recs[0]["extraction"]
     assert [m["text"] for m in ext["method_names"]] == ["FooNet", "MegaBaseline"]

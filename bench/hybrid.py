@@ -151,8 +151,8 @@ def measure(args) -> None:
                            concurrency=1, use_cache=False)
     else:
         config = RunConfig(backend="local", model=str(model), reasks=1, use_cache=False)
-    inner = load_backend(config)
     for setname in args.set:
+        inner = load_backend(config)        # per set: its client belongs to that set's event loop
         out = _run_file(args.path, args.mode, setname)
         out.parent.mkdir(parents=True, exist_ok=True)
         done = set(_current(out, _items(setname, None)))
@@ -183,15 +183,20 @@ def measure(args) -> None:
         records = out.with_suffix(".records.jsonl")
         if records.exists():
             records.unlink()            # the raw answers are what is scored; records are a by-product
+        async def go(ex=ex, items=items, records=records, inner=inner):
+            try:
+                with RecordSink(records) as sink:
+                    return await ex.run(items, sink)
+            finally:
+                await inner.aclose()
+
         t0 = time.perf_counter()
-        with RecordSink(records) as sink:
-            summary = asyncio.run(ex.run(items, sink))
+        summary = asyncio.run(go())
         wall = time.perf_counter() - t0
         print(summary.line(), file=sys.stderr)
         if items:
             print(f"{setname}: wall {wall:.1f} s, model {timing['model_s']:.1f} s: "
                   f"ratio {wall / max(timing['model_s'], 1e-9):.3f}")
-    asyncio.run(inner.aclose())
 
 
 def _record(item, fields: dict) -> dict:
@@ -212,8 +217,9 @@ def _task_f1(records: list[dict], gold: list[dict]) -> float:
     sys.path.insert(0, str(ROOT / "bench"))
     from task_phrase import token_f1
 
-    by_id = {r["id"]: r for r in records}
-    pairs = [(by_id[g["id"]]["extraction"]["task"], g["task"]) for g in gold if g["id"] in by_id]
+    from extract.evaluate import match_gold
+
+    pairs = [(rec["extraction"]["task"], g["task"]) for g, rec in match_gold(records, gold) if rec is not None]
     return sum(token_f1(p, g) for p, g in pairs) / len(pairs) if pairs else 0.0
 
 
@@ -250,6 +256,7 @@ def score(args) -> None:
 
     from extract import hybrid
     from extract.decision import decide
+    from extract.evaluate import match_gold
     from extract.schema_loader import default_schema
 
     for setname in args.set:
@@ -263,8 +270,9 @@ def score(args) -> None:
             if not raws:
                 continue
             ids = {r["id"] for r in raws}
-            gold = [g for g in gold_all if g["id"] in ids]
-            rows = [("rules alone", [_record(items[i], decide(items[i].text)) for i in sorted(ids)])]
+            alone = [_record(items[i], decide(items[i].text)) for i in sorted(ids)]
+            gold = [g for g, rec in match_gold(alone, gold_all) if rec is not None]   # the answered ones
+            rows = [("rules alone", alone)]
             for name, combine in _policies():
                 recs = []
                 for r in raws:
@@ -307,8 +315,11 @@ def main() -> None:
     if args.cmd == "fetch":
         print(fetch())
     elif args.cmd == "serve":
+        # the server's default is half the cores for generation (one thread here): give it all
+        threads = str(len(os.sched_getaffinity(0)))
         os.execv(sys.executable, [sys.executable, "-m", "llama_cpp.server", "--model", str(fetch()),
-                                  "--n_ctx", "8192", "--host", "127.0.0.1", "--port", str(args.port)])
+                                  "--n_ctx", "8192", "--n_threads", threads, "--n_threads_batch", threads,
+                                  "--host", "127.0.0.1", "--port", str(args.port)])
     elif args.cmd == "measure":
         measure(args)
     else:

@@ -265,11 +265,12 @@ def resolve_roles(methods: list[Any], datasets: list[Any], contribution: str) ->
     return methods[:MAX_METHODS * 2], datasets[:MAX_DATASETS * 2]
 
 
-def _written_task(task: str) -> str:
-    """A phrase the model wrote freely, cut to its first clause and 12 words, without markup."""
-    task = plain(task)
+def written_task(task: str, text: str = "") -> str:
+    """A phrase a model wrote freely, cut to its first clause and 12 words, without markup
+    (polished against ``text``, the abstract, when given)."""
+    task = plain(task or "")
     task = re.split(r"[,;:?!]|\.(?:\s|$)", task, maxsplit=1)[0]
-    return polish(" ".join(task.split()[:12]))
+    return polish(" ".join(task.split()[:12]), text)
 
 
 def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
@@ -312,7 +313,7 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
                                                    kinds=[e["kind"] for e in numbers],
                                                    contribution=contribution)):
         entry.update(claim.fields())    # metric, dataset, method: read from the sentence by rules
-    task = plan.task or _written_task(str(answer.get("task", "")))
+    task = plan.task or written_task(str(answer.get("task", "")))
     return {"task": task or "unspecified", "contribution": contribution,
             "method_names": [m.text for m in methods], "datasets": [d.text for d in datasets],
             "numbers": numbers}

@@ -278,8 +278,7 @@ class Extractor:
             async with gate:
                 if fatal or summary.stopped:
                     return None
-                self._check(item)
-                request = self.request(item)
+                request = self.request(item)     # from_cache checked the size
                 held = await budget.admit(self.reservation(request))
                 if held is None:
                     if not summary.stopped:

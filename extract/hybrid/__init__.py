@@ -62,13 +62,15 @@ def prompt_name(prompt: str, hybrid_job: bool) -> str:
 
 @lru_cache(maxsize=1)
 def code_digest() -> str:
-    """SHA-256 of the rule layer and this package: changing a rule or the mapping changes
-    the cache keys of hybrid answers by itself."""
+    """SHA-256 of the rule layer, the rules' decision (the proposal shows it) and this
+    package: changing a rule or the mapping changes the cache keys of hybrid answers by itself."""
     import sys
+    from pathlib import Path
 
-    from .. import candidates, text
+    from .. import candidates, decision, text
 
-    return sha256(HYBRID_VERSION + ":" + files_digest(package_files(candidates, text, sys.modules[__name__])))
+    files = package_files(candidates, text, sys.modules[__name__]) + [Path(decision.__file__)]
+    return sha256(HYBRID_VERSION + ":" + files_digest(files))
 
 
 def prompt_digest(prompt_sha: str, combine: "Combine | None" = None) -> str:

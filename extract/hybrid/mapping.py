@@ -10,19 +10,18 @@ than the rules on a field it leaves to them.
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, fields
 
 from pydantic import BaseModel
 
 from ..candidates.claims import attach_claims
 from ..config import DECIDE
-from ..candidates.task import final_task, plain, polish
+from ..candidates.task import final_task
+from ..decision import written_task as cut_task
 from ..grounding import Aligner
 from .answer import _ID
 from .proposal import Proposal
 
-MAX_TASK_WORDS = 12
 SOURCES = ("model", "rules")
 
 
@@ -70,8 +69,7 @@ def policy(decide: str) -> Combine:
 def written_task(task: str, proposal: Proposal) -> str:
     """The model's task phrase cut to its first clause and 12 words, without markup; the
     rules' phrase when the model wrote none."""
-    cut = re.split(r"[,;:?!]|\.(?:\s|$)", plain(task or ""), maxsplit=1)[0]
-    cut = polish(" ".join(cut.split()[:MAX_TASK_WORDS]), proposal.text)
+    cut = cut_task(task, proposal.text)
     if len(cut.split()) >= 2:
         return cut
     return proposal.rules.get("task") or final_task(proposal.candidates.task_hint, proposal.text)

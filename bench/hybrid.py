@@ -214,7 +214,8 @@ FIGURES = ("methods", "datasets", "numbers", "results", "claims", "attach", "met
 
 def _task_f1(records: list[dict], gold: list[dict]) -> float:
     """Mean content-word token F1 of the task phrase (bench/task_phrase.py's measure)."""
-    sys.path.insert(0, str(ROOT / "bench"))
+    if str(ROOT / "bench") not in sys.path:
+        sys.path.insert(0, str(ROOT / "bench"))
     from task_phrase import token_f1
 
     from extract.evaluate import match_gold

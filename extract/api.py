@@ -253,10 +253,10 @@ class _Collect:
                                "title": given.get("title"), "meta": given.get("meta", {}),
                                "text": given.get("text"), **err}))
 
-    def attempted(self, rid) -> None:
+    def reached(self, source, rid=None) -> None:
         pass
 
-    def state(self, rid, text) -> str:
+    def state(self, rid, text, source=None) -> str:
         """Nothing is resumed in memory: every item is new."""
         return "new"
 

@@ -1,7 +1,8 @@
 """OpenAI Batch API: the requests of a live ``--mode json_schema`` run, sent as a file.
 
-``submit`` writes one request line per abstract (``custom_id`` = the record id, ``method``,
-``url``, ``body``), uploads the file and creates the batch; ``collect`` (see
+``submit`` writes one request line per distinct request (``custom_id`` = the request's own
+digest, :func:`extract.identity.request_digest`; ``method``, ``url``, ``body``), uploads the
+file and creates the batch; ``collect`` (see
 :mod:`extract.batch_collect`) turns the answers into records exactly as a live run would,
 and fills the cache under the same key, so a later live run with the same options is a
 cached rerun.  With the default ``--prompt auto`` each request is the hybrid job
@@ -16,9 +17,10 @@ The request format, the client and the Batch API calls are the openai backend's
 
 What ``collect`` needs: the batch id and the same INPUTS and options as ``submit``.  The
 batch's metadata carries a digest of every option that shapes a request, so ``collect``
-with different options is refused; the uploaded input file is compared line by line with
-the requests the inputs give now, so an abstract edited in between is reported, not
-recorded with an answer about other text.  No API key is written anywhere: not in the
+with different options is refused.  Answers are matched to abstracts by the digest of the
+request each abstract gives now, never by position or record id: an abstract edited,
+inserted or moved in between gets no answer meant for another (it is "not in this batch"),
+and the answers nothing asks for any more are counted.  No API key is written anywhere: not in the
 file, not in the metadata.
 """
 
@@ -38,6 +40,8 @@ from .backends.openai_batch import (MAX_BYTES, MAX_LINES, canonical, make_client
 from .backends.openai_batch import status as batch_status
 from .config import RunConfig
 from .errors import UsageError
+from .idindex import IdIndex
+from .identity import request_digest
 from .inputs import Item, Problem, expand, read_inputs
 from .pipeline import Extractor, Request, oversize
 from .prompting import sha256
@@ -77,8 +81,11 @@ class BatchRequests:
                                  "reasks": cfg.reasks}))
 
     def line(self, item: Item, request: Request | None = None) -> dict:
+        """The request line for ``item``; its ``custom_id`` is the body's digest."""
         request = request or self.extractor.request(item)
-        return request_line(item.id, self.template(request), request.job.messages)
+        line = request_line("", self.template(request), request.job.messages)
+        line["custom_id"] = request_digest(line["body"])
+        return line
 
     def body(self, item: Item, request: Request | None = None) -> dict:
         """The chat request a live json_schema run sends for ``item``'s first attempt."""
@@ -121,6 +128,7 @@ def write_requests(inputs, config: RunConfig, keep: Path, max_lines: int = MAX_L
     reqs, report, notes = BatchRequests(config), SubmitReport(), []
     cache = reqs.extractor.cache
     fh, lines, size = None, 0, 0
+    written = IdIndex()          # request digests already in a file: one line per request
     try:
         for entry in _entries(inputs, reqs.config, notes):
             if isinstance(entry, Problem):
@@ -129,7 +137,11 @@ def write_requests(inputs, config: RunConfig, keep: Path, max_lines: int = MAX_L
             if use_cache and cache.get(reqs.extractor.key(entry.text, entry.title)) is not None:
                 report.cached += 1
                 continue
-            data = (json.dumps(reqs.line(entry), ensure_ascii=False) + "\n").encode("utf-8")
+            line = reqs.line(entry)
+            if line["custom_id"] in written:   # the same request (same text, another id):
+                continue                        # its answer serves both
+            written.add(line["custom_id"])
+            data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
             if fh is None or lines >= max_lines or (lines and size + len(data) > max_bytes):
                 if fh is not None:
                     fh.close()
@@ -144,6 +156,7 @@ def write_requests(inputs, config: RunConfig, keep: Path, max_lines: int = MAX_L
         if fh is not None:
             fh.close()
         cache.close()
+        written.close()
     for note in notes:
         log(note)
     return reqs, report

@@ -7,7 +7,13 @@ same :class:`RecordSink` (``-o`` resumes, errors file) and filed in the cache un
 a live ``--mode json_schema`` run with the same options looks up.
 
 Answers come from a batch id (output and error files downloaded) or from local result
-files in the OpenAI batch output format (``--results``: e.g. vLLM's ``run_batch``).
+files in the OpenAI batch output format (``--results``: e.g. vLLM's ``run_batch``).  Each
+abstract's answer is found by the digest of the request it gives now
+(:func:`extract.identity.request_digest`, the ``custom_id`` submit wrote), never by its
+position or id: an abstract inserted, moved or edited since submit finds no answer meant
+for another one, and nothing wrong is cached.  With the batch's input file (``--verify``)
+the digests are read from the submitted bodies, so batches whose ``custom_id`` is a record
+id (submitted by earlier versions) are matched by digest too.
 """
 
 from __future__ import annotations
@@ -23,22 +29,23 @@ from pathlib import Path
 import openai
 from pydantic import ValidationError
 
-from .backends.openai_batch import (ResultIndex, answer_of, canonical, downloaded, make_client, open_batch,
+from .backends.openai_batch import (ResultIndex, answer_of, downloaded, make_client, open_batch,
                                     usage_of)
 from .batch import BatchRequests, _entries
 from .config import RunConfig
 from .errors import RecordError, UsageError, brief
+from .identity import request_digest
 from .inputs import Item, Problem
 from .output import RecordSink
 from .pipeline import Summary
-from .prompting import sha256
 from .record import error_entry
 
 
 @dataclass
 class CollectSummary(Summary):
-    absent: int = 0        # inputs not in this batch (another part, or cached at submit)
-    strays: int = 0        # answers whose custom_id matches no input
+    absent: int = 0        # inputs not in this batch (another part, cached at submit, or
+    #                        an abstract or option changed since)
+    strays: int = 0        # answers to requests no input gives now
 
     def add_usage(self, usage: dict) -> None:
         for k in self.tokens:
@@ -54,7 +61,8 @@ class CollectSummary(Summary):
         if self.absent:
             text += f"; {self.absent} inputs not in this batch"
         if self.strays:
-            text += f"; {self.strays} answers match no input id"
+            text += (f"; {self.strays} answers match no request these inputs give (an "
+                     "abstract or option changed since submit?): not collected")
         return text
 
 
@@ -68,8 +76,9 @@ def _when(body: dict) -> str:
 
 
 def _submitted(client: openai.OpenAI, file_id: str, tmp: Path, log) -> dict[str, str] | None:
-    """custom_id -> digest of the submitted body, from the batch's input file; None when
-    the endpoint will not hand the file back (the inputs are then not checked)."""
+    """Digest of each submitted body -> its custom_id, from the batch's input file; None
+    when the endpoint will not hand the file back (answers are then found by custom_id,
+    which submit makes the digest)."""
     try:
         [path] = downloaded(client, [file_id], tmp)
     except openai.APIError as e:
@@ -81,7 +90,7 @@ def _submitted(client: openai.OpenAI, file_id: str, tmp: Path, log) -> dict[str,
         for raw in fh:
             try:
                 line = json.loads(raw)
-                out[str(line["custom_id"])] = sha256(canonical(line.get("body")))
+                out[request_digest(line["body"])] = str(line["custom_id"])
             except (ValueError, KeyError, TypeError):
                 continue
     path.unlink()
@@ -90,12 +99,13 @@ def _submitted(client: openai.OpenAI, file_id: str, tmp: Path, log) -> dict[str,
 
 def collect(inputs, config: RunConfig, sink: RecordSink, *, batch_id: str | None = None,
             results: tuple[Path, ...] = (), client: openai.OpenAI | None = None,
-            verify: bool = True, log=None, progress=None) -> CollectSummary:
+            verify: bool = True, log=None, progress=None,
+            reqs: BatchRequests | None = None) -> CollectSummary:
     """Records for INPUTS from a batch (or result files) into ``sink``."""
     log = log or (lambda msg: print(f"extract: {msg}", file=sys.stderr))
     if bool(batch_id) == bool(results):
         raise UsageError("give a batch id or --results FILE, not both or neither")
-    reqs = BatchRequests(config)
+    reqs = reqs or BatchRequests(config)
     ex, summary, started = reqs.extractor, CollectSummary(), time.monotonic()
     with tempfile.TemporaryDirectory(prefix="extract-batch-") as tmpdir:
         tmp, submitted = Path(tmpdir), None
@@ -129,39 +139,34 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
          submitted: dict[str, str] | None, sink: RecordSink, summary: CollectSummary,
          seen: set[str]) -> None:
     ex = reqs.extractor
+    sink.reached(entry.source, entry.id)        # collect settles each entry as it reads it
     if isinstance(entry, Problem):
         summary.problems += 1
         sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
         return
     item = entry
-    seen.add(item.id)
-    if sink.is_done(item.id, item.text):
+    request = ex.request(item)           # the hybrid proposal is the submit's: deterministic
+    digest = request_digest(reqs.body(item, request))
+    cid = submitted.get(digest) if submitted is not None else digest
+    if cid is not None:
+        seen.add(cid)                    # this answer is asked for, whatever happens next
+    if sink.is_done(item.id, item.text, item.source):
         summary.skipped += 1
         return
-    in_batch = item.id in index or (submitted is not None and item.id in submitted)
     hit = ex.from_cache(item)
     if hit is not None:
-        sink.attempted(item.id)
         sink.record(hit[0])
         summary.add_record(hit[0], cached=True)
         return
-    if not in_batch:
-        summary.absent += 1
+    if cid is None or (submitted is None and cid not in index):
+        summary.absent += 1              # another part, cached at submit, or changed since
         return
-    sink.attempted(item.id)
 
     def fail(reason: str) -> None:
         summary.failed += 1
         sink.error(error_entry(item.id, item.source, reason, attempts=1))
 
-    request = ex.request(item)           # the hybrid proposal is the submit's: deterministic
-    if submitted is not None:
-        if item.id not in submitted:
-            return fail("answered in the batch but not in its input file")
-        if submitted[item.id] != sha256(canonical(reqs.body(item, request))):
-            return fail("the abstract or the prompt changed since submit; not collected "
-                        "(submit it again, or run it live)")
-    line = index.get(item.id)
+    line = index.get(cid)
     if line is None:
         return fail("submitted, but the batch output has no line for it")
     try:

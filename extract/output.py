@@ -1,27 +1,32 @@
 """Where records go: JSONL on stdout or a file that a rerun resumes.
 
-A record's identity is its id *and* a digest of its text: a rerun skips an id only when
-the text it was extracted from is the text read now.  With ``-o OUT.jsonl``:
+A record's identity (:mod:`extract.identity`) is its id, the input it came from, a digest
+of its text and the configuration that made it: a rerun skips an input only when a record
+of the same text made with the same configuration is held.  With ``-o OUT.jsonl``:
 
 * the paths are checked first (:func:`.outpaths.check_paths`), and a lock on the resolved
   path (:class:`.outpaths.OutputLock`) keeps a second process off the same file, whatever
   name it uses; the lock file is removed when the run ends;
-* on start, a torn last line (a killed run) is cut off, and the (id, text digest) pairs
-  already written are what the run skips;
+* on start, a torn last line (a killed run) is cut off, and the records already written
+  are indexed (:class:`.resume.OutputIndex`); records made with another configuration stop
+  the run with one line (:class:`UsageError`, exit 2) unless ``redo`` is set: then each one
+  the run reaches is extracted again and replaced;
 * each record is appended as one complete line in one ``write`` and flushed; the file is
   fsynced every few hundred records and at the end.  Every line is strict JSON: a value
   that does not fit a JSON number is written as null and named in the record's ``notes``;
-* a record whose text changed since it was written is extracted again and replaces the old
-  one: the file is rewritten atomically (temp file + rename) at the end, one record per id;
-* failures go to ``OUT.errors.jsonl``, rewritten atomically at the end with this run's
-  failures plus earlier ones for ids this run did not reach; an entry is never repeated;
+* a record whose text changed since it was written (same id, same input) is extracted
+  again and replaces the old one: the file is rewritten atomically (temp file + rename) at
+  the end, one record per paper; the same id from another input is another paper;
+* failures go to ``OUT.errors.jsonl``, rewritten atomically at the end: this run's, plus
+  the earlier ones this run did not reach (a record's by its input and id, an input
+  problem by its file and line, past the point the run read to in that file); an entry is
+  never repeated;
 * a write that fails (disk full) raises :class:`OutputError` (exit 7) with one line; stdout
   closed by its reader (``| head``) raises :class:`OutputClosed` (exit 0, quietly).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -29,8 +34,9 @@ from pathlib import Path
 from typing import IO, Iterable
 
 from . import jsonl
-from .errors import OutputClosed, OutputError
-from .idindex import IdIndex
+from .errors import OutputClosed, OutputError, UsageError
+from .identity import differences, origin, text_digest
+from .resume import OutputIndex, identity_of
 from .outpaths import OutputLock, check_paths, errors_path_for, is_own_output, output_path
 
 __all__ = ["RecordSink", "dumps", "errors_path_for", "is_own_output", "read_errors",
@@ -38,11 +44,6 @@ __all__ = ["RecordSink", "dumps", "errors_path_for", "is_own_output", "read_erro
 
 FSYNC_EVERY = 256
 dumps = jsonl.dumps
-
-
-def text_digest(text: str) -> str:
-    """The content half of a record's identity (128 bits of SHA-256 of the text)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _last_newline_end(fh, size: int, chunk: int = 1 << 16) -> int:
@@ -59,21 +60,13 @@ def _last_newline_end(fh, size: int, chunk: int = 1 << 16) -> int:
     return 0
 
 
-def _identity(line: jsonl.Line) -> tuple[str, str] | None:
-    rec = line.value
-    if line.ok and isinstance(rec, dict) and rec.get("status") == "ok" and "id" in rec:
-        return str(rec["id"]), text_digest(rec["text"] if isinstance(rec.get("text"), str) else "")
-    return None
-
-
-def repair_and_scan(path: Path) -> tuple[IdIndex, int, int]:
-    """Cut a torn last line off ``path``; return ``id -> text digest`` of the records it
-    holds (the last record of an id wins), the bytes cut, and how many records are
-    superseded by a later one with the same id.  Streams: memory does not grow with the
-    file."""
-    ids = IdIndex()
+def repair_and_scan(path: Path, config: dict | None = None) -> tuple[OutputIndex, int]:
+    """Cut a torn last line off ``path``; return the index of the records it holds
+    (:class:`.resume.OutputIndex`; ``config``: the run's configuration) and the bytes cut.
+    Streams: memory does not grow with the file."""
+    ids = OutputIndex(config)
     if not path.exists():
-        return ids, 0, 0
+        return ids, 0
     with path.open("r+b") as fh:
         size = fh.seek(0, os.SEEK_END)
         cut = 0
@@ -83,13 +76,7 @@ def repair_and_scan(path: Path) -> tuple[IdIndex, int, int]:
                 keep = _last_newline_end(fh, size)
                 fh.truncate(keep)
                 cut = size - keep
-    superseded = 0
-    for line in jsonl.read(path, strict=False):      # only ids and texts are read
-        ident = _identity(line)
-        if ident is not None:
-            superseded += ident[0] in ids
-            ids.add(*ident)
-    return ids, cut, superseded
+    return ids.scan(path), cut
 
 
 def read_errors(path: Path) -> list[dict]:
@@ -116,9 +103,21 @@ def atomic_write_lines(path: Path, lines: Iterable[str]) -> None:
 
 
 def _error_key(err: dict) -> tuple:
-    """Errors are one per id (or, for an input problem without id, per source)."""
-    rid = err.get("id")
-    return ("id", str(rid)) if rid is not None else ("source", err.get("source"), err.get("reason"))
+    """A record's failure is one per paper (its input and id); an input problem (a bad
+    line, a duplicate id, an empty abstract) one per place (file and line), so a duplicate
+    id never hides the failure of the first record with that id."""
+    rid, source = err.get("id"), err.get("source")
+    kind = err.get("kind") or ("record" if rid is not None else "input")
+    if kind == "record" and rid is not None:
+        return ("record", origin(source), str(rid))
+    return ("input", str(source))
+
+
+def _place(source) -> tuple[str | None, int]:
+    """(input, line) of a ``source`` such as ``papers.jsonl:12`` (line 0 when it has none)."""
+    o = origin(source)
+    tail = str(source)[len(o or "") + 1:] if o is not None else ""
+    return o, int(tail) if tail.isdigit() else 0
 
 
 def error_line(err: dict) -> str:
@@ -132,25 +131,30 @@ def error_line(err: dict) -> str:
 class RecordSink:
     """Records and errors of one run.  Use as a context manager.
 
-    ``inputs`` (the paths the run reads) are checked against ``out`` and ``errors``."""
+    ``inputs`` (the paths the run reads) are checked against ``out`` and ``errors``.
+    ``config``: the run's configuration (:func:`extract.identity.config_identity`); an
+    output holding records made with another one is refused unless ``redo``."""
 
     def __init__(self, out: str | Path | None, errors: str | Path | None = None,
-                 stream: IO[str] | None = None, inputs: Iterable[str | Path] = ()):
+                 stream: IO[str] | None = None, inputs: Iterable[str | Path] = (),
+                 config: dict | None = None, redo: bool = False):
         self.out = output_path(out)
         self.errors_path = Path(errors) if errors is not None else (
             errors_path_for(self.out) if self.out else None)
         self._inputs = tuple(inputs)
         self.stream = stream or sys.stdout
-        self.done = IdIndex()               # id -> text digest of its record
+        self.config, self.redo = config, redo
+        self.done = OutputIndex(config)     # the records held, by id
         self.repaired_bytes = 0
+        self.other_configs = 0              # records of another configuration found on start
         self._fh: IO[str] | None = None
         self._lock: OutputLock | None = None
         self._written = 0
-        self._superseded = 0
         self._new_errors: dict[tuple, dict] = {}
         self._old_errors: list[dict] = []
-        self._attempted: set[str] = set()
-        self._old_error_ids: set = set()
+        self._old_keys: set[tuple] = set()   # record failures listed before this run
+        self._reached: set[tuple] = set()    # ... of those, the papers this run reached
+        self._frontier: dict[str | None, int] = {}   # input -> the last line this run settled
 
     def __enter__(self) -> "RecordSink":
         check_paths(self.out, self.errors_path, self._inputs)
@@ -161,31 +165,64 @@ class RecordSink:
                 raise OutputError(f"cannot create {self.out.parent}: {e.strerror or e}") from None
             self._lock = OutputLock(self.out).__enter__()
             try:
-                self.done, self.repaired_bytes, self._superseded = repair_and_scan(self.out)
+                self.done.close()
+                self.done, self.repaired_bytes = repair_and_scan(self.out, self.config)
+                self._check_configs()
                 self._fh = self.out.open("a", encoding="utf-8")
             except OSError as e:
-                self._lock.__exit__()
+                self._release()
                 raise OutputError(f"cannot write {self.out}: {e.strerror or e}") from None
+            except BaseException:
+                self._release()
+                raise
         if self.errors_path is not None:
             self._old_errors = read_errors(self.errors_path)
-            self._old_error_ids = {e.get("id") for e in self._old_errors}
+            self._old_keys = {k for k in map(_error_key, self._old_errors) if k[0] == "record"}
         return self
 
+    def _check_configs(self) -> None:
+        others = self.done.others()
+        self.other_configs = sum(others.values())
+        if not others or self.redo:
+            return
+        n, most = self.other_configs, max(others, key=others.get)
+        more = f"; and {len(others) - 1} more configurations" if len(others) > 1 else ""
+        raise UsageError(
+            f"{self.out} holds {n:,} record{'' if n == 1 else 's'} made with another "
+            f"configuration ({differences(self.done.examples[most], self.config)}{more}); "
+            "write to a new -o, or add --redo to extract them again and replace them")
+
+    def _release(self) -> None:
+        self.done.close()
+        if self._lock is not None:
+            self._lock.__exit__()
+            self._lock = None
+
     # -- identity ----------------------------------------------------------------------
-    def state(self, rid: str, text: str) -> str:
-        """``"done"`` (this id was extracted from this text), ``"changed"`` (from another
-        text: extract it again) or ``"new"``."""
-        have = self.done.get(rid)
-        if have is None:
-            return "new"
-        return "done" if have == text_digest(text) else "changed"
+    def state(self, rid: str, text: str, source: str | None = None) -> str:
+        """``"done"`` (a record of this text, made with this configuration, is held: skip
+        it), ``"changed"`` (this input's record is of another text), ``"redo"`` (made with
+        another configuration) or ``"new"``; see :func:`extract.identity.resume_state`."""
+        return self.done.state(rid, text, source)
 
-    def is_done(self, rid: str, text: str) -> bool:
-        return self.state(rid, text) == "done"
+    def is_done(self, rid: str, text: str, source: str | None = None) -> bool:
+        return self.state(rid, text, source) == "done"
 
-    def attempted(self, rid: str | None) -> None:
-        if rid is not None and rid in self._old_error_ids:  # only these matter at exit
-            self._attempted.add(rid)
+    @property
+    def replaced(self) -> int:
+        """Records of another configuration this run replaced (``redo``)."""
+        return self.done.replaced
+
+    def reached(self, source: str | None, rid: str | None = None) -> None:
+        """The run settled the input entry at ``source`` (done, written, failed or a
+        problem): earlier errors listed for it, or before it in its file, are stale."""
+        where, line = _place(source)
+        if line > self._frontier.get(where, -1):
+            self._frontier[where] = line
+        if rid is not None and self._old_keys:
+            key = ("record", where, str(rid))
+            if key in self._old_keys:
+                self._reached.add(key)
 
     # -- writing -----------------------------------------------------------------------
     def record(self, rec: dict) -> None:
@@ -195,7 +232,6 @@ class RecordSink:
             rec["notes"] = list(rec.get("notes") or []) + notes
             line = dumps(rec)
         line += "\n"
-        rid, digest = str(rec["id"]), text_digest(rec.get("text") or "")
         if self._fh is not None:
             try:
                 self._fh.write(line)
@@ -206,8 +242,6 @@ class RecordSink:
             except OSError as e:
                 raise OutputError(f"cannot write {self.out}: {e.strerror or e}; the records "
                                   "written so far are kept, rerun with the same -o to resume") from None
-            if rid in self.done:          # a changed text: the old record goes at the end
-                self._superseded += 1
         else:
             try:
                 self.stream.write(line)
@@ -215,7 +249,8 @@ class RecordSink:
             except BrokenPipeError:
                 self._quiet_stdout()
                 raise OutputClosed("stdout was closed") from None
-        self.done.add(rid, digest)
+        text = rec.get("text")
+        self.done.append(str(rec["id"]), rec.get("source"), text if isinstance(text, str) else "")
 
     def _quiet_stdout(self) -> None:
         """Point stdout at /dev/null so the interpreter's last flush says nothing."""
@@ -238,30 +273,32 @@ class RecordSink:
 
     # -- the end -----------------------------------------------------------------------
     def _compact(self) -> None:
-        """Keep one record per id in the output (the last one), atomically."""
-        later: dict[str, int] = {}
-        for line in jsonl.read(self.out, strict=False):
-            ident = _identity(line)
-            if ident is not None:
-                later[ident[0]] = later.get(ident[0], 0) + 1
-        later = {k: n for k, n in later.items() if n > 1}
-
+        """Keep only the records no later one replaced (one per paper), atomically."""
         def kept():
             with self.out.open("rb") as fh:
-                for raw in fh:
+                for number, raw in enumerate(fh, 1):
                     text = raw.decode("utf-8", "replace").rstrip("\n")
                     if not text.strip():
                         continue
                     try:
-                        ident = _identity(jsonl.Line(0, json.loads(text)))
+                        ident = identity_of(json.loads(text.lstrip("\ufeff") if number == 1 else text))
                     except (ValueError, RecursionError):
                         ident = None
-                    if ident is not None and ident[0] in later:
-                        later[ident[0]] -= 1
-                        if later[ident[0]]:
-                            continue        # a later record of this id follows
+                    if ident is not None and not self.done.keeps(ident[0], number):
+                        continue            # a later record replaced this one
                     yield text
         atomic_write_lines(self.out, kept())
+
+    def _stale(self, err: dict) -> bool:
+        """Whether an error listed before this run no longer holds: this run listed it
+        again, reached its paper (or wrote its record), or read past its line."""
+        key = _error_key(err)
+        if key in self._new_errors:
+            return True
+        if key[0] == "record":
+            return key in self._reached or self.done.holds(key[2], err.get("source"))
+        where, line = _place(err.get("source"))
+        return where in self._frontier and line <= self._frontier[where]
 
     def __exit__(self, *exc) -> None:
         try:
@@ -277,24 +314,17 @@ class RecordSink:
                         self._fh.close()
                     except OSError:
                         pass
-                if self._superseded and exc[0] is None:
+                if self.done.dropped and exc[0] is None:
                     self._compact()
             if self.errors_path is not None:
-                new_keys = set(self._new_errors)
-                keep = [e for e in self._old_errors
-                        if e.get("id") is not None and e.get("id") not in self._attempted
-                        and e.get("id") not in self.done and _error_key(e) not in new_keys]
-                keep = list({_error_key(e): e for e in keep}.values())
+                keep = {_error_key(e): e for e in self._old_errors if not self._stale(e)}
                 if keep or self._new_errors:
                     atomic_write_lines(self.errors_path,
-                                       [dumps(e) for e in keep + list(self._new_errors.values())])
+                                       [dumps(e) for e in list(keep.values()) + self.errors])
                 elif self.errors_path.exists():
                     self.errors_path.unlink()
         finally:
-            self.done.close()
-            if self._lock is not None:
-                self._lock.__exit__()
-                self._lock = None
+            self._release()
 
 
 __all__ += ["check_paths", "output_path"]

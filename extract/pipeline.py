@@ -5,9 +5,10 @@ and memory stays flat however long the input is.  A failing record goes to the e
 file; only a :class:`FatalBackendError` (every record would fail) or the token budget
 stops the run.
 
-Resume is keyed on identity, (id, text digest): an id already written from the same text
-is skipped; an id whose text changed is extracted again (named on stderr) and replaces
-its old record.  ``--max-tokens-total`` is a budget the run does not overshoot: a request
+Resume is keyed on identity (:mod:`extract.identity`: id, input, text digest and the
+configuration): an input whose record of the same text and configuration is held is
+skipped; one whose text changed is extracted again (named on stderr) and replaces its old
+record; one whose record another configuration made only with ``--redo``.  ``--max-tokens-total`` is a budget the run does not overshoot: a request
 is admitted only when the tokens spent, plus a reservation for each request in flight,
 plus its own reservation (prompt estimate + ``max_tokens``) fit in it.
 """
@@ -29,6 +30,7 @@ from . import hybrid
 from .backends.base import Backend, Job, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
+from .identity import config_identity, origin
 from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
                      FatalBackendError, RecordError, SchemaFailure, TransientBackendError,
                      UsageError, brief)
@@ -158,6 +160,20 @@ class Extractor:
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = self.backend.fingerprint()
+        #: the configuration records are made with (part of their identity: a rerun with
+        #: another one into the same output is refused, or replaces them with --redo)
+        reads_prompt = getattr(self.backend, "describes_model", True)
+        self.identity = config_identity(
+            backend=self.backend.name, fingerprint=self._fingerprint, schema=str(config.schema),
+            schema_sha=self.schema_sha, prompt=self.prompt.name if reads_prompt else None,
+            prompt_sha=self.prompt.sha, decide=self._decide() if self.hybrid else None)
+
+    def _decide(self) -> str:
+        """``--decide`` as the configuration names it, with any field the policy sets
+        otherwise than that choice's defaults."""
+        base = hybrid.policy(self.config.decide).as_dict()
+        extra = {k: v for k, v in self.combine.as_dict().items() if base.get(k) != v}
+        return " ".join([self.config.decide, *(f"{k}={v}" for k, v in sorted(extra.items()))])
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
@@ -175,6 +191,7 @@ class Extractor:
             "prompt_sha": self.prompt_sha, "schema_sha": self.schema_sha,
             "tool_version": __version__, "cached": cached, "attempts": meta["attempts"],
             "usage": meta["usage"], "extracted_at": meta["extracted_at"],
+            "config": self.identity,
         }
         if meta.get("decided_by"):
             provenance["decided_by"] = meta["decided_by"]
@@ -302,6 +319,7 @@ class Extractor:
 
         def settle(entry, task) -> None:
             if isinstance(entry, Problem):
+                sink.reached(entry.source, entry.id)
                 summary.problems += 1
                 sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
             else:
@@ -311,7 +329,7 @@ class Extractor:
                 elif exc is not None:
                     if isinstance(exc, FatalBackendError):
                         return
-                    sink.attempted(entry.id)
+                    sink.reached(entry.source, entry.id)
                     summary.failed += 1
                     reason = str(exc) or type(exc).__name__
                     attempts = getattr(exc, "attempts", 0) or 0
@@ -322,8 +340,8 @@ class Extractor:
                         summary.tokens[k] += int((getattr(exc, "usage", None) or {}).get(k, 0) or 0)
                     sink.error(error_entry(entry.id, entry.source, reason, attempts))
                 else:
-                    sink.attempted(entry.id)
                     record, cached, spent = task.result()
+                    sink.reached(entry.source, entry.id)
                     sink.record(record)
                     summary.ok += 1
                     summary.cached += cached
@@ -337,10 +355,19 @@ class Extractor:
 
         async def drain(until: int) -> None:
             while len(pending) > until:
-                entry, task = pending.popleft()
+                entry, task, after = pending.popleft()
                 if task is not None:
                     await asyncio.wait([task])
                 settle(entry, task)
+                for source in after.values():   # inputs skipped (done) after this one
+                    sink.reached(source)
+
+        def skip(entry: Item) -> None:
+            """A done input: reached once everything read before it is settled."""
+            if pending:
+                pending[-1][2][origin(entry.source)] = entry.source
+            else:
+                sink.reached(entry.source, entry.id)
 
         try:
             taken = 0
@@ -348,9 +375,10 @@ class Extractor:
                 if fatal or summary.stopped:
                     break
                 if isinstance(entry, Item):
-                    state = sink.state(entry.id, entry.text)
+                    state = sink.state(entry.id, entry.text, entry.source)
                     if state == "done":
                         summary.skipped += 1
+                        skip(entry)
                         continue
                     if cfg.limit is not None and taken >= cfg.limit:
                         break
@@ -360,17 +388,17 @@ class Extractor:
                             note(f"{entry.id} ({entry.source}): the text differs from the one "
                                  "its record was extracted from; extracting it again")
                     taken += 1
-                    pending.append((entry, asyncio.ensure_future(guarded(entry))))
+                    pending.append((entry, asyncio.ensure_future(guarded(entry)), {}))
                     if taken <= width:       # the first requests go out while reading on
                         await asyncio.sleep(0)
                 else:
-                    pending.append((entry, None))
+                    pending.append((entry, None, {}))
                 while pending and (len(pending) >= window or pending[0][1] is None
                                    or pending[0][1].done()):
                     await drain(len(pending) - 1)
             await drain(0)
         finally:
-            for _, task in pending:
+            for _, task, _ in pending:
                 if task is not None:
                     task.cancel()
             await self.backend.aclose()

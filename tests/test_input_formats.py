@@ -46,7 +46,7 @@ def test_semantic_scholar_response_uses_paper_id_and_reports_a_null_abstract():
 def test_json_array_and_single_object(tmp_path):
     arr = write(tmp_path, "arr.json", json.dumps([{"abstract": "One."}, {"text": "Two.", "id": 7}, 3]))
     got = read(arr)
-    assert [(e.id, e.text) for e in got[:2]] == [("arr#1", "One."), ("7", "Two.")]
+    assert [(e.id, e.text) for e in got[:2]] == [(f"{tmp_path}/arr#1", "One."), ("7", "Two.")]
     assert isinstance(got[2], Problem) and "not a JSON object" in got[2].reason
     one = write(tmp_path, "one.json", '{\n  "abstract": "Pretty printed."\n}\n')
     assert [e.text for e in read(one)] == ["Pretty printed."]
@@ -201,11 +201,13 @@ def test_same_file_twice_is_read_once(tmp_path, monkeypatch):
     assert [type(e).__name__ for e in read_inputs(files)] == ["Item"]
 
 
-def test_default_ids_do_not_collide_across_folders(tmp_path):
+def test_default_ids_do_not_collide_across_folders(tmp_path, monkeypatch):
     write(tmp_path, "d/2024/papers.txt", "H\n\nAn abstract of 2024.\n")
     write(tmp_path, "d/2025/papers.txt", "H\n\nAn abstract of 2025.\n")
-    got = read(tmp_path / "d")
-    assert [e.id for e in got] == ["2024/papers#1", "2025/papers#1"]
+    monkeypatch.chdir(tmp_path)
+    got = read("d")                 # the path as given: the folder argument is part of the label
+    assert [e.id for e in got] == ["d/2024/papers#1", "d/2025/papers#1"]
+    assert [e.id for e in read("./d/2024/")] == ["d/2024/papers#1"]
     a = write(tmp_path, "x/papers.jsonl", '{"abstract": "X."}\n')
     b = write(tmp_path, "y/papers.jsonl", '{"abstract": "Y."}\n')
     assert len({e.id for e in read(a, b)}) == 2
@@ -238,7 +240,8 @@ def test_stdin_and_meta_end_to_end(cli, server, tmp_path):
     txt = "Some header\n\nFirst abstract from a pipe.\n\nSecond one.\n"
     r = CliRunner().invoke(main, ["run", "-", "--base-url", server.base_url, "--model", "m",
                                   "--cache-dir", str(tmp_path / "c")], input=txt)
-    assert [json.loads(x)["id"] for x in r.stdout.splitlines()] == ["stdin#1", "stdin#2"]
+    ids = [json.loads(x)["id"] for x in r.stdout.splitlines()]
+    assert len(ids) == 2 and ids[0].startswith("stdin-") and ids[1] == ids[0][:-1] + "2"
 
 
 def test_stdin_csv_is_sniffed_by_its_header_row(cli, server, tmp_path):

@@ -16,8 +16,8 @@ def entries(tmp_path, name, content):
 def test_seed_format_ids_and_sources(tmp_path):
     got = entries(tmp_path, "001_x.txt", "Header\n\nFirst abstract.\n\n\nSecond one\ncontinues.\n")
     assert [(e.id, e.source, e.text) for e in got] == [
-        ("001_x#1", f"{tmp_path}/001_x.txt:3", "First abstract."),
-        ("001_x#2", f"{tmp_path}/001_x.txt:6", "Second one\ncontinues."),
+        (f"{tmp_path}/001_x#1", f"{tmp_path}/001_x.txt:3", "First abstract."),   # the path as given
+        (f"{tmp_path}/001_x#2", f"{tmp_path}/001_x.txt:6", "Second one\ncontinues."),
     ]
 
 
@@ -29,7 +29,7 @@ def test_jsonl_given_ids_default_ids_and_bad_lines(tmp_path):
     assert isinstance(got[0], Item) and got[0].id == "a"
     assert isinstance(got[1], Problem) and got[1].source.endswith("in.jsonl:2") and "not JSON" in got[1].reason
     assert isinstance(got[2], Problem) and "not a JSON object" in got[2].reason
-    assert got[3] == Item("in#4", f"{tmp_path}/in.jsonl:4", "Beta.", "T")
+    assert got[3] == Item(f"{tmp_path}/in#4", f"{tmp_path}/in.jsonl:4", "Beta.", "T")
     assert isinstance(got[4], Problem) and "duplicate id 'a'" in got[4].reason and "in.jsonl:1" in got[4].reason
     assert isinstance(got[5], Problem) and got[5].reason == "empty abstract"
     assert isinstance(got[6], Problem) and "no 'abstract'" in got[6].reason
@@ -37,7 +37,7 @@ def test_jsonl_given_ids_default_ids_and_bad_lines(tmp_path):
 
 def test_csv_with_text_column_and_missing_column(tmp_path):
     got = entries(tmp_path, "a.csv", 'id,Text\np1,"Gamma, with comma."\n,Delta\n')
-    assert [(e.id, e.text) for e in got] == [("p1", "Gamma, with comma."), ("a#2", "Delta")]
+    assert [(e.id, e.text) for e in got] == [("p1", "Gamma, with comma."), (f"{tmp_path}/a#2", "Delta")]
     bad = entries(tmp_path, "b.csv", "id,body\n1,x\n")
     assert len(bad) == 1 and "no 'abstract' or 'text' column" in bad[0].reason
 

@@ -146,17 +146,20 @@ def status(batch_id, base_url):
 @click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Errors file (default: next to --output).")
 @click.option("--verify/--no-verify", default=True, show_default=True,
-              help="Check each abstract against the batch's uploaded input file.")
+              help="Read the request digests from the batch's uploaded input file.")
+@click.option("--redo", is_flag=True,
+              help="Replace the records -o holds that another configuration made.")
 @click.option("--progress/--no-progress", default=None)
 @handled
 def collect(args, model, base_url, schema, prompt, temperature, max_tokens, max_chars,
-            reasks, cache_dir, no_cache, results, output, errors_file, verify, progress):
+            reasks, cache_dir, no_cache, results, output, errors_file, verify, redo, progress):
     """Validate and ground a finished batch's answers into records, fill the cache.
 
     Give the same INPUTS and options as to submit.  Exit status: 0 all ok; 1 some records
     failed (errors file); 2 bad usage; 3 the batch failed; 5 output locked; 6 the batch
     has not finished yet.
     """
+    from ..batch import BatchRequests
     from ..batch_collect import collect as do_collect
 
     if results:                          # answers from files: every argument is an input
@@ -167,17 +170,21 @@ def collect(args, model, base_url, schema, prompt, temperature, max_tokens, max_
             raise UsageError("give the batch id and the INPUTS it was submitted from")
     config = make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars,
                          reasks, cache_dir, no_cache)
-    with RecordSink(output, errors_file, inputs=inputs) as sink:
+    reqs = BatchRequests(config)
+    with RecordSink(output, errors_file, inputs=inputs, config=reqs.extractor.identity,
+                    redo=redo) as sink:
         if sink.done:
             _log(f"resuming: {len(sink.done):,} records already in {output}")
         bar = tqdm(file=sys.stderr, unit=" abstracts", dynamic_ncols=True, leave=False,
                    disable=None if progress is None else not progress)
         try:
             summary = do_collect(inputs, config, sink, batch_id=batch_id, results=tuple(results),
-                                 verify=verify, log=_log, progress=bar)
+                                 verify=verify, log=_log, progress=bar, reqs=reqs)
         finally:
             bar.close()
     click.echo(summary.line(), err=True)
+    if sink.replaced:
+        _log(f"--redo: replaced {sink.replaced:,} records made with another configuration")
     if summary.failed or summary.problems:
         _log(f"{summary.failed + summary.problems} failures listed in {sink.errors_path or 'stderr'}")
     sys.exit(summary.exit_code)

@@ -142,6 +142,11 @@ class _Notes:
                                    "summary, Abstract Note, abstract_inverted_index).")
 @click.option("--input-format", type=click.Choice(FORMATS), default=None,
               help="Read every input as this format (default: by extension; stdin is sniffed).")
+@click.option("--label", callback=not_empty, metavar="NAME",
+              help="Stdin's default ids are NAME#n (default: stdin-<digest of its content>).")
+@click.option("--redo", is_flag=True,
+              help="Extract again, and replace, the records -o holds that another "
+                   "configuration (backend, model, prompt, schema, --decide) made.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr: no bar, notes or summary.")
@@ -151,12 +156,12 @@ class _Notes:
 def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
         concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
-        text_field, input_format, progress, quiet, verbose, as_json):
+        text_field, input_format, label, redo, progress, quiet, verbose, as_json):
     """Extract grounded records from the abstracts in INPUTS.
 
     INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
     or - for stdin.  Records go to stdout, or to -o FILE (a rerun with the same FILE
-    resumes).
+    resumes; a rerun with another configuration is refused unless --redo).
 
     Exit status: 0 all ok; 1 some records or inputs failed (listed in the errors file);
     2 bad usage (an option value out of range, say) or unreadable input; 3 the backend is
@@ -176,7 +181,9 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         out_path = output_path(output)          # checked before anything loads or is read
         errors_path = Path(errors_file) if errors_file else (errors_path_for(out_path) if out_path else None)
         check_paths(out_path, errors_path, inputs)
-        files, skipped = expand(inputs, exclude=(output, errors_path))
+        if redo and out_path is None:
+            raise UsageError("--redo replaces records in -o FILE: give -o")
+        files, skipped = expand(inputs, exclude=(output, errors_path), stdin_label=label)
         others = [n for n in skipped if "skipped (not" in n]
         for note in skipped:
             if verbose or note not in others or len(others) <= 10 or note in others[:5]:
@@ -193,7 +200,8 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         if verbose:
             say(f"extract: cache {config.cache_dir if config.use_cache else 'off'}; "
                 f"concurrency {config.concurrency}; reasks {config.reasks}; retries {config.retries}")
-        with RecordSink(output, errors_file, inputs=inputs) as sink:
+        with RecordSink(output, errors_file, inputs=inputs, config=extractor.identity,
+                        redo=redo) as sink:
             if sink.repaired_bytes:
                 say(f"extract: repaired a torn last line in {output} "
                     f"({sink.repaired_bytes} bytes cut)")
@@ -223,6 +231,11 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         click.echo("extract: interrupted; rerun with the same -o to resume", err=True)
         sys.exit(EXIT_INTERRUPTED)
     say(summary.line())
+    if sink.other_configs:
+        left = sink.other_configs - sink.replaced
+        say(f"extract: --redo: replaced {sink.replaced:,} records made with another configuration"
+            + (f"; {left:,} remain (not in these inputs, or not reached yet: rerun with --redo)"
+               if left else ""))
     if summary.stopped:
         click.echo(f"extract: stopped: {summary.stopped}", err=True)
     elif summary.failed or summary.problems:

@@ -45,9 +45,9 @@ def _open(path: Path):
 
 
 def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
-             note: Callable[[str], None] | None) -> Iterator[Item | Problem]:
-    name = "<stdin>" if path == STDIN else str(path)
-    fh = _open(path)
+             note: Callable[[str], None] | None, stream=None) -> Iterator[Item | Problem]:
+    name = f"<stdin:{label}>" if path == STDIN else str(path)
+    fh = stream or _open(path)
     try:
         lines: Iterable[str] = fh
         if fmt is None and path == STDIN:
@@ -82,7 +82,9 @@ def read_inputs(files: Iterable[Path], fields: FieldMap | None = None, *,
     try:
         for path in list(files):
             try:
-                for entry in _entries(path, labels.label(path), input_format, fields, note):
+                label = labels.label(path)
+                for entry in _entries(path, label, input_format, fields, note,
+                                      labels.stdin() if path == STDIN else None):
                     if isinstance(entry, Item):
                         first = seen.get(entry.id) if entry.text else None
                         if not entry.text:

@@ -9,19 +9,24 @@
 * a file named twice (``./x.jsonl`` and its absolute path, or a file inside a directory
   also given) is read once.
 
-Default ids are built from each file's *label*: its path relative to the INPUT argument it
-was found under, without the extension (``d/2024/papers.txt`` under ``d`` -> ``2024/papers``),
-so files of the same name in different folders never share ids.  Two files whose labels
-still clash (``a.txt`` and ``a.jsonl``) keep their extension in the label.
+Default ids are built from each file's *label*: its path as given (normalised: ``./x`` is
+``x``), without the extension (``b1/papers.jsonl`` -> ``b1/papers``; ``2024/papers.txt``
+found under ``d`` -> ``d/2024/papers``), so different files never share ids, and separate
+runs into one output never replace each other's records.  Two files whose labels still
+clash (``a.txt`` and ``a.jsonl``) keep their extension in the label.  Stdin's label is
+``--label`` or a digest of its content (:mod:`.stdin`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import IO
 
 from ..errors import InputError
 from ..outpaths import is_own_output
+from .stdin import spool
 
 EXTENSIONS = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
 STDIN = Path("-")
@@ -32,10 +37,23 @@ class InputFiles(list):
 
     def __init__(self, files=(), labels: dict | None = None):
         super().__init__(files)
-        self.labels: dict[Path, str] = dict(labels or {})
+        self.labels: dict[Path, str | None] = dict(labels or {})
+        self._stdin: IO[str] | None = None
 
     def label(self, path: Path) -> str:
-        return self.labels.get(path) or ("stdin" if path == STDIN else path.stem)
+        if path == STDIN and not self.labels.get(STDIN):
+            self._stdin, self.labels[STDIN] = spool()     # named by its content
+        return self.labels.get(path) or path.stem
+
+    def stdin(self) -> IO[str] | None:
+        """Stdin as spooled to name it (then read from there), or None: read it directly."""
+        stream, self._stdin = self._stdin, None
+        return stream
+
+
+def _as_given(path: Path) -> str:
+    """``path`` as the user gave it, normalised (``./x/../y.txt`` -> ``y.txt``), no extension."""
+    return Path(os.path.normpath(path)).with_suffix("").as_posix()
 
 
 def _hidden(rel: Path) -> bool:
@@ -49,11 +67,12 @@ def _key(path: Path) -> Path:
         return path.absolute()
 
 
-def expand(paths: Iterable[str | Path], exclude: Iterable[str | Path | None] = ()
-           ) -> tuple[InputFiles, list[str]]:
+def expand(paths: Iterable[str | Path], exclude: Iterable[str | Path | None] = (),
+           stdin_label: str | None = None) -> tuple[InputFiles, list[str]]:
     """Input files in a stable order, plus notes on skipped files.  A path that does not
     exist, a file of an unsupported type and a directory with no input file in it are
-    :class:`InputError` (raised before anything runs).  ``exclude``: the run's outputs."""
+    :class:`InputError` (raised before anything runs).  ``exclude``: the run's outputs.
+    ``stdin_label``: the label of stdin's default ids (default: a digest of its content)."""
     excluded = {_key(Path(p)) for p in exclude if p}
     found: list[tuple[Path, str]] = []      # (file, label relative to its argument)
     notes: list[str] = []
@@ -64,7 +83,7 @@ def expand(paths: Iterable[str | Path], exclude: Iterable[str | Path | None] = (
             if STDIN in seen:
                 continue
             seen[STDIN] = "-"
-            found.append((STDIN, "stdin"))
+            found.append((STDIN, stdin_label))
             continue
         if p.is_dir():
             hits, skipped = 0, []
@@ -83,7 +102,7 @@ def expand(paths: Iterable[str | Path], exclude: Iterable[str | Path | None] = (
                     notes.append(f"{f}: already read as {seen[_key(f)]}; read once")
                     continue
                 seen[_key(f)] = str(f)
-                found.append((f, rel.with_suffix("").as_posix()))
+                found.append((f, _as_given(p / rel)))
             notes += [f"{f}: skipped (not {', '.join(EXTENSIONS)})" for f in skipped]
             if not hits:
                 raise InputError(f"{p}: no input file in this directory (looked for "
@@ -99,20 +118,21 @@ def expand(paths: Iterable[str | Path], exclude: Iterable[str | Path | None] = (
                 notes.append(f"{p}: already read as {seen[_key(p)]}; read once")
                 continue
             seen[_key(p)] = str(p)
-            found.append((p, p.stem))
+            found.append((p, _as_given(p)))
         elif p.exists():
             raise InputError(f"{p}: not a regular file or directory")
         else:
             raise InputError(f"{p}: no such file or directory")
+    if stdin_label is not None and STDIN not in seen:
+        raise InputError("--label names the default ids of stdin: give - as an input")
     return InputFiles([f for f, _ in found], _labels(found)), notes
 
 
-def _labels(found: list[tuple[Path, str]]) -> dict[Path, str]:
-    """Labels unique across the run: clashing ones are widened (path as given, then with
-    the extension) until they differ."""
+def _labels(found: list[tuple[Path, str | None]]) -> dict[Path, str | None]:
+    """Labels unique across the run: clashing ones are widened (with the extension, then
+    the resolved path) until they differ."""
     labels = {f: label for f, label in found}
-    for widen in (lambda f, lab: f.with_suffix("").as_posix() if f != STDIN else lab,
-                  lambda f, lab: f.as_posix() if f != STDIN else lab,
+    for widen in (lambda f, lab: lab + f.suffix if f != STDIN else lab,
                   lambda f, lab: str(_key(f)) if f != STDIN else lab):
         counts: dict[str, int] = {}
         for lab in labels.values():

@@ -1,0 +1,261 @@
+"""Record identity: which paper (input and id), from which text, made how (configuration).
+
+Issue 19's first item (a rerun with another configuration into the same -o; --redo) and
+issue 20's items 5 (separate runs into one -o), 7 (batch answers matched by the request's
+digest) and 8 (the errors file's keys).  Each test failed on the code before the change."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import PLAIN, ROOT, SEEDS, read_jsonl
+from extract.cli import main
+from extract.evaluate import load_jsonl, match_gold
+
+A = "We propose FlowNet, which improves accuracy by 12.5% on ImageNet."
+B = "We introduce GraphNet and find 11.25% of variance comes from the generator."
+C = "A theory of everything, with a 3% chance of being right."
+D = "We present TinyNet, 4% faster on CIFAR-10 than the baseline."
+
+
+@pytest.fixture(autouse=True)
+def _one_worker(monkeypatch):
+    monkeypatch.setenv("EXTRACT_WORKERS", "1")
+
+
+def _jsonl(path: Path, rows: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def _stdin(args: list[str], text: str, tmp_path: Path):
+    return CliRunner().invoke(main, ["run", "-", "--cache-dir", str(tmp_path / "cache"), *args],
+                              input=text)
+
+
+# -- the pure rules ---------------------------------------------------------------------------
+
+def test_resume_state_tells_done_changed_redo_and_another_paper():
+    from extract.identity import Held, resume_state, supersedes
+    old = Held("b1.jsonl", "t1", "cfgA", 1)
+    assert resume_state([old], "b1.jsonl", "t1", "cfgA") == "done"
+    assert resume_state([old], "b2.jsonl", "t1", "cfgA") == "done"       # the same paper, listed twice
+    assert resume_state([old], "b1.jsonl", "t2", "cfgA") == "changed"    # edited: replace it
+    assert resume_state([old], "b2.jsonl", "t2", "cfgA") == "new"        # another paper: keep both
+    assert resume_state([old], "b1.jsonl", "t1", "cfgB") == "redo"
+    new = Held("b1.jsonl", "t2", "cfgA", 9)
+    assert supersedes(old, new) and not supersedes(old, Held("b2.jsonl", "t2", "cfgA", 9))
+    assert supersedes(old, Held("b2.jsonl", "t1", "cfgB", 9))
+
+
+def test_differences_name_the_backend_and_model_first():
+    from extract.identity import config_identity, differences
+    rules = config_identity(backend="rules", fingerprint={"policy": {"x": 1}, "rules_sha256": "a"},
+                            schema="s", schema_sha="0" * 64)
+    remote = config_identity(backend="openai", fingerprint={"model": "big", "base_urls": ["u"],
+                                                           "mode": "tools", "max_tokens": 9},
+                             schema="s", schema_sha="0" * 64, prompt="hybrid", prompt_sha="1" * 64,
+                             decide="measured")
+    assert differences(rules, remote) == "backend rules, now openai; model none, now big"
+    # the endpoint, --max-tokens and the code's digests are not the configuration
+    assert "base_urls" not in remote and "max_tokens" not in remote and "rules_sha256" not in rules
+    other = {**remote, "decide": "model"}
+    assert differences(remote, other) == "decide measured, now model"
+
+
+# -- issue 19: a rerun with another configuration ------------------------------------------------
+
+def test_rerun_with_another_backend_is_refused_and_redo_replaces(cli, server, tmp_path):
+    inp, out = _jsonl(tmp_path / "in.jsonl", [{"id": "p1", "abstract": A}, {"id": "p2", "abstract": B}]), tmp_path / "o.jsonl"
+    assert cli("run", str(inp), out=out).exit_code == 0            # the rules (the default)
+    before = out.read_bytes()
+    r = cli("run", str(inp), *PLAIN, server=server, out=out)
+    assert r.exit_code == 2, r.stderr
+    [line] = [x for x in r.stderr.splitlines() if "error" in x]
+    assert "2 records made with another configuration" in line
+    assert "backend rules, now openai" in line and "model none, now test-model" in line
+    assert "new -o" in line and "--redo" in line
+    assert out.read_bytes() == before and server.chat_count == 0, "nothing sent, nothing mixed"
+
+    r = cli("run", str(inp), *PLAIN, "--redo", server=server, out=out)
+    assert r.exit_code == 0, r.stderr
+    assert "replaced 2 records made with another configuration" in r.stderr
+    recs = read_jsonl(out)
+    assert [x["id"] for x in recs] == ["p1", "p2"], "one record per paper"
+    assert {x["provenance"]["backend"] for x in recs} == {"openai"}
+    # the same configuration again resumes
+    r = cli("run", str(inp), *PLAIN, server=server, out=out)
+    assert r.exit_code == 0 and "2 already done" in r.stderr and server.chat_count == 2
+
+
+@pytest.mark.parametrize("first,second,named", [
+    (("--model", "model-a"), ("--model", "model-b"), "model model-a, now model-b"),
+    ((), ("--decide", "model"), "decide measured, now model"),
+    ((), PLAIN, "prompt hybrid@"),
+    (("--temperature", "0"), ("--temperature", "0.7"), "temperature 0.0, now 0.7"),
+])
+def test_rerun_with_another_option_is_refused(server, tmp_path, first, second, named):
+    inp, out = _jsonl(tmp_path / "in.jsonl", [{"id": "p1", "abstract": A}]), tmp_path / "o.jsonl"
+    base = ("--base-url", server.base_url, "--cache-dir", str(tmp_path / "c"), "-o", str(out))
+
+    def args(extra):
+        model = () if "--model" in extra else ("--model", "m")
+        return ["run", str(inp), *base, *model, *extra]
+    r = CliRunner().invoke(main, args(first))
+    assert r.exit_code == 0, r.stderr
+    r = CliRunner().invoke(main, args(second))
+    assert r.exit_code == 2 and named in r.stderr, r.stderr
+    r = CliRunner().invoke(main, args(first))
+    assert r.exit_code == 0 and "1 already done" in r.stderr, "the first configuration still resumes"
+
+
+def test_redo_with_limit_replaces_part_and_says_what_remains(cli, server, tmp_path):
+    inp = _jsonl(tmp_path / "in.jsonl", [{"id": f"p{i}", "abstract": t} for i, t in enumerate((A, B, C), 1)])
+    out = tmp_path / "o.jsonl"
+    assert cli("run", str(inp), out=out).exit_code == 0
+    r = cli("run", str(inp), *PLAIN, "--redo", "--limit", "1", server=server, out=out)
+    assert r.exit_code == 0 and "replaced 1 records" in r.stderr and "2 remain" in r.stderr, r.stderr
+    assert cli("run", str(inp), *PLAIN, server=server, out=out).exit_code == 2, "still mixed: refused"
+    r = cli("run", str(inp), *PLAIN, "--redo", server=server, out=out)
+    assert r.exit_code == 0 and "replaced 2 records" in r.stderr and "remain" not in r.stderr
+    recs = read_jsonl(out)
+    assert sorted(x["id"] for x in recs) == ["p1", "p2", "p3"]
+    assert {x["provenance"]["backend"] for x in recs} == {"openai"} and server.chat_count == 3
+
+
+# -- issue 20 item 5: separate runs into one output ---------------------------------------------
+
+def test_files_of_the_same_name_in_two_runs_keep_both(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _jsonl(tmp_path / "b1" / "papers.jsonl", [{"abstract": A}, {"abstract": B}])
+    _jsonl(tmp_path / "b2" / "papers.jsonl", [{"abstract": C}, {"abstract": D}])
+    out = tmp_path / "o.jsonl"
+    assert cli("run", "b1/papers.jsonl", out=out).exit_code == 0
+    r = cli("run", "b2/papers.jsonl", out=out)
+    assert r.exit_code == 0 and "text differs" not in r.stderr, r.stderr
+    recs = read_jsonl(out)
+    assert [x["id"] for x in recs] == ["b1/papers#1", "b1/papers#2", "b2/papers#1", "b2/papers#2"]
+    assert [x["text"] for x in recs] == [A, B, C, D]
+    r = cli("run", "./b1/papers.jsonl", out=out)          # the same file, named otherwise
+    assert r.exit_code == 0 and "2 already done" in r.stderr
+
+
+def test_explicit_ids_from_two_inputs_are_two_papers_and_an_edit_replaces_only_its_own(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    one = _jsonl(tmp_path / "one.jsonl", [{"id": "p1", "abstract": A}])
+    _jsonl(tmp_path / "two.jsonl", [{"id": "p1", "abstract": B}])
+    out = tmp_path / "o.jsonl"
+    assert cli("run", "one.jsonl", out=out).exit_code == 0
+    assert cli("run", "two.jsonl", out=out).exit_code == 0
+    assert sorted(x["text"] for x in read_jsonl(out)) == sorted([A, B]), "both kept"
+    _jsonl(one, [{"id": "p1", "abstract": C}])          # edited in its own input: replaced
+    r = cli("run", "one.jsonl", out=out)
+    assert r.exit_code == 0 and "text differs" in r.stderr
+    assert sorted((x["source"], x["text"]) for x in read_jsonl(out)) == [("one.jsonl:1", C), ("two.jsonl:1", B)]
+
+
+def test_two_stdin_batches_keep_both_and_the_same_batch_resumes(tmp_path):
+    out = tmp_path / "o.jsonl"
+    first, second = f"{A}\n\n{B}\n", f"{C}\n\n{D}\n"
+    assert _stdin(["-o", str(out)], first, tmp_path).exit_code == 0
+    r = _stdin(["-o", str(out)], second, tmp_path)
+    assert r.exit_code == 0 and "text differs" not in r.stderr, r.stderr
+    recs = read_jsonl(out)
+    assert [x["text"] for x in recs] == [A, B, C, D] and len({x["id"] for x in recs}) == 4
+    r = _stdin(["-o", str(out)], first, tmp_path)
+    assert r.exit_code == 0 and "2 already done" in r.stderr, "a rerun of the same batch resumes"
+
+
+def test_a_labelled_stdin_batch_edited_is_extracted_again_under_its_ids(tmp_path):
+    out = tmp_path / "o.jsonl"
+    assert _stdin(["-o", str(out), "--label", "batch1"], f"{A}\n\n{B}\n", tmp_path).exit_code == 0
+    r = _stdin(["-o", str(out), "--label", "batch1"], f"{A}\n\n{C}\n", tmp_path)
+    assert r.exit_code == 0 and "1 already done" in r.stderr and "text differs" in r.stderr
+    assert [(x["id"], x["text"]) for x in read_jsonl(out)] == [("batch1#1", A), ("batch1#2", C)]
+    r = CliRunner().invoke(main, ["run", str(_jsonl(tmp_path / "x.jsonl", [{"abstract": A}])),
+                                  "--label", "b"])
+    assert r.exit_code == 2 and "give - as an input" in r.stderr
+
+
+def test_eval_still_matches_records_with_path_ids_to_gold(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "seeds.jsonl"
+    assert cli("run", "seeds/", out=out).exit_code == 0
+    recs = read_jsonl(out)
+    assert recs[0]["id"].startswith("seeds/000_")
+    gold = load_jsonl(ROOT / "tests/gold/dev-gold.jsonl")
+    pairs = match_gold(recs, gold)
+    assert all(r is not None and r["text"].startswith(g["first_words"]) for g, r in pairs)
+    r = cli("eval", str(out), "--gold", "tests/gold/dev-gold.jsonl")
+    assert r.exit_code == 0 and "not found" not in r.stderr, r.stderr
+
+
+# -- issue 20 item 7: batch answers are matched by the request's digest ---------------------------
+
+def test_collect_results_after_an_insert_attaches_no_answer_to_another_abstract(cli, server, tmp_path):
+    small = _jsonl(tmp_path / "small.jsonl", [{"abstract": t} for t in (A, B, C)])    # default ids
+    keep, cache = tmp_path / "b.jsonl", str(tmp_path / "cache")
+    common = ("--base-url", server.base_url, "--model", "test-model", "--cache-dir", cache, *PLAIN)
+    r = cli("batch", "submit", str(small), "--keep", str(keep), *common)
+    assert r.exit_code == 0, r.stderr
+    batch_id = r.stdout.strip()
+    for _ in range(200):
+        info = json.loads(cli("batch", "status", batch_id, "--base-url", server.base_url).stdout)
+        if info["status"] == "completed":
+            break
+        __import__("time").sleep(0.05)
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(server.files[info["output_file_id"]]["data"])
+
+    _jsonl(small, [{"abstract": D}] + [{"abstract": t} for t in (A, B, C)])   # a line inserted on top
+    out = tmp_path / "o.jsonl"
+    r = cli("batch", "collect", "--results", str(results), str(small), "-o", str(out), *common)
+    assert r.exit_code == 0, r.stderr
+    recs = read_jsonl(out)
+    assert [x["text"] for x in recs] == [A, B, C] and "1 inputs not in this batch" in r.stderr
+    for rec in recs:                                  # each answer is its own abstract's
+        assert not rec["dropped"] and all(m["text"] in rec["text"] for m in rec["extraction"]["method_names"])
+    # nothing wrong was cached: a live run asks for the new abstract only
+    before = server.chat_count
+    r = cli("run", str(small), *PLAIN, "--mode", "json_schema", "--base-url", server.base_url, "--model", "test-model",
+            cache_dir=tmp_path / "cache")
+    assert r.exit_code == 0 and "3 cached" in r.stderr and server.chat_count == before + 1
+
+
+# -- issue 20 item 8: the errors file's keys ----------------------------------------------------
+
+def test_a_duplicate_id_does_not_hide_the_first_records_failure(cli, tmp_path):
+    inp = _jsonl(tmp_path / "in.jsonl", [{"id": "p1", "abstract": A * 3}, {"id": "p2", "abstract": B},
+                                         {"id": "p1", "abstract": C}])
+    out = tmp_path / "o.jsonl"
+    r = cli("run", str(inp), "--max-chars", "100", out=out)
+    assert r.exit_code == 1
+    errors = read_jsonl(tmp_path / "o.errors.jsonl")
+    assert sorted((e["id"], e["kind"]) for e in errors) == [("p1", "input"), ("p1", "record")]
+    assert "2 failures listed" in r.stderr
+    assert any("over --max-chars" in e["reason"] for e in errors)
+    assert any("duplicate id" in e["reason"] for e in errors)
+    r = cli("run", str(inp), "--max-chars", "100", out=out)       # a rerun lists the same two
+    assert len(read_jsonl(tmp_path / "o.errors.jsonl")) == 2 and "2 failures listed" in r.stderr
+
+
+def test_a_partial_rerun_keeps_the_problems_it_did_not_reach(cli, tmp_path):
+    inp, out = tmp_path / "in.jsonl", tmp_path / "o.jsonl"
+    rows = [json.dumps({"id": "p1", "abstract": A}), json.dumps({"id": "p2", "abstract": B}), "{not json"]
+    inp.write_text("\n".join(rows) + "\n")
+    assert cli("run", str(inp), out=out).exit_code == 1
+    [bad] = read_jsonl(tmp_path / "o.errors.jsonl")
+    assert bad["source"].endswith("in.jsonl:3") and bad["id"] is None
+    rows[:2] = [json.dumps({"id": "p1", "abstract": C}), json.dumps({"id": "p2", "abstract": D})]
+    inp.write_text("\n".join(rows) + "\n")
+    r = cli("run", str(inp), "--limit", "1", out=out)            # stops before line 3
+    assert r.exit_code == 0, r.stderr
+    assert read_jsonl(tmp_path / "o.errors.jsonl") == [bad], "the unreached problem is still listed"
+    # inputs shift down a line: the full rerun lists the problem at its line now, once
+    inp.write_text(json.dumps({"id": "p0", "abstract": A}) + "\n" + "\n".join(rows) + "\n")
+    assert cli("run", str(inp), out=out).exit_code == 1
+    [now] = read_jsonl(tmp_path / "o.errors.jsonl")
+    assert now["source"].endswith("in.jsonl:4")

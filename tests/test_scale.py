@@ -149,7 +149,7 @@ def test_bad_inputs_in_a_directory_are_named_and_the_rest_go_through(cli, server
     r = cli("run", str(d), server=server, out=out)
     assert r.exit_code == 1
     assert "notes.md: skipped" in r.stderr and "paper.pdf: skipped" in r.stderr
-    assert sorted(x["id"] for x in read_jsonl(out)) == ["bytes#1", "bytes#3", "c1", "j1", "j2"]
+    assert sorted(x["id"] for x in read_jsonl(out)) == [f"{d}/bytes#1", f"{d}/bytes#3", "c1", "j1", "j2"]
     errors = {e["source"].replace(str(d) + "/", ""): e for e in read_jsonl(tmp_path / "out.errors.jsonl")}
     assert "empty file" in errors["empty.txt:1"]["reason"]
     assert "no abstracts" in errors["header_only.txt:1"]["reason"]

@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from . import jsonl
 from .errors import InputError
+from .identity import origin
 from .outpaths import errors_path_for
 
 Warn = Callable[[str], None]
@@ -216,13 +217,15 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
     """Read ``path`` and, if it exists, the errors file next to it.
 
     Raises :class:`InputError` (exit 2) when ``path`` is missing or unreadable.  A failure whose
-    id also has a record (it succeeded on a later resume) is not reported as failed.
+    paper also has a record (it succeeded on a later resume) is not reported as failed.  A
+    paper is its id and its input (:mod:`extract.identity`): the same id from two inputs is
+    two papers.
     """
     path = Path(path)
     if path.is_dir():
         raise InputError(f"cannot read records {path}: is a directory")
     rs = RecordSet(path=path)
-    by_id: dict[str, int] = {}
+    by_id: dict[tuple, int] = {}
     for n, obj in _read_jsonl(path, warn, "records"):
         if not isinstance(obj.get("id"), (str, int)) or not isinstance(obj.get("text"), str):
             warn(f"{path}:{n}: not a record (needs 'id' and 'text'), skipped")
@@ -230,11 +233,12 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
         paper = paper_from_record(obj, n)
         if not paper.schema_ok:
             rs.foreign_schema += 1
-        if paper.id in by_id:
+        key = (paper.id, origin(paper.source))
+        if key in by_id:
             warn(f"{path}:{n}: duplicate id {paper.id!r}; the later record is used")
-            rs.papers[by_id[paper.id]] = paper
+            rs.papers[by_id[key]] = paper
             continue
-        by_id[paper.id] = len(rs.papers)
+        by_id[key] = len(rs.papers)
         rs.papers.append(paper)
     if rs.foreign_schema:
         warn(f"{path}: {rs.foreign_schema} record(s) do not follow the default schema; "
@@ -242,14 +246,20 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
     epath = Path(errors_path) if errors_path is not None else errors_path_for(path)
     if epath.is_file():
         rs.errors_path = epath
-        seen: set[str] = set()
+        seen: set[tuple] = set()
+        done = {k[0] for k in by_id}
         for n, obj in _read_jsonl(epath, warn, "errors file"):
             # an input-level failure may have no id (id: null): name it by its source
-            fid = str(obj["id"]) if isinstance(obj.get("id"), (str, int)) and not isinstance(obj.get("id"), bool) \
-                else (_str(obj.get("source")) or f"{epath.name}:{n}")
-            if fid in by_id or fid in seen:
+            has_id = isinstance(obj.get("id"), (str, int)) and not isinstance(obj.get("id"), bool)
+            fid = str(obj["id"]) if has_id else (_str(obj.get("source")) or f"{epath.name}:{n}")
+            where = origin(obj.get("source"))
+            is_input = obj.get("kind") == "input"      # a bad line: never one of the records
+            if has_id and not is_input and ((fid, where) in by_id or (where is None and fid in done)):
                 continue
-            seen.add(fid)
+            key = (fid, _str(obj.get("source"))) if is_input else (fid, where)
+            if key in seen:
+                continue
+            seen.add(key)
             rs.failures.append(Failure(
                 id=fid, source=_str(obj.get("source")), reason=_str(obj.get("reason")) or "unknown",
                 attempts=_int(obj.get("attempts")),

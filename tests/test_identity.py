@@ -259,3 +259,29 @@ def test_a_partial_rerun_keeps_the_problems_it_did_not_reach(cli, tmp_path):
     assert cli("run", str(inp), out=out).exit_code == 1
     [now] = read_jsonl(tmp_path / "o.errors.jsonl")
     assert now["source"].endswith("in.jsonl:4")
+
+
+def test_the_read_side_keeps_both_papers_and_both_failures(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _jsonl(tmp_path / "one.jsonl", [{"id": "p1", "abstract": A}, {"id": "p2", "abstract": C * 3},
+                                    {"id": "p2", "abstract": D}])
+    _jsonl(tmp_path / "two.jsonl", [{"id": "p1", "abstract": B}])
+    out = tmp_path / "o.jsonl"
+    assert cli("run", "one.jsonl", "--max-chars", "100", out=out).exit_code == 1
+    assert cli("run", "two.jsonl", out=out).exit_code == 0
+    from extract.records import load_records
+    rs = load_records(out, warn=lambda m: None)
+    assert sorted(p.text for p in rs.papers) == sorted([A, B])
+    assert len(rs.failures) == 2 and {f.id for f in rs.failures} == {"p2"}
+
+
+def test_an_output_written_before_configurations_were_recorded_still_resumes(cli, server, tmp_path):
+    inp, out = _jsonl(tmp_path / "in.jsonl", [{"id": "p1", "abstract": A}]), tmp_path / "o.jsonl"
+    assert cli("run", str(inp), out=out).exit_code == 0
+    [rec] = read_jsonl(out)
+    del rec["provenance"]["config"]                    # as an earlier version wrote it
+    out.write_text(json.dumps(rec) + "\n")
+    r = cli("run", str(inp), out=out)
+    assert r.exit_code == 0 and "1 already done" in r.stderr
+    r = cli("run", str(inp), *PLAIN, server=server, out=out)
+    assert r.exit_code == 2 and "backend rules, now openai" in r.stderr

@@ -119,8 +119,9 @@ def test_redo_with_limit_replaces_part_and_says_what_remains(cli, server, tmp_pa
     r = cli("run", str(inp), *PLAIN, "--redo", "--limit", "1", server=server, out=out)
     assert r.exit_code == 0 and "replaced 1 records" in r.stderr and "2 remain" in r.stderr, r.stderr
     assert cli("run", str(inp), *PLAIN, server=server, out=out).exit_code == 2, "still mixed: refused"
-    r = cli("run", str(inp), *PLAIN, "--redo", server=server, out=out)
+    r = cli("run", str(inp), *PLAIN, "--redo", "--json", server=server, out=out)
     assert r.exit_code == 0 and "replaced 2 records" in r.stderr and "remain" not in r.stderr
+    assert json.loads(r.stdout)["replaced"] == 2
     recs = read_jsonl(out)
     assert sorted(x["id"] for x in recs) == ["p1", "p2", "p3"]
     assert {x["provenance"]["backend"] for x in recs} == {"openai"} and server.chat_count == 3

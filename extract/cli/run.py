@@ -164,7 +164,8 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
     resumes; a rerun with another configuration is refused unless --redo).
 
     Exit status: 0 all ok; 1 some records or inputs failed (listed in the errors file);
-    2 bad usage (an option value out of range, say) or unreadable input; 3 the backend is
+    2 bad usage (an option value out of range, say), unreadable input, or an -o made with
+    another configuration (see --redo); 3 the backend is
     unusable (run stopped); 4 token budget spent (rerun resumes); 5 the output file is
     locked by another run; 7 the output cannot be written (disk full); 130 interrupted.
     """
@@ -243,7 +244,7 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         where = f"in {sink.errors_path}" if sink.errors_path else "above"
         say(f"extract: {n} failure{'' if n == 1 else 's'} listed {where}")
     if as_json:
-        line = json.dumps({**asdict(summary), "backend": extractor.backend.name,
+        line = json.dumps({**asdict(summary), "replaced": sink.replaced, "backend": extractor.backend.name,
                            "model": getattr(extractor.backend, "model_name", None) or config.model,
                            "output": str(output) if output else None,
                            "errors": str(sink.errors_path) if sink.errors_path else None})

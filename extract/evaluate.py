@@ -6,7 +6,9 @@ Pure: :func:`evaluate` takes parsed records and gold objects and returns an
 Matching a gold object to a record, in order:
 
 1. the same ``id``;
-2. gold id ``PPP-n`` and record id ``<stem>#n`` where ``stem`` starts with ``PPP``;
+2. gold id ``PPP-n`` and a default record id ``<label>#n`` whose label's last path part
+   starts with ``PPP`` (``tests/gold/blind-abstracts#3`` for ``bli-3``; labels are paths as
+   given, :mod:`extract.inputs.paths`);
 3. the gold ``first_words`` is a prefix of the record ``text``.
 
 Unmatched gold objects count as all-misses (and a wrong contribution).  Names match

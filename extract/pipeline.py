@@ -8,9 +8,11 @@ stops the run.
 Resume is keyed on identity (:mod:`extract.identity`: id, input, text digest and the
 configuration): an input whose record of the same text and configuration is held is
 skipped; one whose text changed is extracted again (named on stderr) and replaces its old
-record; one whose record another configuration made only with ``--redo``.  ``--max-tokens-total`` is a budget the run does not overshoot: a request
-is admitted only when the tokens spent, plus a reservation for each request in flight,
-plus its own reservation (prompt estimate + ``max_tokens``) fit in it.
+record; one whose record another configuration made only with ``--redo``.
+
+``--max-tokens-total`` is a budget the run does not overshoot: a request is admitted only
+when the tokens spent, plus a reservation for each request in flight, plus its own
+reservation (prompt estimate + ``max_tokens``) fit in it.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ from . import hybrid
 from .backends.base import Backend, Job, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
-from .identity import config_identity, origin
 from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
                      FatalBackendError, RecordError, SchemaFailure, TransientBackendError,
                      UsageError, brief)
+from .identity import config_identity, origin
 from .inputs import Item, Problem
 from .output import RecordSink
 from .prompting import load_schema, prompt_for, schema_json, sha256

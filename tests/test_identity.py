@@ -192,6 +192,12 @@ def test_eval_still_matches_records_with_path_ids_to_gold(cli, tmp_path, monkeyp
     assert all(r is not None and r["text"].startswith(g["first_words"]) for g, r in pairs)
     r = cli("eval", str(out), "--gold", "tests/gold/dev-gold.jsonl")
     assert r.exit_code == 0 and "not found" not in r.stderr, r.stderr
+    blind = tmp_path / "blind.jsonl"              # a gold set of plain text: ids PPP-n
+    assert cli("run", "tests/gold/blind-abstracts.txt", out=blind).exit_code == 0
+    recs = read_jsonl(blind)
+    assert recs[0]["id"] == "tests/gold/blind-abstracts#1"
+    pairs = match_gold(recs, load_jsonl(ROOT / "tests/gold/blind-gold.jsonl"))
+    assert all(r is not None and r["text"].startswith(g["first_words"]) for g, r in pairs)
 
 
 # -- issue 20 item 7: batch answers are matched by the request's digest ---------------------------

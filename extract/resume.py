@@ -27,6 +27,28 @@ def identity_of(value) -> tuple[str, str | None, str] | None:
     return None
 
 
+_FIELD, _ENTRY, _NONE = "\x1f", "\x1e", "\x00"
+
+
+def _encode(held: list[Held]) -> str:
+    """The records of an id as one short string (JSON only for an origin holding the
+    separators: splitting is 4x faster than parsing JSON, and a rerun does it per input)."""
+    if any(h.origin and (_FIELD in h.origin or _ENTRY in h.origin) for h in held):
+        return json.dumps([h.as_list() for h in held])
+    return _ENTRY.join(_FIELD.join((_NONE if h.origin is None else h.origin, h.text, h.config,
+                                    str(h.line))) for h in held)
+
+
+def _decode(note: str) -> list[Held]:
+    if note.startswith("["):
+        return [Held.of(x) for x in json.loads(note)]
+    out = []
+    for entry in note.split(_ENTRY):
+        o, text, config, line = entry.split(_FIELD)
+        out.append(Held(None if o == _NONE else o, text, config, int(line)))
+    return out
+
+
 def _count_lines(path: Path, chunk: int = 1 << 20) -> int:
     n, last = 0, b"\n"
     with path.open("rb") as fh:
@@ -50,6 +72,7 @@ class OutputIndex:
         self.replaced = 0         # of those: records of another configuration (--redo)
         self.configs: dict[str, int] = {}      # config digest -> records held
         self.examples: dict[str, dict] = {}    # config digest -> its configuration
+        self._last: tuple[dict, str] | None = None
 
     # -- reading -------------------------------------------------------------------------
     def scan(self, path: Path) -> "OutputIndex":
@@ -70,21 +93,29 @@ class OutputIndex:
         if self.current is None:
             return ""
         ident = record_config(rec, self.current)
+        if self._last is not None and self._last[0] == ident:   # most records: as the last
+            return self._last[1]
         digest = config_digest(ident)
         self.examples.setdefault(digest, ident)
+        self._last = (ident, digest)
         return digest
 
     # -- questions -----------------------------------------------------------------------
     def held(self, rid: str) -> list[Held]:
         note = self._ids.get(rid)
-        return [Held.of(x) for x in json.loads(note)] if note else []
+        return _decode(note) if note else []
 
     def state(self, rid: str, text: str, source: str | None = None) -> str:
         """:func:`extract.identity.resume_state` of an input under this run's configuration."""
-        held = self.held(rid)
-        if not held:
+        note = self._ids.get(rid)
+        if not note:
             return "new"
-        return resume_state(held, origin(source), text_digest(text), self.config)
+        digest = text_digest(text)
+        if _ENTRY not in note and not note.startswith("["):     # one record (the usual case)
+            _, held_text, held_config, _ = note.split(_FIELD)
+            if held_text == digest and held_config == self.config:
+                return "done"
+        return resume_state(_decode(note), origin(source), digest, self.config)
 
     def holds(self, rid: str, source: str | None) -> bool:
         """Whether a record of id ``rid`` from the input of ``source`` is held."""
@@ -113,7 +144,7 @@ class OutputIndex:
             else:
                 kept.append(h)
         kept.append(new)
-        self._ids.add(rid, json.dumps([h.as_list() for h in kept]))
+        self._ids.add(rid, _encode(kept))
         self.records += 1
         self.configs[new.config] = self.configs.get(new.config, 0) + 1
 

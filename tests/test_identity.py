@@ -292,3 +292,16 @@ def test_an_output_written_before_configurations_were_recorded_still_resumes(cli
     assert r.exit_code == 0 and "1 already done" in r.stderr
     r = cli("run", str(inp), *PLAIN, server=server, out=out)
     assert r.exit_code == 2 and "backend rules, now openai" in r.stderr
+
+
+def test_output_index_holds_several_records_of_an_id_whatever_the_origin(tmp_path):
+    from extract.resume import OutputIndex
+    idx = OutputIndex({"backend": "rules"})
+    odd = "we\x1fird\x1e.jsonl"                       # the separators of the compact form
+    idx.append("p1", f"{odd}:1", A)
+    idx.append("p1", "b.jsonl:1", B)
+    assert idx.state("p1", A, f"{odd}:7") == "done" and idx.state("p1", B, "b.jsonl:2") == "done"
+    assert idx.state("p1", C, "b.jsonl:1") == "changed" and idx.state("p1", C, "c.jsonl:1") == "new"
+    idx.append("p1", "b.jsonl:3", C)                  # replaces b's record, keeps the other
+    assert len(idx) == 2 and idx.dropped == 1 and not idx.keeps("p1", 2) and idx.keeps("p1", 1)
+    idx.close()

@@ -305,3 +305,25 @@ def test_output_index_holds_several_records_of_an_id_whatever_the_origin(tmp_pat
     idx.append("p1", "b.jsonl:3", C)                  # replaces b's record, keeps the other
     assert len(idx) == 2 and idx.dropped == 1 and not idx.keeps("p1", 2) and idx.keeps("p1", 1)
     idx.close()
+
+
+def test_a_batch_whose_custom_ids_are_record_ids_is_matched_by_its_bodies(cli, server, tmp_path):
+    """Batches submitted before custom_id became the request's digest still collect."""
+    import openai
+    small = _jsonl(tmp_path / "small.jsonl", [{"id": f"p{i}", "abstract": t} for i, t in enumerate((A, B, C), 1)])
+    keep = tmp_path / "b.jsonl"
+    common = ("--base-url", server.base_url, "--model", "test-model", "--cache-dir", str(tmp_path / "c"))
+    assert cli("batch", "submit", str(small), "--keep", str(keep), "--dry-run", *common).exit_code == 0
+    lines = read_jsonl(keep)
+    keep.write_text("".join(json.dumps({**x, "custom_id": f"p{i}"}) + "\n" for i, x in enumerate(lines, 1)))
+    client = openai.OpenAI(base_url=server.base_url, api_key="x")
+    f = client.files.create(file=("b.jsonl", keep.read_bytes()), purpose="batch")
+    b = client.batches.create(input_file_id=f.id, endpoint="/v1/chat/completions", completion_window="24h")
+    for _ in range(200):
+        if client.batches.retrieve(b.id).status == "completed":
+            break
+        __import__("time").sleep(0.05)
+    out = tmp_path / "o.jsonl"
+    r = cli("batch", "collect", b.id, str(small), "-o", str(out), *common)
+    assert r.exit_code == 0 and "3 ok" in r.stderr, r.stderr
+    assert [x["text"] for x in read_jsonl(out)] == [A, B, C]

@@ -122,6 +122,8 @@ def test_redo_with_limit_replaces_part_and_says_what_remains(cli, server, tmp_pa
     r = cli("run", str(inp), *PLAIN, "--redo", "--json", server=server, out=out)
     assert r.exit_code == 0 and "replaced 2 records" in r.stderr and "remain" not in r.stderr
     assert json.loads(r.stdout)["replaced"] == 2
+    r = cli("run", str(inp), "--redo")
+    assert r.exit_code == 2 and "give -o" in r.stderr
     recs = read_jsonl(out)
     assert sorted(x["id"] for x in recs) == ["p1", "p2", "p3"]
     assert {x["provenance"]["backend"] for x in recs} == {"openai"} and server.chat_count == 3

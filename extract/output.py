@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import IO, Iterable
 
-from . import jsonl
+from . import jsonl, redact
 from .errors import OutputClosed, OutputError
 from .idindex import IdIndex
 from .outpaths import OutputLock, check_paths, errors_path_for, is_own_output, output_path
@@ -59,6 +59,19 @@ def _last_newline_end(fh, size: int, chunk: int = 1 << 16) -> int:
     return 0
 
 
+def _whole_record(fh, start: int, end: int, limit: int = 64 << 20) -> bool:
+    """Is the last line (bytes ``start:end``, no newline) a complete record, a JSON
+    object with an id?  A killed run leaves a prefix of one, which never parses."""
+    if end - start > limit:
+        return False
+    fh.seek(start)
+    try:
+        obj = jsonl.loads(fh.read(end - start).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(obj, dict) and "id" in obj and "status" in obj
+
+
 def _identity(line: jsonl.Line) -> tuple[str, str] | None:
     rec = line.value
     if line.ok and isinstance(rec, dict) and rec.get("status") == "ok" and "id" in rec:
@@ -81,8 +94,12 @@ def repair_and_scan(path: Path) -> tuple[IdIndex, int, int]:
             fh.seek(size - 1)
             if fh.read(1) != b"\n":
                 keep = _last_newline_end(fh, size)
-                fh.truncate(keep)
-                cut = size - keep
+                if _whole_record(fh, keep, size):
+                    fh.seek(0, os.SEEK_END)
+                    fh.write(b"\n")         # complete, only its newline is missing: kept
+                else:
+                    fh.truncate(keep)
+                    cut = size - keep
     superseded = 0
     for line in jsonl.read(path, strict=False):      # only ids and texts are read
         ident = _identity(line)
@@ -99,6 +116,7 @@ def read_errors(path: Path) -> list[dict]:
 
 
 def atomic_write_lines(path: Path, lines: Iterable[str]) -> None:
+    path = Path(os.path.realpath(path))     # through a symlink: the link stays a link
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with tmp.open("w", encoding="utf-8") as fh:
@@ -126,7 +144,7 @@ def error_line(err: dict) -> str:
     ``extract: failed: SOURCE (id ID): REASON``."""
     rid = err.get("id")
     where = err.get("source") or "?"
-    return f"extract: failed: {where}" + (f" (id {rid})" if rid else "") + f": {err['reason']}"
+    return redact.safe(f"extract: failed: {where}" + (f" (id {rid})" if rid else "") + f": {err['reason']}")
 
 
 class RecordSink:
@@ -215,6 +233,9 @@ class RecordSink:
             except BrokenPipeError:
                 self._quiet_stdout()
                 raise OutputClosed("stdout was closed") from None
+            except OSError as e:          # a full disk under `> file`
+                self._quiet_stdout()
+                raise OutputError(f"cannot write to stdout: {e.strerror or e}") from None
         self.done.add(rid, digest)
 
     def _quiet_stdout(self) -> None:
@@ -228,6 +249,7 @@ class RecordSink:
             pass
 
     def error(self, err: dict) -> None:
+        err = redact.mask_all(err)          # a server may echo the key in its message
         self._new_errors[_error_key(err)] = err
         if self.errors_path is None:
             print(error_line(err), file=sys.stderr)

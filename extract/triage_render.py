@@ -8,6 +8,8 @@ import json
 from typing import Sequence
 
 from .records import RecordSet
+from .redact import printable
+from .table_render import csv_cell
 from .triage import FLAG_TYPES, Evidence, Triage, select, triage
 
 FORMATS = ("text", "json", "csv")
@@ -67,11 +69,11 @@ def to_csv(items: Sequence[Triage], total=None) -> str:
                 "context", "note"])
     for t in items:
         if not t.flags:
-            w.writerow([t.id, t.title or "", t.source, t.score] + [""] * 8)
+            w.writerow([csv_cell(c) for c in [t.id, t.title or "", t.source, t.score] + [""] * 8])
         for f in t.flags:
             for e in f.evidence or [Evidence("")]:
-                w.writerow([t.id, t.title or "", t.source, t.score, f.code, f.weight, f.points, e.text,
-                            "" if e.start is None else e.start, "" if e.end is None else e.end, e.context, e.note])
+                w.writerow([csv_cell(c) for c in (t.id, t.title or "", t.source, t.score, f.code, f.weight,
+                                                  f.points, e.text, e.start, e.end, e.context, e.note)])
     return buf.getvalue()
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .._version import __version__
+from .streams import guard_stderr
 
 
 class _OneLineUsageError(click.UsageError):
@@ -48,6 +49,7 @@ class _Main(click.Group):
 @click.version_option(__version__, prog_name="extract")
 def main() -> None:
     """Validated, source-grounded structured records from research-paper abstracts."""
+    guard_stderr()      # secrets masked, control characters escaped, from every layer
 
 
 # Command registration: one line per command module.

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from .. import redact
 from ..backends.base import installed_backends
 from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
 from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
@@ -65,7 +66,7 @@ def describe(extractor: Extractor) -> str:
         line += " with " + ", ".join(f"{k}={v}" for k, v in cfg.backend_options.items())
     if extractor.hybrid:
         line += "; hybrid: the rules propose, the model decides"
-    return line
+    return redact.mask(line)
 
 
 def _check_backend(name: str) -> None:

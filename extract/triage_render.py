@@ -55,7 +55,8 @@ def to_text(items: Sequence[Triage], max_evidence: int = 3, total: Sequence[Tria
                 lines.append(pad + "    " + _one_line(e))
             if len(f.evidence) > len(shown) and shown:
                 lines.append(pad + "    " + f"(+{len(f.evidence) - len(shown)} more)")
-    return "\n".join(lines) + "\n"
+    # ids, titles and evidence come from the input: no escape sequence reaches a terminal
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def to_json(items: Sequence[Triage], total=None) -> str:

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from . import redact
 from .backends.base import Backend, load_backend
 from .config import RunConfig
 from .errors import UsageError
@@ -248,6 +249,7 @@ class _Collect:
         self.q.put(("record", rec))
 
     def error(self, err: dict) -> None:
+        err = redact.mask_all(err)          # a server may echo the key in its message
         given = self.inputs.pop(err.get("source"), None) or {}
         self.q.put(("record", {"id": err.get("id"), "source": err.get("source"),
                                "title": given.get("title"), "meta": given.get("meta", {}),

@@ -19,6 +19,9 @@ import sys
 from .. import redact
 from ..errors import EXIT_OUTPUT
 
+#: errnos of a write that cannot succeed: a full disk or quota, a file too large, I/O, a closed pipe
+WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE)
+
 
 class _GuardedText(io.TextIOBase):
     """A text stream that masks and escapes what is written, then passes it on."""

@@ -249,7 +249,8 @@ class _Collect:
         self.q.put(("record", rec))
 
     def error(self, err: dict) -> None:
-        err = redact.mask_all(err)          # a server may echo the key in its message
+        if isinstance(err.get("reason"), str):    # a server may echo the key in its message
+            err = {**err, "reason": redact.mask(err["reason"])}
         given = self.inputs.pop(err.get("source"), None) or {}
         self.q.put(("record", {"id": err.get("id"), "source": err.get("source"),
                                "title": given.get("title"), "meta": given.get("meta", {}),

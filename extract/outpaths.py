@@ -108,9 +108,10 @@ def check_regular(path: Path | None, flag: str) -> None:
     """A run reads back and appends to ``-o`` (and rewrites ``--errors``): refuse, in one
     line, one that exists and is not a regular file (a device, a FIFO, a symlink loop)."""
     if path is not None and target_kind(path, flag) != "file":
-        raise UsageError(f"{flag} {path}: is not a regular file (a device or a FIFO); a run "
-                         "resumes from and appends to -o, so it must be a file (without -o "
-                         "records go to stdout)")
+        why = ("a run resumes from and appends to -o, so it must be a file (without -o "
+               "records go to stdout)" if flag == "-o" else
+               "the errors file is read back and rewritten, so it must be a file")
+        raise UsageError(f"{flag} {path}: is not a regular file (a device or a FIFO); {why}")
 
 
 def replace_file(path: Path, text: str) -> None:

@@ -249,7 +249,8 @@ class RecordSink:
             pass
 
     def error(self, err: dict) -> None:
-        err = redact.mask_all(err)          # a server may echo the key in its message
+        if isinstance(err.get("reason"), str):    # a server may echo the key in its message
+            err = {**err, "reason": redact.mask(err["reason"])}
         self._new_errors[_error_key(err)] = err
         if self.errors_path is None:
             print(error_line(err), file=sys.stderr)

@@ -79,17 +79,6 @@ def mask(text: Any) -> Any:
     return _KEYLIKE.sub(r"\1" + MASK, text)
 
 
-def mask_all(obj: Any) -> Any:
-    """:func:`mask` applied to every string in a JSON-like value (dicts, lists)."""
-    if isinstance(obj, str):
-        return mask(obj)
-    if isinstance(obj, dict):
-        return {k: mask_all(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [mask_all(v) for v in obj]
-    return obj
-
-
 def _escape(m: re.Match) -> str:
     c = ord(m.group())
     return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"

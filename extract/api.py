@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from . import redact
 from .backends.base import Backend, load_backend
 from .config import RunConfig
 from .errors import UsageError
@@ -248,6 +249,8 @@ class _Collect:
         self.q.put(("record", rec))
 
     def error(self, err: dict) -> None:
+        if isinstance(err.get("reason"), str):    # a server may echo the key in its message
+            err = {**err, "reason": redact.mask(err["reason"])}
         given = self.inputs.pop(err.get("source"), None) or {}
         self.q.put(("record", {"id": err.get("id"), "source": err.get("source"),
                                "title": given.get("title"), "meta": given.get("meta", {}),

@@ -10,8 +10,11 @@ answer, usage, attempts and the time it was extracted.
 Safety, because a cache directory is input like any other:
 
 * values are stored as JSON text (:class:`JSONOnlyDisk`), and an entry in any other form
-  (diskcache's default pickle, planted or left by an old version) is refused and treated
-  as a miss: nothing read back is ever unpickled or executed;
+  (diskcache's default pickle, text, planted or left by an old version) is refused and
+  treated as a miss, with one warning: nothing read back is ever unpickled or executed;
+* a row's ``filename`` is honoured only when it names a value file diskcache made inside
+  the cache directory: a planted path (``/home/me/thesis.tex``) is never read, and never
+  deleted when the entry is replaced or the cache cleared;
 * a cache that cannot be opened or read (corrupt file, not a database) is named in one
   warning and the run carries on without it; ``extract cache clear`` removes it anyway;
 * a cache that cannot be written (disk full) is named in one warning; records are still
@@ -31,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import diskcache
-from diskcache.core import MODE_PICKLE
+from diskcache.core import MODE_BINARY, MODE_RAW
 
 from . import jsonl
 from ._version import __version__
@@ -61,12 +64,36 @@ def cache_key(*, backend: str, fingerprint: dict, prompt_sha: str, schema_sha: s
 
 
 class UnsafeEntry(ValueError):
-    """A cache entry that is not JSON (a pickle): refused, never loaded."""
+    """A cache entry extract did not write (a pickle, text, a file outside the cache):
+    refused, never loaded."""
+
+
+# diskcache names a large value's file ``xx/yy/<28 hex>.val`` (Disk.filename)
+_OWN_FILE = re.compile(r"[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{28}\.val\Z")
 
 
 class JSONOnlyDisk(diskcache.Disk):
     """Values as UTF-8 JSON bytes; keys as plain strings (diskcache stores those raw).
-    ``fetch`` refuses pickled values before diskcache would unpickle them."""
+
+    A row of the database is input: its ``mode`` and ``filename`` are checked before
+    diskcache acts on them.  ``fetch`` accepts only what :meth:`store` writes (JSON bytes
+    in the row, or in a file diskcache named inside this directory) and refuses the rest
+    (a pickle, text, an absolute or outside path) before anything is opened or unpickled;
+    ``remove`` deletes only files of that form, so a planted ``filename`` never makes a
+    run or ``cache clear`` delete a file elsewhere.  ``refused`` counts what was refused."""
+
+    def __init__(self, directory, **kwargs):
+        super().__init__(directory, **kwargs)
+        self._root = os.path.realpath(directory)
+        self.refused = 0
+
+    def _own(self, filename) -> str | None:
+        """The full path of ``filename`` when it is a value file of this cache, else None."""
+        if not isinstance(filename, str) or not _OWN_FILE.match(filename.replace(os.sep, "/")):
+            return None
+        full = os.path.join(self._root, filename)
+        real = os.path.realpath(full)
+        return full if real.startswith(self._root + os.sep) else None
 
     def store(self, value, read, key=diskcache.core.UNKNOWN):
         if not read:
@@ -74,13 +101,26 @@ class JSONOnlyDisk(diskcache.Disk):
         return super().store(value, read, key=key)
 
     def fetch(self, mode, filename, value, read):
-        if mode == MODE_PICKLE:
-            raise UnsafeEntry("a pickled cache entry")
-        data = super().fetch(mode, filename, value, read)
-        if read:
-            return data
-        # plain json: parsing JSON never runs code, and the schema validates what it holds
-        return json.loads(data if isinstance(data, (bytes, str)) else bytes(data))
+        if mode == MODE_RAW and filename is None and isinstance(value, (bytes, memoryview)):
+            data = bytes(value)
+        elif mode == MODE_BINARY and self._own(filename) and not read:
+            data = super().fetch(mode, filename, value, read)
+        else:
+            self.refused += 1
+            raise UnsafeEntry("a cache entry extract did not write")
+        try:        # plain JSON: parsing never runs code, and the schema validates what it holds
+            return json.loads(data)
+        except (ValueError, RecursionError):
+            self.refused += 1
+            raise UnsafeEntry("a cache entry that is not JSON") from None
+
+    def remove(self, file_path):
+        if file_path is None:
+            return
+        if self._own(file_path) is None:
+            self.refused += 1           # not a file of this cache: never deleted
+            return
+        super().remove(file_path)
 
 
 def _stderr(msg: str) -> None:
@@ -122,21 +162,28 @@ class AnswerCache:
         try:
             value = self._open().get(key)
         except UnsafeEntry:
-            self._once("unsafe", f"the cache at {self.directory} holds entries that are not "
-                       "JSON (pickle); they are ignored, never loaded")
-            return None
-        except ValueError:              # an entry that is not strict JSON: a miss
+            self._warn_refused()
             return None
         except _STORE_ERRORS as e:
             self._unusable(e)
             return None
         return value if isinstance(value, dict) else None
 
+    def _warn_refused(self) -> None:
+        self._once("unsafe", f"the cache at {self.directory} holds entries that are not JSON "
+                   "(pickle) or that extract did not write (text, a file path outside the "
+                   "cache); they are ignored: never loaded, never deleted outside the cache")
+
+    def _check_refused(self) -> None:
+        if self._cache is not None and getattr(self._cache.disk, "refused", 0):
+            self._warn_refused()
+
     def set(self, key: str, value: dict[str, Any]) -> None:
         if not (self.enabled and self.writable):
             return
         try:
             self._open().set(key, value)
+            self._check_refused()       # the row it replaced named a file not ours
         except _STORE_ERRORS as e:
             self.writable = False
             self._once("broken", f"cannot write to the cache at {self.directory} ({_why(e)}); "
@@ -163,7 +210,9 @@ class AnswerCache:
         and its files were removed instead."""
         self._existing()
         try:
-            return self._open().clear()
+            n = self._open().clear()
+            self._check_refused()
+            return n
         except _STORE_ERRORS:
             self.close()
             _remove_cache_files(self.directory)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import NamedTuple
 
+from . import redact
 from .errors import UsageError
 
 DEFAULT_CACHE_DIR = Path("cache")
@@ -138,6 +139,10 @@ class RunConfig:
     backend_options: Options = field(default_factory=Options)  # -O KEY VALUE, the backend validates
 
     def __post_init__(self):
+        # the key and the URLs' credentials are masked wherever they would be printed
+        redact.register(self.api_key)
+        for url in ((self.base_urls,) if isinstance(self.base_urls, str) else self.base_urls or ()):
+            redact.register_url(url)
         _validate(self)
         if not isinstance(self.backend_options, Options):
             object.__setattr__(self, "backend_options", Options(self.backend_options or ()))
@@ -211,7 +216,11 @@ def remote_from_env(environ: Mapping | None = None) -> tuple[tuple[str, ...], st
     env = os.environ if environ is None else environ
     base = env.get("OPENAI_BASE_URL") or ""
     urls = tuple(u for u in base.replace(",", " ").split() if u)
-    return urls, (env.get("OPENAI_API_KEY") or None)
+    key = env.get("OPENAI_API_KEY") or None
+    redact.register(key)
+    for url in urls:
+        redact.register_url(url)
+    return urls, key
 
 
 def env_defaults(environ: Mapping | None = None) -> dict:

@@ -7,16 +7,20 @@
   of abstracts): a run appends to ``-o``, and would append records to someone's data.
 * :func:`is_own_output` tells a records or errors file written by extract from an input
   file, by its name and its first line; folder scanning (``inputs.expand``) skips them.
-* :class:`OutputLock` is an ``flock`` on ``<resolved output>.lock``: two processes writing
-  one file through two names (a symlink) still meet on one lock.  The lock file is removed
+* :class:`OutputLock` is an ``flock`` on ``<resolved output>.lock`` and one on the output
+  file itself: two processes writing one file through two names (a symlink, a hard link)
+  still meet on one lock.  The lock file is removed
   when the run ends; a process that opened it just before checks that the file it locked is
   still the one at that path, so removal never lets two writers in.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import stat
+import tempfile
 from pathlib import Path
 from typing import IO, Iterable
 
@@ -78,6 +82,64 @@ def holds_foreign_data(path: Path, peek: int = 1 << 20, keys: frozenset = frozen
     return False
 
 
+def target_kind(path: str | Path, flag: str = "-o") -> str:
+    """What writing ``path`` means: ``"file"`` (a regular file, a symlink to one, or nothing
+    yet: replaced atomically) or ``"stream"`` (a character device or a FIFO, e.g.
+    ``/dev/null``, ``/dev/stdout`` on a terminal or pipe: written through).  A directory,
+    a block device, a socket or a symlink loop is a :class:`UsageError`."""
+    try:
+        st = os.stat(path)                  # follows symlinks
+    except FileNotFoundError:
+        return "file"                       # new (or a dangling symlink: its target is created)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise UsageError(f"{flag} {path}: a symlink loop") from None
+        raise UsageError(f"{flag} {path}: {e.strerror or e}") from None
+    if stat.S_ISREG(st.st_mode):
+        return "file"
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+        return "stream"
+    what = ("a directory" if stat.S_ISDIR(st.st_mode) else "a block device" if stat.S_ISBLK(st.st_mode)
+            else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+    raise UsageError(f"{flag} {path}: is {what}; give a file name")
+
+
+def check_regular(path: Path | None, flag: str) -> None:
+    """A run reads back and appends to ``-o`` (and rewrites ``--errors``): refuse, in one
+    line, one that exists and is not a regular file (a device, a FIFO, a symlink loop)."""
+    if path is not None and target_kind(path, flag) != "file":
+        why = ("a run resumes from and appends to -o, so it must be a file (without -o "
+               "records go to stdout)" if flag == "-o" else
+               "the errors file is read back and rewritten, so it must be a file")
+        raise UsageError(f"{flag} {path}: is not a regular file (a device or a FIFO); {why}")
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temp file + rename in its folder), keeping the
+    permissions of the file it replaces (a new one gets 0666 minus the umask).  ``path`` is
+    the file itself: resolve a symlink first, so the link is not replaced."""
+    tmp = None
+    try:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.chmod(tmp, mode)                 # mkstemp makes 0600
+        os.replace(tmp, path)
+        tmp = None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
 def _resolved(p: str | Path) -> Path:
     return Path(os.path.abspath(p)).resolve()
 
@@ -109,6 +171,7 @@ def check_paths(out: Path | None, errors: Path | None, inputs: Iterable[str | Pa
         blocker = _file_ancestor(Path(os.path.abspath(p)))
         if blocker is not None:
             raise UsageError(f"{flag} {p}: cannot create it, {blocker} is a file")
+        check_regular(p, flag)
         if flag == "--errors" and Path(p).is_dir():
             raise UsageError(f"--errors {p}: is a directory; give a file name")
     if out is not None and errors is not None and _resolved(out) == _resolved(errors):
@@ -136,8 +199,27 @@ class OutputLock:
     """An exclusive, non-blocking lock for one output file (use as a context manager)."""
 
     def __init__(self, out: Path):
+        self.out = Path(out)
         self.path = Path(f"{_resolved(out)}.lock")
         self._fh: IO[str] | None = None
+        self._file_fd: int | None = None
+
+    def _lock_the_file(self) -> None:
+        """An flock on the output file itself, so a second name of the same file (a hard
+        link, which resolving cannot see through) meets this run: locks belong to the
+        file's identity (device, inode), not to a name."""
+        try:
+            fd = os.open(self.out, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError as e:
+            raise OutputError(f"cannot create {self.out}: {e.strerror or e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise OutputLockedError(f"{self.out} is being written by another extract process "
+                                    "(under another name: a hard link); wait for it or choose "
+                                    "another -o") from None
+        self._file_fd = fd
 
     def __enter__(self) -> "OutputLock":
         for _ in range(20):
@@ -157,11 +239,19 @@ class OutputLock:
                 same = False
             if same:
                 self._fh = fh
+                try:
+                    self._lock_the_file()
+                except BaseException:
+                    self.__exit__()
+                    raise
                 return self
             fh.close()        # the holder removed it as we opened it: lock the new one
         raise OutputLockedError(f"cannot lock {self.path}")  # pragma: no cover - a lock race storm
 
     def __exit__(self, *exc) -> None:
+        if self._file_fd is not None:
+            os.close(self._file_fd)
+            self._file_fd = None
         if self._fh is not None:
             try:
                 os.unlink(self.path)   # while still held: a waiter sees a new file, not this one

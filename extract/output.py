@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 from typing import IO, Iterable
 
-from . import jsonl
+from . import jsonl, redact
 from .errors import OutputClosed, OutputError, UsageError
 from .identity import differences, origin, text_digest
 from .resume import OutputIndex, identity_of
@@ -60,8 +60,22 @@ def _last_newline_end(fh, size: int, chunk: int = 1 << 16) -> int:
     return 0
 
 
+def _whole_record(fh, start: int, end: int, limit: int = 64 << 20) -> bool:
+    """Is the last line (bytes ``start:end``, no newline) a complete record, a JSON
+    object with an id?  A killed run leaves a prefix of one, which never parses."""
+    if end - start > limit:
+        return False
+    fh.seek(start)
+    try:
+        obj = jsonl.loads(fh.read(end - start).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(obj, dict) and "id" in obj and "status" in obj
+
+
 def repair_and_scan(path: Path, config: dict | None = None) -> tuple[OutputIndex, int]:
-    """Cut a torn last line off ``path``; return the index of the records it holds
+    """Cut a torn last line off ``path`` (a last line that is a whole record, only its
+    newline missing, is kept and given one); return the index of the records it holds
     (:class:`.resume.OutputIndex`; ``config``: the run's configuration) and the bytes cut.
     Streams: memory does not grow with the file."""
     ids = OutputIndex(config)
@@ -74,8 +88,12 @@ def repair_and_scan(path: Path, config: dict | None = None) -> tuple[OutputIndex
             fh.seek(size - 1)
             if fh.read(1) != b"\n":
                 keep = _last_newline_end(fh, size)
-                fh.truncate(keep)
-                cut = size - keep
+                if _whole_record(fh, keep, size):
+                    fh.seek(0, os.SEEK_END)
+                    fh.write(b"\n")         # complete, only its newline is missing: kept
+                else:
+                    fh.truncate(keep)
+                    cut = size - keep
     return ids.scan(path), cut
 
 
@@ -86,6 +104,7 @@ def read_errors(path: Path) -> list[dict]:
 
 
 def atomic_write_lines(path: Path, lines: Iterable[str]) -> None:
+    path = Path(os.path.realpath(path))     # through a symlink: the link stays a link
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with tmp.open("w", encoding="utf-8") as fh:
@@ -125,7 +144,7 @@ def error_line(err: dict) -> str:
     ``extract: failed: SOURCE (id ID): REASON``."""
     rid = err.get("id")
     where = err.get("source") or "?"
-    return f"extract: failed: {where}" + (f" (id {rid})" if rid else "") + f": {err['reason']}"
+    return redact.safe(f"extract: failed: {where}" + (f" (id {rid})" if rid else "") + f": {err['reason']}")
 
 
 class RecordSink:
@@ -249,6 +268,9 @@ class RecordSink:
             except BrokenPipeError:
                 self._quiet_stdout()
                 raise OutputClosed("stdout was closed") from None
+            except OSError as e:          # a full disk under `> file`
+                self._quiet_stdout()
+                raise OutputError(f"cannot write to stdout: {e.strerror or e}") from None
         text = rec.get("text")
         self.done.append(str(rec["id"]), rec.get("source"), text if isinstance(text, str) else "")
 
@@ -263,6 +285,8 @@ class RecordSink:
             pass
 
     def error(self, err: dict) -> None:
+        if isinstance(err.get("reason"), str):    # a server may echo the key in its message
+            err = {**err, "reason": redact.mask(err["reason"])}
         self._new_errors[_error_key(err)] = err
         if self.errors_path is None:
             print(error_line(err), file=sys.stderr)

@@ -64,7 +64,8 @@ def _flags(t: Triage | None) -> list[dict]:
     if t is None:
         return []
     return [{"code": f.code, "label": f.label, "weight": f.weight, "points": f.points,
-             "evidence": [{"text": e.text, "context": e.context, "note": e.note} for e in f.evidence]}
+             "evidence": [{"text": e.text, "context": e.context, "marks": e.marks, "note": e.note}
+                          for e in f.evidence]}
             for f in t.flags]
 
 

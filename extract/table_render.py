@@ -191,12 +191,29 @@ def to_markdown(rows: Sequence[Row], by: str) -> str:
     return "\n\n".join(parts) + "\n" if parts else ""
 
 
+# CSV injection (OWASP): a spreadsheet runs a cell that starts with = + - @ (or tab/CR
+# before one) as a formula; a text cell so started gets a leading ' and is shown as text.
+# Values stay numbers: a number, or a text that is only a numeral ("-0.76"), is no formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+_PLAIN_NUMERAL = re.compile(r"[+-]?(?:\d+(?:[.,]\d+)*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?%?\Z")
+
+
+def csv_cell(v):
+    """One CSV cell: None empty, numbers as they are, a text that a spreadsheet would run
+    as a formula prefixed with ``'``."""
+    if v is None:
+        return ""
+    if isinstance(v, str) and v.lstrip(" ").startswith(_FORMULA_START) and not _PLAIN_NUMERAL.match(v.strip()):
+        return "'" + v
+    return v
+
+
 def to_csv(rows: Sequence[Row], by: str = "dataset") -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(FIELDS)
     for r in rows:
-        w.writerow(["" if getattr(r, f) is None else getattr(r, f) for f in FIELDS])
+        w.writerow([csv_cell(getattr(r, f)) for f in FIELDS])
     return buf.getvalue()
 
 

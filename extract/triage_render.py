@@ -8,6 +8,8 @@ import json
 from typing import Sequence
 
 from .records import RecordSet
+from .redact import printable
+from .table_render import csv_cell
 from .triage import FLAG_TYPES, Evidence, Triage, select, triage
 
 FORMATS = ("text", "json", "csv")
@@ -53,7 +55,8 @@ def to_text(items: Sequence[Triage], max_evidence: int = 3, total: Sequence[Tria
                 lines.append(pad + "    " + _one_line(e))
             if len(f.evidence) > len(shown) and shown:
                 lines.append(pad + "    " + f"(+{len(f.evidence) - len(shown)} more)")
-    return "\n".join(lines) + "\n"
+    # ids, titles and evidence come from the input: no escape sequence reaches a terminal
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def to_json(items: Sequence[Triage], total=None) -> str:
@@ -67,11 +70,11 @@ def to_csv(items: Sequence[Triage], total=None) -> str:
                 "context", "note"])
     for t in items:
         if not t.flags:
-            w.writerow([t.id, t.title or "", t.source, t.score] + [""] * 8)
+            w.writerow([csv_cell(c) for c in [t.id, t.title or "", t.source, t.score] + [""] * 8])
         for f in t.flags:
             for e in f.evidence or [Evidence("")]:
-                w.writerow([t.id, t.title or "", t.source, t.score, f.code, f.weight, f.points, e.text,
-                            "" if e.start is None else e.start, "" if e.end is None else e.end, e.context, e.note])
+                w.writerow([csv_cell(c) for c in (t.id, t.title or "", t.source, t.score, f.code, f.weight,
+                                                  f.points, e.text, e.start, e.end, e.context, e.note)])
     return buf.getvalue()
 
 

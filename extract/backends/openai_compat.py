@@ -168,7 +168,8 @@ class OpenAIBackend(Backend):
                 if isinstance(err, FatalBackendError):
                     self.replicas.refuse(replica, str(err))    # raises when none is left
                 elif isinstance(err, TransientBackendError):
-                    self.replicas.failed(replica, getattr(err, "connect", False), str(err))
+                    self.replicas.failed(replica, getattr(err, "connect", False), str(err),
+                                         unanswered=getattr(err, "unanswered", False))
                 else:
                     raise err from None
                 if rec.retries_left <= 0:

@@ -120,6 +120,7 @@ class Replica:
     connect_fails: int = 0       # consecutive failures to connect
     refused: str | None = None   # why it refused us (401/403/404): set aside for the run
     last_fault: str = ""         # the last connection fault, in words
+    reached: bool = False        # that fault came after the server took the connection
 
 
 class ReplicaSet:
@@ -150,19 +151,27 @@ class ReplicaSet:
         r.streak = r.connect_fails = 0
         self.answered = True
 
-    def failed(self, r: Replica, connect: bool = False, why: str = "") -> None:
+    def failed(self, r: Replica, connect: bool = False, why: str = "",
+               unanswered: bool = False) -> None:
+        """A transient failure of ``r``; ``connect``: it could not be reached; ``unanswered``:
+        it took the connection and closed it without answering.  Both count toward
+        fail-fast while no replica has ever answered, each named for what it is."""
         r.streak += 1
         if len(self.replicas) > 1 and r.streak >= self.bench_after:
             extra = r.streak - self.bench_after
             r.benched_until = time.monotonic() + min(300.0, self.bench_seconds * 2 ** extra)
-        if connect:
+        if connect or unanswered:
             r.connect_fails += 1
             r.last_fault = why
+            r.reached = unanswered
             if not self.answered and all(x.connect_fails >= self.fail_fast_after or x.refused
                                          for x in self.replicas):
-                where = ", ".join(f"{x.url} ({x.last_fault or 'no answer'})"
-                                  for x in self.replicas if x.refused is None)
-                raise FatalBackendError(f"cannot connect to {where}")
+                live = [x for x in self.replicas if x.refused is None]
+                parts = [f"{x.url} ({x.last_fault or 'no answer'})" for x in live]
+                verb = ("no answer from" if all(x.reached for x in live) else
+                        "cannot connect to" if not any(x.reached for x in live) else
+                        "cannot connect to or get an answer from")
+                raise FatalBackendError(f"{verb} {', '.join(parts)}")
 
     def refuse(self, r: Replica, why: str) -> None:
         """``r`` said 401/403/404: set it aside for the run; stop when none is left."""

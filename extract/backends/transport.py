@@ -23,19 +23,18 @@ from __future__ import annotations
 import email.utils
 import errno
 import random
-import re
 import socket
 import time
 
 import openai
 from instructor.core.exceptions import IncompleteOutputException, InstructorRetryException
 
+from .. import redact
 from ..errors import (ExtractError, FatalBackendError, RecordError, RequestRejected,
                       SchemaFailure, TransientBackendError)
 
 _RETRY_STATUS = {408, 409, 425, 429}
 _FATAL_STATUS = {401, 403, 404}
-_KEYLIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{4})[A-Za-z0-9_\-*]{4,}")
 
 
 class ResponseTooLarge(RecordError):
@@ -62,10 +61,36 @@ def _chain(exc: BaseException):
         exc = exc.__cause__ or exc.__context__
 
 
+_OUT_OF_FDS = (errno.EMFILE, errno.ENFILE)
+OUT_OF_FDS = "out of file descriptors (too many open files: lower --concurrency or raise `ulimit -n`)"
+CLOSED_UNANSWERED = "the server accepted the connection and closed it without answering"
+
+
+def _out_of_fds(e: BaseException) -> bool:
+    return getattr(e, "errno", None) in _OUT_OF_FDS or (
+        isinstance(getattr(e, "os_error", None), OSError) and e.os_error.errno in _OUT_OF_FDS)
+
+
+def dropped_unanswered(exc: BaseException) -> bool:
+    """Did a server take the connection and close it before any answer (it is reachable)?"""
+    for e in _chain(exc):
+        if type(e).__name__ in ("ServerDisconnectedError", "RemoteProtocolError", "ClientConnectionResetError"):
+            return True
+        if type(e).__name__ == "ClientOSError" and "request body" in str(e):
+            return True
+    return False
+
+
 def connection_fault(exc: BaseException) -> str | None:
     """What went wrong on the wire, in words, or None if ``exc`` is not a connection fault.
-    (The aiohttp transport reports a refused connection as a *timeout*: the cause says.)"""
-    for e in _chain(exc):
+    (The aiohttp transport reports every failure to connect, or to get an answer, as a
+    *timeout*: the cause says what happened.)"""
+    chain = list(_chain(exc))
+    if any(_out_of_fds(e) for e in chain):
+        return OUT_OF_FDS
+    if dropped_unanswered(exc):
+        return CLOSED_UNANSWERED
+    for e in chain:
         if isinstance(e, ConnectionRefusedError) or getattr(e, "errno", None) == errno.ECONNREFUSED:
             return "connection refused"
         if isinstance(e, socket.gaierror):
@@ -87,7 +112,11 @@ _CONNECT_NAMES = {"ConnectError", "ConnectTimeout", "ClientConnectorError", "Con
 
 def connect_phase(exc: BaseException) -> bool:
     """Did ``exc`` happen before any byte reached a server (refused, unresolved,
-    unreachable, connect timeout)?  Those, and only those, count toward fail-fast."""
+    unreachable, connect timeout)?  Those, and only those, count toward fail-fast.  A
+    server that accepted the connection was reached, and running out of file descriptors
+    is this process's own limit: neither is a failure to connect."""
+    if dropped_unanswered(exc) or any(_out_of_fds(e) for e in _chain(exc)):
+        return False
     for e in _chain(exc):
         if type(e).__name__ in _CONNECT_NAMES or isinstance(e, (ConnectionRefusedError, socket.gaierror)):
             return True
@@ -97,10 +126,11 @@ def connect_phase(exc: BaseException) -> bool:
 
 
 def scrub(text: str, secret: str | None = None) -> str:
-    """``text`` with an API key (the given one, or anything shaped like ``sk-...``) masked."""
-    if secret and len(secret) >= 6:
-        text = text.replace(secret, secret[:3] + "...")
-    return _KEYLIKE.sub(r"\1...", text)
+    """``text`` with secrets masked: ``secret``, the configured key and URL credentials
+    (:mod:`extract.redact`), whatever their shape, and key-shaped strings."""
+    if secret:
+        redact.register(secret)
+    return redact.mask(text)
 
 
 def server_message(exc: BaseException, limit: int = 300) -> str:
@@ -157,7 +187,17 @@ def _status(root: openai.APIStatusError) -> str:
 
 
 def classify(exc: BaseException, timeout: float | None = None) -> Exception:
-    """Map any exception out of a request (or an instructor call) to extract's hierarchy."""
+    """Map any exception out of a request (or an instructor call) to extract's hierarchy,
+    its message with every secret masked."""
+    err = _classify(exc, timeout)
+    if err.args and isinstance(err.args[0], str):
+        masked = redact.mask(err.args[0])
+        if masked != err.args[0]:
+            err.args = (masked, *err.args[1:])
+    return err
+
+
+def _classify(exc: BaseException, timeout: float | None) -> Exception:
     root = _root(exc)
     for e in _chain(root):
         if isinstance(e, ExtractError):
@@ -169,6 +209,7 @@ def classify(exc: BaseException, timeout: float | None = None) -> Exception:
     if isinstance(root, (openai.APITimeoutError, openai.APIConnectionError)):
         err = TransientBackendError(connection_fault(root) or "connection error")
         err.connect = connect_phase(root)
+        err.unanswered = dropped_unanswered(root)
         return err
     if isinstance(root, openai.APIStatusError):
         status = root.status_code

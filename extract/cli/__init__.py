@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .._version import __version__
+from .streams import WRITE_FAILURES, guard_stderr, stdout_failed
 
 
 class _OneLineUsageError(click.UsageError):
@@ -36,18 +37,27 @@ class _Main(click.Group):
             return super().make_context(*args, **kwargs)
         except click.UsageError as e:
             raise _one_line(e) from e
+        except OSError as e:        # --version or --help into a full stdout
+            if e.errno in WRITE_FAILURES:
+                stdout_failed(e)
+            raise
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except click.UsageError as e:
             raise _one_line(e) from e
+        except OSError as e:        # a write no command caught (stdout on a full disk)
+            if e.errno in WRITE_FAILURES:
+                stdout_failed(e)
+            raise
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="extract")
 def main() -> None:
     """Validated, source-grounded structured records from research-paper abstracts."""
+    guard_stderr()      # secrets masked, control characters escaped, from every layer
 
 
 # Command registration: one line per command module.

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from .. import redact
 from ..config import DEFAULT_CACHE_DIR, ENV_CACHE_DIR, RANGES, RunConfig
 
 
@@ -66,7 +67,7 @@ max_chars_option = click.option("--max-chars", type=ranged("max_chars"), default
 
 def fail(message: str, code: int = 2) -> None:
     """One clear line on stderr, then exit with ``code``."""
-    click.echo(f"extract: error: {message}", err=True)
+    click.echo(f"extract: error: {redact.safe(message)}", err=True)
     sys.exit(code)
 
 

@@ -3,14 +3,16 @@ with one-line errors, and writing the output to stdout or atomically to ``-o FIL
 
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
 from pathlib import Path
 
 import click
 
 from .common import fail, not_empty
-from ..errors import ExtractError
+from .streams import stdout_failed
+from ..errors import EXIT_OUTPUT, ExtractError, UsageError
+from ..outpaths import replace_file, target_kind
 from ..records import RecordSet, load_records
 
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
@@ -43,26 +45,28 @@ def load_or_exit(command: str, path: str, *, default_schema: bool = False) -> Re
 
 
 def write_output(command: str, text: str, output: str | None) -> None:
-    """``text`` to stdout, or atomically to ``output`` (a failed write leaves no partial file)."""
+    """``text`` to stdout, or to ``output``: a regular file (or a new one) is replaced
+    atomically (a failed write leaves no partial file), through a symlink to it (the link
+    is followed, never replaced); a character device or a FIFO (``/dev/null``, ``/dev/tty``,
+    a named pipe, ``/dev/stdout``) is written through; anything else is refused.  Every
+    failure is one line: exit 7 when the disk is full, else 2."""
     if not output or output == "-":
-        click.echo(text, nl=False)
+        try:
+            click.echo(text, nl=False)
+        except OSError as e:
+            stdout_failed(e)
         return
-    target = Path(output)
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.",
-                                   suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file ordinary permissions
-        os.replace(tmp, target)
-    except OSError as e:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        fail(f"cannot write {output}: {e.strerror or e}")
+        kind = target_kind(output)
+    except UsageError as e:
+        fail(str(e))
+    try:
+        if kind == "stream":
+            with open(output, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        else:
+            replace_file(Path(os.path.realpath(output)), text)
+    except OSError as e:        # a full disk is exit 7 (as for run); a bad path is usage
+        fail(f"cannot write {output}: {e.strerror or e}",
+             EXIT_OUTPUT if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO) else 2)
     click.echo(f"extract: wrote {output}", err=True)

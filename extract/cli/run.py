@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from .. import redact
 from ..backends.base import installed_backends
 from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
 from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
@@ -21,6 +22,7 @@ from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option
                      no_cache_option, not_empty, prompt_option, ranged, schema_option,
                      temperature_option)
 from .progress import Progress
+from .streams import stdout_failed
 
 
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
@@ -65,7 +67,7 @@ def describe(extractor: Extractor) -> str:
         line += " with " + ", ".join(f"{k}={v}" for k, v in cfg.backend_options.items())
     if extractor.hybrid:
         line += "; hybrid: the rules propose, the model decides"
-    return line
+    return redact.mask(line)
 
 
 def _check_backend(name: str) -> None:
@@ -248,5 +250,8 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
                            "model": getattr(extractor.backend, "model_name", None) or config.model,
                            "output": str(output) if output else None,
                            "errors": str(sink.errors_path) if sink.errors_path else None})
-        click.echo(line, err=output is None)
+        try:
+            click.echo(line, err=output is None)
+        except OSError as e:
+            stdout_failed(e)
     sys.exit(summary.exit_code)

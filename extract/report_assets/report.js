@@ -56,10 +56,18 @@
     emit(text.length);
   }
 
-  // Evidence contexts mark their spans «like this».
-  function renderContext(parent, s) {
-    var parts = String(s).split(/[«»]/);
-    for (var i = 0; i < parts.length; i++) add(parent, i % 2 ? el("b", null, parts[i]) : parts[i]);
+  // Evidence contexts mark their spans «like this»; marks (offsets of the spans) say
+  // which: the abstract itself may hold « or ».
+  function renderContext(parent, s, marks) {
+    s = String(s);
+    var pos = 0;
+    (marks || []).forEach(function (m) {
+      if (m[0] < pos || m[1] > s.length) return;
+      add(parent, s.slice(pos, m[0]));
+      add(parent, el("b", null, s.slice(m[0], m[1])));
+      pos = m[1];
+    });
+    add(parent, s.slice(pos));
   }
 
   /* ---------------------------------------------------------------- header */
@@ -196,7 +204,7 @@
         add(li, el("span", "flag-name", f.label), fw);
         f.evidence.slice(0, 4).forEach(function (e) {
           var d = el("div", "ev");
-          if (e.context) renderContext(d, e.context);
+          if (e.context) renderContext(d, e.context, e.marks);
           else if (e.text) add(d, el("b", null, e.text));
           if (e.note) add(d, (e.context || e.text ? " " : ""), el("span", "note", (e.context || e.text ? "\u2014 " : "") + e.note));
           add(li, d);

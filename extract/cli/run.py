@@ -75,6 +75,26 @@ def _check_backend(name: str) -> None:
                          "a plugin adds one under the extract.backends entry-point group)")
 
 
+# -o suffixes of other formats: `run` writes JSON Lines records, whatever the name says
+_NOT_JSONL = {".csv": "csv", ".tsv": "csv", ".md": "markdown", ".markdown": "markdown",
+              ".html": "html", ".htm": "html", ".json": "json", ".xlsx": "csv", ".txt": None}
+
+
+def _check_suffix(output: str | None) -> None:
+    """``-o out.csv`` would get JSON Lines under a CSV name: refuse it, pointing at the
+    command that writes that format (exit 2)."""
+    if not output or output == "-":
+        return
+    suffix = Path(output).suffix.lower()
+    if suffix not in _NOT_JSONL:
+        return
+    stem = str(Path(output).with_suffix(".jsonl"))
+    fmt = _NOT_JSONL[suffix]
+    then = (f"; then `extract table {stem} -o {output}` writes the comparison table as {fmt}"
+            if fmt else "")
+    raise UsageError(f"-o {output}: extract run writes records as JSON Lines; give -o {stem}{then}")
+
+
 class _Notes:
     """How inputs were read, on stderr: every note with -v, else the first few."""
 
@@ -173,6 +193,7 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
                               max_chars, max_tokens_total, temperature,
                               backend_options=backend_options, decide=decide)
         _check_backend(config.backend)
+        _check_suffix(output)
         out_path = output_path(output)          # checked before anything loads or is read
         errors_path = Path(errors_file) if errors_file else (errors_path_for(out_path) if out_path else None)
         check_paths(out_path, errors_path, inputs)

@@ -33,7 +33,7 @@ from .backends.base import Backend, load_backend
 from .config import RunConfig
 from .errors import UsageError
 from .inputs import FieldMap, Item, Problem, from_mapping
-from .inputs.model import bad_text
+from .inputs.model import bad_text, missing_abstract
 
 __all__ = ["Record", "Fields", "extract", "extract_many", "load_records", "build_table",
            "triage_records", "write_report"]
@@ -204,7 +204,7 @@ def _described(entry: Item | Problem, obj) -> dict:
         # read again with the abstract made harmless: the same title and meta rules as an Item
         keys = {str(k).strip().lower(): k for k in obj}
         text_key = FieldMap().pick(keys, "text")
-        again = from_mapping({**obj, (text_key if text_key is not None else "text"): "-"}, "item", 0, "")
+        again = from_mapping({**obj, (text_key if text_key is not None else "text"): "x"}, "item", 0, "")
         if isinstance(again, Item):
             return {"title": again.title, "meta": dict(again.meta or {}), "text": None}
     return {"title": None, "meta": {}, "text": None}
@@ -266,7 +266,8 @@ def extract_many(items: Iterable, **options) -> Iterator[Record]:
     in input order.  An item is a string, a mapping (``abstract``/``text``, optional ``id``,
     ``title``, other fields kept as ``meta``), a ``(text, title)`` pair or an
     :class:`~extract.inputs.Item`.  A failed item is yielded as a record with
-    ``status == "error"`` and a ``reason``: one bad abstract never stops the others."""
+    ``status == "error"`` (``"skipped"`` for an item without an abstract) and a ``reason``:
+    one bad abstract never stops the others."""
     config = _config(options)
     q: queue.Queue = queue.Queue()   # unbounded: a consumer that stops never blocks the loop
     end = object()
@@ -278,8 +279,9 @@ def extract_many(items: Iterable, **options) -> Iterator[Record]:
             entry = _item(obj, n)
             sink.inputs[entry.source] = _described(entry, obj)
             if isinstance(entry, Item):
-                if not entry.text:
-                    entry = Problem(entry.source, "empty abstract", entry.id)
+                skip = missing_abstract(entry)
+                if skip is not None:
+                    entry = skip
                 elif entry.id in seen:
                     entry = Problem(entry.source, f"duplicate id {entry.id!r}", entry.id)
                 else:

@@ -130,8 +130,12 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
          seen: set[str]) -> None:
     ex = reqs.extractor
     if isinstance(entry, Problem):
-        summary.problems += 1
-        sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
+        if entry.skipped:
+            summary.no_abstract += 1
+        else:
+            summary.problems += 1
+        sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input",
+                               status="skipped" if entry.skipped else "error"))
         return
     item = entry
     seen.add(item.id)

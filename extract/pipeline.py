@@ -45,7 +45,8 @@ class Summary:
     failed: int = 0
     skipped: int = 0          # already in the output file (resume)
     changed: int = 0          # in the output file from another text: extracted again
-    problems: int = 0         # input problems (bad lines, duplicates, empty abstracts)
+    problems: int = 0         # input problems (bad lines, duplicates)
+    no_abstract: int = 0      # entries without an abstract: skipped, not failed (exit 0)
     dropped: int = 0          # ungrounded strings removed from records
     invalid: int = 0          # invalid fields removed to keep their record (record notes)
     tokens: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0,
@@ -74,6 +75,8 @@ class Summary:
         parts = [f"{self.ok} ok ({self.cached} cached)", f"{self.failed} failed"]
         if self.problems:
             parts.append(f"{self.problems} input problem{'s' if self.problems != 1 else ''}")
+        if self.no_abstract:
+            parts.append(f"{self.no_abstract} skipped (no abstract)")
         if self.skipped:
             parts.append(f"{self.skipped} already done")
         if self.changed:
@@ -302,8 +305,12 @@ class Extractor:
 
         def settle(entry, task) -> None:
             if isinstance(entry, Problem):
-                summary.problems += 1
-                sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
+                if entry.skipped:
+                    summary.no_abstract += 1
+                else:
+                    summary.problems += 1
+                sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input",
+                                       status="skipped" if entry.skipped else "error"))
             else:
                 exc = task.exception() if not task.cancelled() else None
                 if task.cancelled() or (exc is None and task.result() is None):

@@ -114,6 +114,7 @@ class RecordSet:
     failures: list[Failure] = field(default_factory=list)
     errors_path: Path | None = None
     foreign_schema: int = 0  # records kept with schema_ok=False
+    skipped: int = 0  # entries of the errors file without an abstract (not failures)
 
 
 def _int(v) -> int | None:
@@ -256,6 +257,9 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
             fid = str(obj["id"]) if isinstance(obj.get("id"), (str, int)) and not isinstance(obj.get("id"), bool) \
                 else (_str(obj.get("source")) or f"{epath.name}:{n}")
             if fid in by_id or fid in seen:
+                continue
+            if obj.get("status") == "skipped":      # an entry without an abstract: not a failure
+                rs.skipped += 1
                 continue
             seen.add(fid)
             rs.failures.append(Failure(

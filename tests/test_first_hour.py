@@ -67,3 +67,58 @@ def test_run_refuses_an_output_named_like_another_format(tmp_path):
     assert f"extract table {tmp_path / 'out.jsonl'} -o {tmp_path / 'out.csv'}" in r.stderr
     r = invoke("run", inp, "-o", tmp_path / "out.jsonl", "--cache-dir", tmp_path / "c")
     assert r.exit_code == 0 and read_jsonl(tmp_path / "out.jsonl")
+
+
+# -- entries without an abstract are skipped, not failed ---------------------------------------
+
+def test_entries_without_an_abstract_are_skipped_with_file_and_line(tmp_path):
+    zotero = tmp_path / "zotero.csv"
+    zotero.write_text('Key,Title,Abstract Note\nK1,FlowNet,"' + ABSTRACT + '"\nK2,An editorial,\n')
+    scopus = tmp_path / "scopus.csv"
+    scopus.write_text("EID,Title,Abstract\nE1,A letter,[No abstract available]\n")
+    openalex = tmp_path / "openalex.jsonl"
+    openalex.write_text(json.dumps({"id": "W1", "title": "A work", "abstract_inverted_index": None}) + "\n"
+                        + json.dumps({"id": "W2", "title": "Another", "abstract": "N/A"}) + "\n")
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@article{nokey2024,\n  title = {No Abstract Here},\n  year = {2024}\n}\n")
+    out = tmp_path / "out.jsonl"
+    r = invoke("run", zotero, scopus, openalex, bib, "-o", out, "--cache-dir", tmp_path / "c")
+    assert r.exit_code == 0, r.stderr
+    assert "5 skipped (no abstract)" in r.stderr and "--strict" in r.stderr
+    assert [x["id"] for x in read_jsonl(out)] == ["K1"]
+    errors = read_jsonl(tmp_path / "out.errors.jsonl")
+    where = {e["source"]: e for e in errors}
+    assert set(where) == {f"{zotero}:3", f"{scopus}:2", f"{openalex}:1", f"{openalex}:2", f"{bib}:1"}
+    assert all(e["status"] == "skipped" and e["kind"] == "input" for e in errors)
+    assert "placeholder" in where[f"{scopus}:2"]["reason"]
+    # `extract run ... && extract table ...` goes on; triage does not call them failed
+    assert invoke("table", out).exit_code == 0
+    tri = json.loads(invoke("triage", out, "--format", "json").stdout)
+    assert [t["id"] for t in tri] == ["K1"] and not tri[0]["failed"]
+    # --strict: the same run fails
+    again = tmp_path / "strict.jsonl"
+    r = invoke("run", zotero, "-o", again, "--strict", "--cache-dir", tmp_path / "c")
+    assert r.exit_code == 1, r.stderr
+    r = invoke("run", zotero, "-o", tmp_path / "j.jsonl", "--json", "--cache-dir", tmp_path / "c")
+    summary = json.loads(r.stdout)
+    assert summary["no_abstract"] == 1 and summary["exit_code"] == 0
+
+
+def test_a_real_problem_still_fails_beside_a_skipped_entry(tmp_path):
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": "a", "abstract": ABSTRACT}) + "\n{not json\n"
+                   + json.dumps({"id": "b", "abstract": ""}) + "\n")
+    r = invoke("run", inp, "--cache-dir", tmp_path / "c")
+    assert r.exit_code == 1
+    assert f"extract: skipped: {inp}:3 (id b): empty abstract" in r.stderr.splitlines()
+    assert any(line.startswith(f"extract: failed: {inp}:2") for line in r.stderr.splitlines())
+
+
+def test_placeholders_are_whole_fields_only():
+    from extract.inputs.model import no_abstract
+
+    for text in ("[No abstract available]", "No abstract available.", "NaN", "n/a", " - ", "",
+                 "Abstract not available", "None"):
+        assert no_abstract(text), text
+    for text in ("No abstract available for this reason: we study X.", "NA12878 genome", ABSTRACT):
+        assert no_abstract(text) is None, text

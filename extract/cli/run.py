@@ -12,7 +12,7 @@ import click
 
 from ..backends.base import installed_backends
 from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
-from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
+from ..errors import EXIT_INTERRUPTED, EXIT_SOME_FAILED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..outpaths import check_paths, output_path
 from ..output import RecordSink, errors_path_for
@@ -164,6 +164,9 @@ class _Notes:
               help="Read every input as this format (default: by extension; stdin is sniffed).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when an entry has no abstract (by default such entries are skipped, "
+                   "listed in the errors file, and the run exits 0).")
 @click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr: no bar, notes or summary.")
 @click.option("-v", "--verbose", is_flag=True, help="Every input note and the full configuration.")
 @click.option("--json", "as_json", is_flag=True,
@@ -171,14 +174,16 @@ class _Notes:
 def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
         concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
-        text_field, input_format, progress, quiet, verbose, as_json):
+        text_field, input_format, progress, quiet, verbose, as_json, strict=False):
     """Extract grounded records from the abstracts in INPUTS.
 
     INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
     or - for stdin.  Records go to stdout, or to -o FILE (a rerun with the same FILE
     resumes).
 
-    Exit status: 0 all ok; 1 some records or inputs failed (listed in the errors file);
+    Exit status: 0 all ok (entries without an abstract are skipped and listed in the
+    errors file); 1 some records or inputs failed (listed in the errors file), or --strict
+    and an entry had no abstract;
     2 bad usage (an option value out of range, say) or unreadable input; 3 the backend is
     unusable (run stopped); 4 token budget spent (rerun resumes); 5 the output file is
     locked by another run; 7 the output cannot be written (disk full); 130 interrupted.
@@ -243,6 +248,8 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
     except KeyboardInterrupt:
         click.echo("extract: interrupted; rerun with the same -o to resume", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    if strict and summary.no_abstract and summary.exit_code == 0:
+        summary.exit_code = EXIT_SOME_FAILED
     say(summary.line())
     if summary.stopped:
         click.echo(f"extract: stopped: {summary.stopped}", err=True)
@@ -250,6 +257,13 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         n = summary.failed + summary.problems
         where = f"in {sink.errors_path}" if sink.errors_path else "above"
         say(f"extract: {n} failure{'' if n == 1 else 's'} listed {where}")
+    if summary.no_abstract and not summary.stopped:
+        where = f"in {sink.errors_path}" if sink.errors_path else "above"
+        n = summary.no_abstract
+        say(f"extract: {n} entr{'y' if n == 1 else 'ies'} without an abstract skipped, listed {where}"
+            + ("" if strict else " (--strict makes them fail the run)"))
+        if not (summary.ok or summary.skipped or summary.failed or summary.problems):
+            say("extract: no entry had an abstract: if it is in another field, name it with --text-field")
     if as_json:
         line = json.dumps({**asdict(summary), "backend": extractor.backend.name,
                            "model": getattr(extractor.backend, "model_name", None) or config.model,

@@ -122,3 +122,33 @@ def test_placeholders_are_whole_fields_only():
         assert no_abstract(text), text
     for text in ("No abstract available for this reason: we study X.", "NA12878 genome", ABSTRACT):
         assert no_abstract(text) is None, text
+
+
+# -- a CSV on stdin is read as the same file given by name ----------------------------------------
+
+def test_csv_on_stdin_with_an_unusual_abstract_column_behaves_as_by_name(tmp_path):
+    data = "paper_id,abstract_text\np1,\"" + ABSTRACT + "\"\n"
+    named = tmp_path / "papers.csv"
+    named.write_text(data)
+    by_name = invoke("run", named, "--cache-dir", tmp_path / "c")
+    piped = invoke("run", "-", "--cache-dir", tmp_path / "c", input=data)
+    assert by_name.exit_code == piped.exit_code != 0
+    assert piped.stdout == by_name.stdout == ""
+    assert "no 'abstract' or 'text' column" in piped.stderr and "--text-field" in piped.stderr
+    assert "read as csv" in piped.stderr
+    # naming the column reads both the same way
+    a = invoke("run", named, "--text-field", "abstract_text", "--cache-dir", tmp_path / "c")
+    b = invoke("run", "-", "--text-field", "abstract_text", "--cache-dir", tmp_path / "c", input=data)
+    assert a.exit_code == b.exit_code == 0
+    assert [json.loads(x)["extraction"] for x in a.stdout.splitlines()] == \
+        [json.loads(x)["extraction"] for x in b.stdout.splitlines()]
+
+
+def test_stdin_sniffing_keeps_plain_text_plain():
+    from extract.inputs.jsonfmt import sniff
+
+    assert sniff("paper_id,abstract_text\n") == ".csv"
+    assert sniff("Key,Item Type,Publication Year\n") == ".csv"
+    for line in ("NeurIPS 2026 Papers\n", "We propose FlowNet, a solver, and test it.\n",
+                 "Deep networks, however, fail under shift\n", "Attention, please\n"):
+        assert sniff(line) == ".txt", line

@@ -152,3 +152,33 @@ def test_stdin_sniffing_keeps_plain_text_plain():
     for line in ("NeurIPS 2026 Papers\n", "We propose FlowNet, a solver, and test it.\n",
                  "Deep networks, however, fail under shift\n", "Attention, please\n"):
         assert sniff(line) == ".txt", line
+
+
+# -- BibTeX LaTeX ------------------------------------------------------------------------------------
+
+BIB = r"""@article{muller2024,
+  author = {M{\"u}ller, J{\"o}rg and Garc\'{\i}a, Ana},
+  title = {{Caf{\'e}}: {T}ransformers at 95\% on $\alpha$-Net},
+  journal = {Journal of AI {\&} Co},
+  abstract = {We propose Caf{\'e}, which reaches 95\% accuracy on {ImageNet}.},
+  year = {2024}
+}
+"""
+
+
+def test_bibtex_latex_is_decoded_in_title_and_meta_and_the_abstract_kept_as_written(tmp_path):
+    from extract.inputs import read_inputs
+
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB)
+    item, = read_inputs([bib])
+    assert item.title == "Café: Transformers at 95% on $\\alpha$-Net"
+    assert item.meta["author"] == "Müller, Jörg and García, Ana"
+    assert item.meta["journal"] == "Journal of AI & Co"
+    assert item.text == r"We propose Caf{\'e}, which reaches 95\% accuracy on {ImageNet}."
+    r = invoke("run", bib, "--cache-dir", tmp_path / "c")
+    assert r.exit_code == 0, r.stderr
+    rec = json.loads(r.stdout)
+    assert rec["meta"]["author"] == "Müller, Jörg and García, Ana" and rec["title"].startswith("Café")
+    for span in rec["extraction"]["numbers"] + rec["extraction"]["datasets"]:
+        assert rec["text"][span["start"]:span["end"]] == span["text"]

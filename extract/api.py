@@ -145,6 +145,7 @@ class _Kept(Backend):
         self.config = inner.config
         self.name = inner.name
         self.max_concurrency = inner.max_concurrency
+        self.any_schema = inner.any_schema
 
     def fingerprint(self):
         return self._inner.fingerprint()

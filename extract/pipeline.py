@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from ._version import __version__
 from . import hybrid
-from .backends.base import Backend, Job, load_backend
+from .backends.base import Backend, Job, backends_for_any_schema, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
 from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
@@ -36,6 +36,7 @@ from .inputs import Item, Problem
 from .output import RecordSink
 from .prompting import load_schema, prompt_for, schema_json, sha256
 from .record import build_record, error_entry
+from .schema_loader import is_default_schema
 
 
 @dataclass
@@ -149,6 +150,12 @@ class Extractor:
         self.config = config
         self.backend = backend or load_backend(config)
         self.schema = load_schema(config.schema)
+        if not getattr(self.backend, "any_schema", True) and not is_default_schema(self.schema):
+            raise UsageError(
+                f"--schema {getattr(config.schema, '__name__', config.schema)}: backend "
+                f"{self.backend.name} fills the default schema only; a custom schema needs a "
+                f"model: --backend {' or '.join(backends_for_any_schema()) or '(none installed)'} "
+                "with --model (or --base-url URL --model M)")
         #: the hybrid design (rules propose, the model decides): the default schema with
         #: ``--prompt auto`` on a backend with a capable model, or ``--prompt hybrid``
         self.hybrid = hybrid.applies(self.schema, config.prompt, getattr(self.backend, "hybrid", False))

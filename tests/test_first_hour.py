@@ -182,3 +182,49 @@ def test_bibtex_latex_is_decoded_in_title_and_meta_and_the_abstract_kept_as_writ
     assert rec["meta"]["author"] == "Müller, Jörg and García, Ana" and rec["title"].startswith("Café")
     for span in rec["extraction"]["numbers"] + rec["extraction"]["datasets"]:
         assert rec["text"][span["start"]:span["end"]] == span["text"]
+
+
+# -- a custom schema on the rules: refused up front; the API takes a class ---------------------------
+
+SCHEMA = '''
+from pydantic import BaseModel, Field
+
+
+class Paper(BaseModel):
+    """Pull out only the task of the paper."""
+    task: str = Field(description="the research problem, as a short noun phrase")
+'''
+
+
+def test_a_custom_schema_on_the_rules_backend_is_refused_up_front(tmp_path, monkeypatch):
+    (tmp_path / "my_schema.py").write_text(SCHEMA)
+    monkeypatch.chdir(tmp_path)
+    inp = tmp_path / "in.txt"
+    inp.write_text(ABSTRACT + "\n")
+    r = invoke("run", inp, "--schema", "./my_schema.py:Paper", "-o", tmp_path / "o.jsonl",
+               "--cache-dir", tmp_path / "c")
+    assert r.exit_code == 2, r.stderr
+    line, = r.stderr.strip().splitlines()
+    assert "default schema only" in line and "local" in line and "openai" in line
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_the_python_api_takes_a_schema_class(server, tmp_path):
+    import extract
+    from pydantic import BaseModel, Field
+
+    class Paper(BaseModel):
+        """Pull out only the task of the paper."""
+        task: str = Field(description="the research problem, as a short noun phrase")
+
+    server.responder = lambda body: {"task": "a task"}
+    rec = extract.extract(ABSTRACT, schema=Paper, backend="openai", base_urls=(server.base_url,),
+                          model="m", cache_dir=tmp_path / "c")
+    assert rec.ok and rec.extraction.task == "a task"
+    system = next(m["content"] for m in server.requests[-1]["body"]["messages"] if m["role"] == "system")
+    assert "Pull out only the task of the paper" in system
+    import pytest
+    with pytest.raises(extract.UsageError, match="default schema only"):
+        extract.extract(ABSTRACT, schema=Paper, cache_dir=tmp_path / "c")
+    with pytest.raises(extract.UsageError, match="schema"):
+        extract.extract(ABSTRACT, schema=dict, cache_dir=tmp_path / "c")

@@ -95,7 +95,32 @@ class Record(Fields):
         return self._data.get("status") == "ok"
 
     def __repr__(self) -> str:
-        return f"Record(id={self._data.get('id')!r}, status={self._data.get('status')!r})"
+        d = self._data
+        parts = [f"id={d.get('id')!r}", f"status={d.get('status')!r}"]
+        ext = d.get("extraction")
+        if d.get("status") == "ok" and isinstance(ext, Mapping):
+            def texts(key):
+                return [x.get("text") if isinstance(x, Mapping) else x for x in ext.get(key) or []]
+            for key in ("task", "contribution"):
+                if key in ext:
+                    parts.append(f"{key}={_short(ext[key])!r}")
+            for key, label in (("method_names", "methods"), ("datasets", "datasets"), ("numbers", "numbers")):
+                if key in ext:
+                    shown = texts(key)
+                    parts.append(f"{label}={shown[:5]!r}" + (f" (+{len(shown) - 5})" if len(shown) > 5 else ""))
+            if not any(k in ext for k in ("task", "method_names", "numbers")):   # a custom schema
+                parts.append(f"extraction={_short(ext)!r}")
+        else:
+            parts += [f"{k}={_short(d[k])!r}" for k in ("kind", "reason") if d.get(k) is not None]
+        return f"Record({', '.join(parts)})"
+
+
+def _short(value: Any, width: int = 60) -> Any:
+    if isinstance(value, str) and len(value) > width:
+        return value[: width - 1] + "…"
+    if isinstance(value, Mapping):
+        return _short(str(dict(value)), width)
+    return value
 
 
 # -- one loop in one worker thread ----------------------------------------------------------
@@ -192,8 +217,9 @@ def _item(obj, n: int) -> Item | Problem:
     if isinstance(obj, tuple) and len(obj) == 2 and all(isinstance(x, (str, type(None))) for x in obj):
         text, title = obj
         return Item(f"item#{n}", src, (text or "").strip(), title)
-    raise UsageError(f"item {n}: give a string, a mapping with an 'abstract' or 'text' field, "
-                     f"a (text, title) pair or an Item; got {type(obj).__name__}")
+    # one unusable item is an error record, never a raise for the whole batch
+    return Problem(src, f"item {n}: give a string, a mapping with an 'abstract' or 'text' field, "
+                   f"a (text, title) pair or an Item; got {type(obj).__name__}", f"item#{n}")
 
 
 def _described(entry: Item | Problem, obj) -> dict:

@@ -116,6 +116,14 @@ class RecordSet:
     foreign_schema: int = 0  # records kept with schema_ok=False
     skipped: int = 0  # entries of the errors file without an abstract (not failures)
 
+    def __len__(self) -> int:
+        """The number of records (papers); failures are in :attr:`failures`."""
+        return len(self.papers)
+
+    def __iter__(self):
+        """The records (papers), in file order."""
+        return iter(self.papers)
+
 
 def _int(v) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None

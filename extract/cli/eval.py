@@ -58,6 +58,9 @@ def eval_cmd(records: str, gold_path: str, fmt: str, output: str | None) -> None
     if res.unmatched_gold:
         click.echo(f"extract: {len(res.unmatched_gold)} gold record(s) not found in {records} "
                    f"(counted as misses): {', '.join(res.unmatched_gold)}", err=True)
+    if not res.has_claims:
+        click.echo(f"extract: {gold_path} has no claim fields (metric, dataset, method): "
+                   "claims figures are not scored", err=True)
     if res.not_understood:
         click.echo(f"extract: {len(res.not_understood)} record(s) without the default schema's "
                    f"fields were scored as empty", err=True)

@@ -71,7 +71,9 @@ class Summary:
             self.exit_code = EXIT_OK
         return self
 
-    def line(self) -> str:
+    def line(self, tokens: bool = True) -> str:
+        """The closing summary; ``tokens=False`` for a backend that runs no model (the rules:
+        there is nothing to count)."""
         t = self.tokens
         parts = [f"{self.ok} ok ({self.cached} cached)", f"{self.failed} failed"]
         if self.problems:
@@ -86,8 +88,9 @@ class Summary:
             parts.append(f"{self.dropped} ungrounded strings dropped")
         if self.invalid:
             parts.append(f"{self.invalid} invalid fields dropped")
-        parts.append(f"{t['total_tokens']:,} tokens ({t['prompt_tokens']:,} prompt, "
-                     f"{t['completion_tokens']:,} completion)")
+        if tokens:
+            parts.append(f"{t['total_tokens']:,} tokens ({t['prompt_tokens']:,} prompt, "
+                         f"{t['completion_tokens']:,} completion)")
         parts.append(f"{self.seconds:.1f} s")
         return "extract: " + ", ".join(parts)
 

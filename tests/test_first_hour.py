@@ -228,3 +228,15 @@ def test_the_python_api_takes_a_schema_class(server, tmp_path):
         extract.extract(ABSTRACT, schema=Paper, cache_dir=tmp_path / "c")
     with pytest.raises(extract.UsageError, match="schema"):
         extract.extract(ABSTRACT, schema=dict, cache_dir=tmp_path / "c")
+
+
+# -- the rules' run says nothing of tokens, prompts or re-asks ---------------------------------------
+
+def test_rules_run_reports_no_tokens_and_verbose_no_prompt(tmp_path):
+    inp = tmp_path / "in.txt"
+    inp.write_text(ABSTRACT + "\n")
+    r = invoke("run", inp, "-v", "--cache-dir", tmp_path / "c")
+    assert r.exit_code == 0, r.stderr
+    assert "tokens" not in r.stderr and "prompt 'extract'" not in r.stderr
+    assert "reasks" not in r.stderr and "no prompt (no model)" in r.stderr
+    assert f"cache {tmp_path / 'c'}" in r.stderr

@@ -212,11 +212,18 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         fields = FieldMap(id=id_field, title=title_field, text=text_field)
         extractor = Extractor(config)
         say(f"extract: {describe(extractor)}")
-        if verbose or config.prompt != RunConfig.prompt or config.schema != RunConfig.schema:
+        model_run = getattr(extractor.backend, "describes_model", True)
+        if not model_run:        # the rules: no prompt, no requests, nothing re-asked
+            if verbose:
+                workers = getattr(extractor.backend, "workers", None)
+                say(f"extract: schema {config.schema}, no prompt (no model); cache "
+                    f"{config.cache_dir if config.use_cache else 'off'}"
+                    + (f"; {workers} worker process{'es' if workers != 1 else ''}" if workers else ""))
+        elif verbose or config.prompt != RunConfig.prompt or config.schema != RunConfig.schema:
             say(f"extract: schema {config.schema}, prompt {extractor.prompt.name!r}"
                 + ("" if config.schema == RunConfig.schema
                    else " with the schema's docstring and field descriptions as instructions"))
-        if verbose:
+        if verbose and model_run:
             say(f"extract: cache {config.cache_dir if config.use_cache else 'off'}; "
                 f"concurrency {config.concurrency}; reasks {config.reasks}; retries {config.retries}")
         with RecordSink(output, errors_file, inputs=inputs) as sink:
@@ -250,7 +257,7 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         sys.exit(EXIT_INTERRUPTED)
     if strict and summary.no_abstract and summary.exit_code == 0:
         summary.exit_code = EXIT_SOME_FAILED
-    say(summary.line())
+    say(summary.line(tokens=getattr(extractor.backend, "describes_model", True)))
     if summary.stopped:
         click.echo(f"extract: stopped: {summary.stopped}", err=True)
     elif summary.failed or summary.problems:

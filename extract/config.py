@@ -137,6 +137,9 @@ class RunConfig:
     max_chars: int = 20_000                # longer abstracts are rejected, never sent whole
     max_tokens_total: int | None = None    # token budget for the whole run
     backend_options: Options = field(default_factory=Options)  # -O KEY VALUE, the backend validates
+    #: --examples FILE: few-shot examples shown to the model (extract.examples); their
+    #: rendered turns are part of the prompt digest, so of every cache key
+    examples: str | None = None
 
     def __post_init__(self):
         _validate(self)

@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 from pydantic import ValidationError
 
 from ._version import __version__
+from . import examples as few_shot
 from . import hybrid
 from .backends.base import Backend, Job, backends_for_any_schema, load_backend
 from .cache import AnswerCache, cache_key
@@ -168,9 +169,26 @@ class Extractor:
         self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
         self.combine = hybrid.policy(config.decide)
         self.prompt_sha = hybrid.prompt_digest(self.prompt.sha, self.combine) if self.hybrid else self.prompt.sha
+        self._few_shot()
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = self.backend.fingerprint()
+
+    def _few_shot(self) -> None:
+        """``--examples``: the few-shot turns of this run's request format, folded into the
+        prompt digest (and so into every cache key and ``provenance.prompt_sha``)."""
+        self.examples: tuple = ()
+        self._shots: tuple = ()
+        if not self.config.examples:
+            return
+        if not getattr(self.backend, "describes_model", True):
+            raise UsageError(f"--examples: backend {self.backend.name} runs no model to show them to; "
+                             "give a model (--backend local --model PATH.gguf, or --base-url URL --model M)")
+        if not is_default_schema(self.schema):
+            raise UsageError("--examples are records of the default schema; a custom --schema takes none")
+        self.examples = few_shot.load_examples(self.config.examples)
+        self._shots = few_shot.turns(self.examples, self.prompt, self.hybrid)
+        self.prompt_sha = sha256(f"{self.prompt_sha}:examples:{few_shot.digest(self._shots)}")
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
@@ -191,6 +209,8 @@ class Extractor:
         }
         if meta.get("decided_by"):
             provenance["decided_by"] = meta["decided_by"]
+        if self.examples:       # digests of the examples' abstracts: eval warns on gold among them
+            provenance["examples"] = [few_shot.text_digest(e.text) for e in self.examples]
         record = build_record(item, obj, provenance)
         if meta.get("notes"):
             record["notes"] = list(meta["notes"])
@@ -213,10 +233,12 @@ class Extractor:
         or the hybrid job (the rules' numbered proposal, decided under the per-abstract
         answer model) with the proposal its answer is mapped back with."""
         if not self.hybrid:
-            return Request(Job(item.id, item.text, self.prompt.render(item.text, item.title),
+            return Request(Job(item.id, item.text,
+                               few_shot.with_turns(self.prompt.render(item.text, item.title), self._shots),
                                self.schema, {"source": item.text}))
         proposal = hybrid.propose(item.text, item.title)
-        return Request(Job(item.id, item.text, hybrid.render_messages(self.prompt, proposal),
+        return Request(Job(item.id, item.text,
+                           few_shot.with_turns(hybrid.render_messages(self.prompt, proposal), self._shots),
                            hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
                            {"source": item.text, "drop_ungrounded": True}), proposal)
 

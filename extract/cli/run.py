@@ -19,14 +19,16 @@ from ..output import RecordSink, errors_path_for
 from ..pipeline import Extractor
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
                      no_cache_option, not_empty, prompt_option, ranged, schema_option,
-                     temperature_option)
+                     temperature_option, _FiniteFloatRange)
 from .progress import Progress
+
+PRICE = _FiniteFloatRange(0, None)     # USD per million tokens
 
 
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
                  schema, prompt, reasks, retries, timeout, max_tokens, max_chars,
                  max_tokens_total, temperature, *, backend_options=(), decide=RunConfig.decide,
-                 environ=None) -> RunConfig:
+                 environ=None, examples=None) -> RunConfig:
     """The run's config from the options, with the environment as defaults.
 
     The backend is the one named by ``--backend``, else ``EXTRACT_BACKEND``, else
@@ -44,7 +46,7 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
         use_cache=not no_cache, limit=limit, schema=schema, prompt=prompt, reasks=reasks,
         retries=retries, timeout=timeout, max_tokens=max_tokens, max_chars=max_chars,
         max_tokens_total=max_tokens_total, temperature=temperature,
-        backend_options=dict(backend_options), decide=decide)
+        backend_options=dict(backend_options), decide=decide, examples=examples)
 
 
 def describe(extractor: Extractor) -> str:
@@ -95,6 +97,19 @@ def _check_suffix(output: str | None) -> None:
     raise UsageError(f"-o {output}: extract run writes records as JSON Lines; give -o {stem}{then}")
 
 
+def _dry_run(extractor, entries, out_path, limit, price, as_json) -> None:
+    """``--dry-run``: the estimate on stdout (one JSON object with --json); nothing sent."""
+    from ..dryrun import describe as describe_estimate, estimate
+
+    try:
+        est = estimate(extractor, entries, out_path, limit, price)
+    finally:
+        extractor.cache.close()
+        asyncio.run(extractor.backend.aclose())
+    model_run = getattr(extractor.backend, "describes_model", True)
+    click.echo(json.dumps(est.as_dict()) if as_json else describe_estimate(est, model_run), nl=as_json)
+
+
 class _Notes:
     """How inputs were read, on stderr: every note with -v, else the first few."""
 
@@ -143,6 +158,15 @@ class _Notes:
 @click.option("--decide", type=click.Choice(DECIDE), default=RunConfig.decide, show_default=True,
               help="The hybrid job: measured = each field from the source that measured better "
                    "(the README's Benchmarks); model = the model decides every field.")
+@click.option("--examples", "examples", type=click.Path(dir_okay=False, exists=True), default=None,
+              callback=not_empty,
+              help="Few-shot examples for the model: JSON Lines of an abstract and its expected record "
+                   "(the gold format of tests/gold); part of the cache key. Not with --backend rules.")
+@click.option("--dry-run", is_flag=True,
+              help="Send nothing: read the input and the cache, print the requests a run would send "
+                   "and an estimate of their prompt and completion tokens (and price, with --price).")
+@click.option("--price", type=(PRICE, PRICE), default=None,
+              metavar="IN OUT", help="With --dry-run: USD per million prompt and completion tokens.")
 @click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks, show_default=True,
               help="Re-asks after an invalid or ungrounded answer.")
 @click.option("--retries", type=ranged("retries"), default=RunConfig.retries, show_default=True,
@@ -174,7 +198,8 @@ class _Notes:
 def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
         concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
-        text_field, input_format, progress, quiet, verbose, as_json, strict=False):
+        text_field, input_format, progress, quiet, verbose, as_json, strict=False, examples=None,
+        dry_run=False, price=None):
     """Extract grounded records from the abstracts in INPUTS.
 
     INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
@@ -196,7 +221,9 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
                               max_chars, max_tokens_total, temperature,
-                              backend_options=backend_options, decide=decide)
+                              backend_options=backend_options, decide=decide, examples=examples)
+        if price is not None and not dry_run:
+            raise UsageError("--price goes with --dry-run (an estimate of what a run would cost)")
         _check_backend(config.backend)
         _check_suffix(output)
         out_path = output_path(output)          # checked before anything loads or is read
@@ -210,6 +237,9 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         if not verbose and len(others) > 10:
             say(f"extract: ... and {len(others) - 5} more files of other types skipped (-v lists them)")
         fields = FieldMap(id=id_field, title=title_field, text=text_field)
+        if dry_run:       # nothing is sent (no key needed) and nothing written (no new cache)
+            config = config.with_(api_key=config.api_key or "unused-by-a-dry-run",
+                                  use_cache=config.use_cache and (config.cache_dir / "cache.db").is_file())
         extractor = Extractor(config)
         say(f"extract: {describe(extractor)}")
         model_run = getattr(extractor.backend, "describes_model", True)
@@ -226,6 +256,10 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         if verbose and model_run:
             say(f"extract: cache {config.cache_dir if config.use_cache else 'off'}; "
                 f"concurrency {config.concurrency}; reasks {config.reasks}; retries {config.retries}")
+        if dry_run:
+            _dry_run(extractor, read_inputs(files, fields, input_format=input_format),
+                     out_path, limit, price, as_json)
+            return
         with RecordSink(output, errors_file, inputs=inputs) as sink:
             if sink.repaired_bytes:
                 say(f"extract: repaired a torn last line in {output} "

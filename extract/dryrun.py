@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import jsonl
+from .errors import RecordError
 from .inputs import Item, Problem
 from .output import text_digest
 
@@ -95,7 +96,7 @@ def estimate(extractor, entries, out: Path | None, limit: int | None = None,
             break
         try:
             hit = extractor.from_cache(entry)
-        except Exception:          # over --max-chars (RecordError): never sent
+        except RecordError:        # over --max-chars: never sent
             est.rejected += 1
             continue
         if hit is not None:

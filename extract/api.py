@@ -171,6 +171,9 @@ class _Kept(Backend):
         self.name = inner.name
         self.max_concurrency = inner.max_concurrency
         self.any_schema = inner.any_schema
+        # the class attributes the core reads: the API sends what the CLI sends
+        self.hybrid = inner.hybrid
+        self.describes_model = inner.describes_model
 
     def fingerprint(self):
         return self._inner.fingerprint()

@@ -36,3 +36,18 @@ def test_one_none_item_is_an_error_record_not_a_raise(tmp_path):
     assert [r.status for r in recs] == ["ok", "error", "error", "ok"]
     assert recs[1].id == "item#2" and "got NoneType" in recs[1].reason and recs[1].kind == "input"
     assert "got int" in recs[2].reason
+
+
+def test_the_api_sends_the_request_the_cli_sends(tmp_path):
+    """A backend lent to the API keeps what the core reads of it (hybrid, any_schema): the
+    default schema on an OpenAI-compatible endpoint gets the hybrid job, as on the CLI."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from fakeserver import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        rec = extract.extract(TEXT, backend="openai", base_urls=(server.base_url,), model="m",
+                              cache_dir=tmp_path / "c")
+        users = [m["content"] for m in server.requests[-1]["body"]["messages"] if m["role"] == "user"]
+    assert rec.ok and rec.provenance.decided_by == "model"
+    assert "Rules' task:" in users[0]

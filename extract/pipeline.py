@@ -186,6 +186,10 @@ class Extractor:
                              "give a model (--backend local --model PATH.gguf, or --base-url URL --model M)")
         if not is_default_schema(self.schema):
             raise UsageError("--examples are records of the default schema; a custom --schema takes none")
+        if self.backend.name == "local" and not self.hybrid:
+            # in-process, the plain job is choices among the rules' candidates, not a record
+            raise UsageError("--examples with --backend local need the hybrid job: --model PATH.gguf "
+                             "(the packaged tiny model only chooses among the rules' candidates)")
         self.examples = few_shot.load_examples(self.config.examples)
         self._shots = few_shot.turns(self.examples, self.prompt, self.hybrid)
         self.prompt_sha = sha256(f"{self.prompt_sha}:examples:{few_shot.digest(self._shots)}")

@@ -179,3 +179,13 @@ def test_dry_run_on_the_rules_and_price_without_dry_run(tmp_path):
     assert r.exit_code == 0 and "no model, no cost" in r.stdout
     r = CliRunner().invoke(main, ["run", str(inp), "--price", "1", "2", "--cache-dir", str(tmp_path / "c")])
     assert r.exit_code == 2 and "--price goes with --dry-run" in r.stderr
+
+
+def test_examples_with_the_packaged_tiny_model_are_a_usage_error(tmp_path, examples):
+    from extract.config import RunConfig
+    from extract.errors import UsageError
+    from extract.pipeline import Extractor
+
+    pytest.importorskip("llama_cpp")
+    with pytest.raises(UsageError, match="need the hybrid job"):
+        Extractor(RunConfig(backend="local", examples=str(examples), cache_dir=tmp_path / "c"))

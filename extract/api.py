@@ -34,7 +34,7 @@ from .backends.base import Backend, load_backend
 from .config import RunConfig
 from .errors import UsageError
 from .inputs import FieldMap, Item, Problem, from_mapping
-from .inputs.model import bad_text
+from .inputs.model import bad_text, missing_abstract
 
 __all__ = ["Record", "Fields", "extract", "extract_many", "load_records", "build_table",
            "triage_records", "write_report"]
@@ -96,7 +96,32 @@ class Record(Fields):
         return self._data.get("status") == "ok"
 
     def __repr__(self) -> str:
-        return f"Record(id={self._data.get('id')!r}, status={self._data.get('status')!r})"
+        d = self._data
+        parts = [f"id={d.get('id')!r}", f"status={d.get('status')!r}"]
+        ext = d.get("extraction")
+        if d.get("status") == "ok" and isinstance(ext, Mapping):
+            def texts(key):
+                return [x.get("text") if isinstance(x, Mapping) else x for x in ext.get(key) or []]
+            for key in ("task", "contribution"):
+                if key in ext:
+                    parts.append(f"{key}={_short(ext[key])!r}")
+            for key, label in (("method_names", "methods"), ("datasets", "datasets"), ("numbers", "numbers")):
+                if key in ext:
+                    shown = texts(key)
+                    parts.append(f"{label}={shown[:5]!r}" + (f" (+{len(shown) - 5})" if len(shown) > 5 else ""))
+            if not any(k in ext for k in ("task", "method_names", "numbers")):   # a custom schema
+                parts.append(f"extraction={_short(ext)!r}")
+        else:
+            parts += [f"{k}={_short(d[k])!r}" for k in ("kind", "reason") if d.get(k) is not None]
+        return f"Record({', '.join(parts)})"
+
+
+def _short(value: Any, width: int = 60) -> Any:
+    if isinstance(value, str) and len(value) > width:
+        return value[: width - 1] + "…"
+    if isinstance(value, Mapping):
+        return _short(str(dict(value)), width)
+    return value
 
 
 # -- one loop in one worker thread ----------------------------------------------------------
@@ -146,6 +171,10 @@ class _Kept(Backend):
         self.config = inner.config
         self.name = inner.name
         self.max_concurrency = inner.max_concurrency
+        self.any_schema = inner.any_schema
+        # the class attributes the core reads: the API sends what the CLI sends
+        self.hybrid = inner.hybrid
+        self.describes_model = inner.describes_model
 
     def fingerprint(self):
         return self._inner.fingerprint()
@@ -192,8 +221,9 @@ def _item(obj, n: int) -> Item | Problem:
     if isinstance(obj, tuple) and len(obj) == 2 and all(isinstance(x, (str, type(None))) for x in obj):
         text, title = obj
         return Item(f"item#{n}", src, (text or "").strip(), title)
-    raise UsageError(f"item {n}: give a string, a mapping with an 'abstract' or 'text' field, "
-                     f"a (text, title) pair or an Item; got {type(obj).__name__}")
+    # one unusable item is an error record, never a raise for the whole batch
+    return Problem(src, f"item {n}: give a string, a mapping with an 'abstract' or 'text' field, "
+                   f"a (text, title) pair or an Item; got {type(obj).__name__}", f"item#{n}")
 
 
 def _described(entry: Item | Problem, obj) -> dict:
@@ -205,7 +235,7 @@ def _described(entry: Item | Problem, obj) -> dict:
         # read again with the abstract made harmless: the same title and meta rules as an Item
         keys = {str(k).strip().lower(): k for k in obj}
         text_key = FieldMap().pick(keys, "text")
-        again = from_mapping({**obj, (text_key if text_key is not None else "text"): "-"}, "item", 0, "")
+        again = from_mapping({**obj, (text_key if text_key is not None else "text"): "x"}, "item", 0, "")
         if isinstance(again, Item):
             return {"title": again.title, "meta": dict(again.meta or {}), "text": None}
     return {"title": None, "meta": {}, "text": None}
@@ -269,7 +299,8 @@ def extract_many(items: Iterable, **options) -> Iterator[Record]:
     in input order.  An item is a string, a mapping (``abstract``/``text``, optional ``id``,
     ``title``, other fields kept as ``meta``), a ``(text, title)`` pair or an
     :class:`~extract.inputs.Item`.  A failed item is yielded as a record with
-    ``status == "error"`` and a ``reason``: one bad abstract never stops the others."""
+    ``status == "error"`` (``"skipped"`` for an item without an abstract) and a ``reason``:
+    one bad abstract never stops the others."""
     config = _config(options)
     q: queue.Queue = queue.Queue()   # unbounded: a consumer that stops never blocks the loop
     end = object()
@@ -281,8 +312,9 @@ def extract_many(items: Iterable, **options) -> Iterator[Record]:
             entry = _item(obj, n)
             sink.inputs[entry.source] = _described(entry, obj)
             if isinstance(entry, Item):
-                if not entry.text:
-                    entry = Problem(entry.source, "empty abstract", entry.id)
+                skip = missing_abstract(entry)
+                if skip is not None:
+                    entry = skip
                 elif entry.id in seen:
                     entry = Problem(entry.source, f"duplicate id {entry.id!r}", entry.id)
                 else:

@@ -141,8 +141,12 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
     ex = reqs.extractor
     sink.reached(entry.source, entry.id)        # collect settles each entry as it reads it
     if isinstance(entry, Problem):
-        summary.problems += 1
-        sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
+        if entry.skipped:
+            summary.no_abstract += 1
+        else:
+            summary.problems += 1
+        sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input",
+                               status="skipped" if entry.skipped else "error"))
         return
     item = entry
     request = ex.request(item)           # the hybrid proposal is the submit's: deterministic

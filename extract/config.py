@@ -116,7 +116,8 @@ class RunConfig:
     base_urls: tuple[str, ...] = ()        # OpenAI-compatible endpoints (several = replicas)
     api_key: str | None = field(default=None, repr=False, compare=False)
     mode: str = "tools"                    # instructor mode for remote models: tools | json_schema | json
-    schema: str = "extract.schemas.paper:PaperExtraction"
+    #: ``module:Class``, ``path/file.py:Class``, or (Python API) the Pydantic model class itself
+    schema: "str | type" = "extract.schemas.paper:PaperExtraction"
     #: auto: the hybrid job (rules propose, the model decides) for the default schema on a
     #: backend with a capable model, else "extract"; or a name of prompts/<name>.*.txt
     prompt: str = "auto"
@@ -137,6 +138,9 @@ class RunConfig:
     max_chars: int = 20_000                # longer abstracts are rejected, never sent whole
     max_tokens_total: int | None = None    # token budget for the whole run
     backend_options: Options = field(default_factory=Options)  # -O KEY VALUE, the backend validates
+    #: --examples FILE: few-shot examples shown to the model (extract.examples); their
+    #: rendered turns are part of the prompt digest, so of every cache key
+    examples: str | None = None
 
     def __post_init__(self):
         # the key and the URLs' credentials are masked wherever they would be printed
@@ -190,10 +194,11 @@ def _validate(cfg: RunConfig) -> None:
             raise _bad(name, rng.describe() + none, got)
     if cfg.seed is not None and (isinstance(cfg.seed, bool) or not isinstance(cfg.seed, int)):
         raise _bad("seed", "an integer or None", f"got {cfg.seed!r}")
-    for name in ("backend", "schema"):
-        value = getattr(cfg, name)
-        if not isinstance(value, str) or not value.strip():
-            raise _bad(name, "a non-empty string", f"got {value!r}")
+    if not isinstance(cfg.backend, str) or not cfg.backend.strip():
+        raise _bad("backend", "a non-empty string", f"got {cfg.backend!r}")
+    if not (isinstance(cfg.schema, type) or (isinstance(cfg.schema, str) and cfg.schema.strip())):
+        raise _bad("schema", "module:Class, path/file.py:Class or a Pydantic model class",
+                   f"got {cfg.schema!r}")
     if cfg.model is not None and (not isinstance(cfg.model, str) or not cfg.model.strip()):
         raise _bad("model", "a non-empty string or None (the backend's default)", f"got {cfg.model!r}")
     if cfg.decide not in DECIDE:

@@ -105,17 +105,28 @@ class EvalResult:
     def macro_f1(self) -> float:
         return (self.method_names.f1 + self.datasets.f1 + self.numbers.f1) / 3
 
+    @property
+    def has_claims(self) -> bool:
+        """The gold has claim fields (metric, dataset, method) to score claims against (or
+        no numbers at all, for which the claim figures are n/a anyway)."""
+        return self.claims.gold_with_claims > 0 or self.claims.gold_numbers == 0
+
     def as_dict(self) -> dict:
+        claims = self.has_claims       # without claim fields in the gold: null, not near zero
         return {
             "method_names": self.method_names.as_dict(),
             "datasets": self.datasets.as_dict(),
             "numbers": self.numbers.as_dict(),
             "result_numbers": self.result_numbers.as_dict(),
-            "result_claims": self.result_claims.as_dict(),
+            "result_claims": self.result_claims.as_dict() if claims else None,
+            "method_own_vs_none": {"own_as_none": self.claims.own_as_none,
+                                   "none_as_own": self.claims.none_as_own} if claims else None,
+            "gold_claim_fields": self.claims.gold_with_claims,
             "dataset_attachment": {"correct": self.claims.dataset_correct,
                                    "total": self.claims.dataset_total,
-                                   "accuracy": round(self.claims.dataset_accuracy, 4)},
-            "metric_f1": {"pairs": self.claims.metric_total, "f1": round(self.claims.metric_f1, 4)},
+                                   "accuracy": round(self.claims.dataset_accuracy, 4)} if claims else None,
+            "metric_f1": {"pairs": self.claims.metric_total,
+                          "f1": round(self.claims.metric_f1, 4)} if claims else None,
             "contribution": {"correct": self.contribution_correct, "total": self.contribution_total,
                              "accuracy": round(self.contribution_accuracy, 4)},
             "grounded": {"grounded": self.grounded, "exported": self.exported,
@@ -361,6 +372,9 @@ def format_table(res: EvalResult) -> str:
     for name, prf in (("method_names", res.method_names), ("datasets", res.datasets),
                       ("numbers", res.numbers), ("result_numbers", res.result_numbers),
                       ("result_claims", res.result_claims)):
+        if name == "result_claims" and not res.has_claims:
+            rows.append((name, "n/a", "n/a", "n/a", "", "", ""))
+            continue
         rows.append((name, f"{prf.precision:.3f}", f"{prf.recall:.3f}", f"{prf.f1:.3f}",
                      str(prf.tp), str(prf.fp), str(prf.fn)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -372,10 +386,17 @@ def format_table(res: EvalResult) -> str:
 
     def rate(value: float, total: int) -> str:   # a figure over nothing is not 1.000
         return f"{value:.3f}" if total else "  n/a"
-    lines.append(f"dataset attachment                   {rate(c.dataset_accuracy, c.dataset_total)}"
-                 f"  ({c.dataset_correct}/{c.dataset_total} value-matched numbers naming a dataset)")
-    lines.append(f"metric token F1                      {rate(c.metric_f1, c.metric_total)}"
-                 f"  (over {c.metric_total} value-matched numbers)")
+    if res.has_claims:
+        lines.append(f"own method vs no system              {c.own_as_none + c.none_as_own:5d}"
+                     f"  ({c.own_as_none} own read as none, {c.none_as_own} none read as own; "
+                     "result claims count them as agreeing)")
+        lines.append(f"dataset attachment                   {rate(c.dataset_accuracy, c.dataset_total)}"
+                     f"  ({c.dataset_correct}/{c.dataset_total} value-matched numbers naming a dataset)")
+        lines.append(f"metric token F1                      {rate(c.metric_f1, c.metric_total)}"
+                     f"  (over {c.metric_total} value-matched numbers)")
+    else:
+        lines.append("claims                                 n/a  (the gold has no claim fields: "
+                     "no metric, dataset or method to score against)")
     lines.append(f"contribution accuracy                {res.contribution_accuracy:.3f}"
                  f"  ({res.contribution_correct}/{res.contribution_total})")
     lines.append(f"grounded rate                        {rate(res.grounded_rate, res.exported)}"

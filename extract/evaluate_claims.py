@@ -14,6 +14,12 @@ in text order, preferring a prediction with the same text.  Over the pairs:
   ``metric`` text and the gold one (lower-cased word tokens; both empty counts 1.0, one empty
   counts 0.0).
 
+Beside them, since ``""`` and null agree in ``result_claims``, how many paired gold result
+numbers confuse the two each way: ``own_as_none`` (gold ``""``, the paper's own unnamed
+method; predicted null, no system) and ``none_as_own`` (gold null, predicted ``""``).  And
+``gold_with_claims``: gold numbers carrying a claim field at all; a gold file with none
+has no claim figures (``extract eval`` says so instead of printing near-zero ones).
+
 Gold stores names as strings (``metric`` ``""`` when the abstract does not say); records
 store spans (``{"text", "start", "end", "status"}``), ``""`` or null.  Both are read here.
 """
@@ -28,6 +34,9 @@ from typing import Any
 from .grounding import unwrap
 
 
+CLAIM_FIELDS = ("metric", "dataset", "method")
+
+
 @dataclass
 class ClaimCounts:
     """Micro totals of the claim figures over all gold records."""
@@ -40,8 +49,16 @@ class ClaimCounts:
     metric_sum: float = 0.0
     metric_total: int = 0
     misattached: list[dict] = field(default_factory=list)   # for diagnostics (bench, --json)
+    own_as_none: int = 0          # gold method "" (the paper's own), predicted null (no system)
+    none_as_own: int = 0          # gold method null, predicted ""
+    gold_with_claims: int = 0     # gold numbers with a metric, dataset or method field
+    gold_numbers: int = 0         # gold numbers with a value
 
     def add(self, other: "ClaimCounts") -> None:
+        self.own_as_none += other.own_as_none
+        self.none_as_own += other.none_as_own
+        self.gold_with_claims += other.gold_with_claims
+        self.gold_numbers += other.gold_numbers
         self.claims_tp += other.claims_tp
         self.claims_fp += other.claims_fp
         self.claims_fn += other.claims_fn
@@ -156,7 +173,13 @@ def score_claims(pred_numbers: Any, gold_numbers: Any, rel_tol: float = 1e-4,
             del left[hit]
             c.claims_tp += 1
     c.claims_fp = len(left)
+    c.gold_with_claims = sum(1 for g in gold if any(k in g for k in CLAIM_FIELDS))
+    c.gold_numbers = len(gold)
     for g, p in pair_numbers(pred, gold, rel_tol):
+        if g.get("kind") == "result" and "method" in g and p.get("kind") == "result":
+            gm, pm = g.get("method"), p.get("method")
+            c.own_as_none += gm == "" and pm is None
+            c.none_as_own += gm is None and pm == ""
         gd = name_of(g.get("dataset"))
         if gd is not None:
             c.dataset_total += 1

@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 __all__ = ["Line", "NotStrictJSON", "dumps", "dumps_noted", "loads", "read", "sanitize"]
 
@@ -88,24 +88,32 @@ def loads(text: str | bytes) -> Any:
         raise NotStrictJSON(f"not JSON ({str(e)[:80]})") from None
 
 
-def read(path: str | Path, *, encoding_errors: str = "replace",
+def read(path: str | Path | BinaryIO, *, encoding_errors: str = "replace",
          strict: bool = True) -> Iterator[Line]:
-    """Every non-blank line of ``path`` as a :class:`Line`, streamed.  ``encoding_errors``
-    is how undecodable bytes are decoded (``"surrogateescape"`` keeps them detectable).
-    ``strict=False`` parses with the plain C parser (4x faster; NaN, 1e400 and long
-    numerals pass): for a scan that reads only ids and strings."""
+    """Every non-blank line of ``path`` (or of an open binary stream: stdin) as a
+    :class:`Line`, streamed.  ``encoding_errors`` is how undecodable bytes are decoded
+    (``"surrogateescape"`` keeps them detectable).  ``strict=False`` parses with the plain
+    C parser (4x faster; NaN, 1e400 and long numerals pass): for a scan that reads only ids
+    and strings."""
     parse = loads if strict else _lenient
+    if not isinstance(path, (str, Path)):
+        yield from _lines(path, parse, encoding_errors)
+        return
     with open(path, "rb") as fh:
-        for number, raw in enumerate(fh, 1):
-            text = raw.decode("utf-8", encoding_errors)
-            if number == 1 and text.startswith("\ufeff"):
-                text = text[1:]                       # a byte-order mark is not content
-            if not text.strip():
-                continue
-            try:
-                yield Line(number, parse(text))
-            except NotStrictJSON as e:
-                yield Line(number, error=str(e))
+        yield from _lines(fh, parse, encoding_errors)
+
+
+def _lines(fh: BinaryIO, parse, encoding_errors: str) -> Iterator[Line]:
+    for number, raw in enumerate(fh, 1):
+        text = raw.decode("utf-8", encoding_errors)
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]                       # a byte-order mark is not content
+        if not text.strip():
+            continue
+        try:
+            yield Line(number, parse(text))
+        except NotStrictJSON as e:
+            yield Line(number, error=str(e))
 
 
 def _lenient(text: str) -> Any:

@@ -57,7 +57,7 @@ def is_own_output(path: str | Path, peek: int = 1 << 20) -> bool:
             if not isinstance(obj, dict):
                 return False
             keys = set(obj)
-            if obj.get("status") == "error":
+            if obj.get("status") in ("error", "skipped"):     # skipped: no abstract
                 return _ERROR_KEYS <= keys or path.name.endswith(".errors.jsonl")
             return _RECORD_KEYS <= keys
     return False

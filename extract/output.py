@@ -144,7 +144,8 @@ def error_line(err: dict) -> str:
     ``extract: failed: SOURCE (id ID): REASON``."""
     rid = err.get("id")
     where = err.get("source") or "?"
-    return redact.safe(f"extract: failed: {where}" + (f" (id {rid})" if rid else "") + f": {err['reason']}")
+    what = "skipped" if err.get("status") == "skipped" else "failed"
+    return redact.safe(f"extract: {what}: {where}" + (f" (id {rid})" if rid else "") + f": {err['reason']}")
 
 
 class RecordSink:

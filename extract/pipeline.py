@@ -28,8 +28,9 @@ from datetime import datetime, timezone
 from pydantic import ValidationError
 
 from ._version import __version__
+from . import examples as few_shot
 from . import hybrid
-from .backends.base import Backend, Job, load_backend
+from .backends.base import Backend, Job, backends_for_any_schema, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
 from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
@@ -40,6 +41,7 @@ from .inputs import Item, Problem
 from .output import RecordSink
 from .prompting import load_schema, prompt_for, schema_json, sha256
 from .record import build_record, error_entry
+from .schema_loader import is_default_schema
 
 
 @dataclass
@@ -49,7 +51,8 @@ class Summary:
     failed: int = 0
     skipped: int = 0          # already in the output file (resume)
     changed: int = 0          # in the output file from another text: extracted again
-    problems: int = 0         # input problems (bad lines, duplicates, empty abstracts)
+    problems: int = 0         # input problems (bad lines, duplicates)
+    no_abstract: int = 0      # entries without an abstract: skipped, not failed (exit 0)
     dropped: int = 0          # ungrounded strings removed from records
     invalid: int = 0          # invalid fields removed to keep their record (record notes)
     tokens: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0,
@@ -73,11 +76,15 @@ class Summary:
             self.exit_code = EXIT_OK
         return self
 
-    def line(self) -> str:
+    def line(self, tokens: bool = True) -> str:
+        """The closing summary; ``tokens=False`` for a backend that runs no model (the rules:
+        there is nothing to count)."""
         t = self.tokens
         parts = [f"{self.ok} ok ({self.cached} cached)", f"{self.failed} failed"]
         if self.problems:
             parts.append(f"{self.problems} input problem{'s' if self.problems != 1 else ''}")
+        if self.no_abstract:
+            parts.append(f"{self.no_abstract} skipped (no abstract)")
         if self.skipped:
             parts.append(f"{self.skipped} already done")
         if self.changed:
@@ -86,8 +93,9 @@ class Summary:
             parts.append(f"{self.dropped} ungrounded strings dropped")
         if self.invalid:
             parts.append(f"{self.invalid} invalid fields dropped")
-        parts.append(f"{t['total_tokens']:,} tokens ({t['prompt_tokens']:,} prompt, "
-                     f"{t['completion_tokens']:,} completion)")
+        if tokens:
+            parts.append(f"{t['total_tokens']:,} tokens ({t['prompt_tokens']:,} prompt, "
+                         f"{t['completion_tokens']:,} completion)")
         parts.append(f"{self.seconds:.1f} s")
         return "extract: " + ", ".join(parts)
 
@@ -150,6 +158,12 @@ class Extractor:
         self.config = config
         self.backend = backend or load_backend(config)
         self.schema = load_schema(config.schema)
+        if not getattr(self.backend, "any_schema", True) and not is_default_schema(self.schema):
+            raise UsageError(
+                f"--schema {getattr(config.schema, '__name__', config.schema)}: backend "
+                f"{self.backend.name} fills the default schema only; a custom schema needs a "
+                f"model: --backend {' or '.join(backends_for_any_schema()) or '(none installed)'} "
+                "with --model (or --base-url URL --model M)")
         #: the hybrid design (rules propose, the model decides): the default schema with
         #: ``--prompt auto`` on a backend with a capable model, or ``--prompt hybrid``
         self.hybrid = hybrid.applies(self.schema, config.prompt, getattr(self.backend, "hybrid", False))
@@ -159,6 +173,7 @@ class Extractor:
         self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
         self.combine = hybrid.policy(config.decide)
         self.prompt_sha = hybrid.prompt_digest(self.prompt.sha, self.combine) if self.hybrid else self.prompt.sha
+        self._few_shot()
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = self.backend.fingerprint()
@@ -169,6 +184,8 @@ class Extractor:
             backend=self.backend.name, fingerprint=self._fingerprint, schema=str(config.schema),
             schema_sha=self.schema_sha, prompt=self.prompt.name if reads_prompt else None,
             prompt_sha=self.prompt.sha, decide=self._decide() if self.hybrid else None)
+        if self._shots:         # --examples change what the model is shown
+            self.identity["examples"] = few_shot.digest(self._shots)[:12]
 
     def _decide(self) -> str:
         """``--decide`` as the configuration names it, with any field the policy sets
@@ -176,6 +193,26 @@ class Extractor:
         base = hybrid.policy(self.config.decide).as_dict()
         extra = {k: v for k, v in self.combine.as_dict().items() if base.get(k) != v}
         return " ".join([self.config.decide, *(f"{k}={v}" for k, v in sorted(extra.items()))])
+
+    def _few_shot(self) -> None:
+        """``--examples``: the few-shot turns of this run's request format, folded into the
+        prompt digest (and so into every cache key and ``provenance.prompt_sha``)."""
+        self.examples: tuple = ()
+        self._shots: tuple = ()
+        if not self.config.examples:
+            return
+        if not getattr(self.backend, "describes_model", True):
+            raise UsageError(f"--examples: backend {self.backend.name} runs no model to show them to; "
+                             "give a model (--backend local --model PATH.gguf, or --base-url URL --model M)")
+        if not is_default_schema(self.schema):
+            raise UsageError("--examples are records of the default schema; a custom --schema takes none")
+        if self.backend.name == "local" and not self.hybrid:
+            # in-process, the plain job is choices among the rules' candidates, not a record
+            raise UsageError("--examples with --backend local need the hybrid job: --model PATH.gguf "
+                             "(the packaged tiny model only chooses among the rules' candidates)")
+        self.examples = few_shot.load_examples(self.config.examples)
+        self._shots = few_shot.turns(self.examples, self.prompt, self.hybrid)
+        self.prompt_sha = sha256(f"{self.prompt_sha}:examples:{few_shot.digest(self._shots)}")
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
@@ -197,6 +234,8 @@ class Extractor:
         }
         if meta.get("decided_by"):
             provenance["decided_by"] = meta["decided_by"]
+        if self.examples:       # digests of the examples' abstracts: eval warns on gold among them
+            provenance["examples"] = [few_shot.text_digest(e.text) for e in self.examples]
         record = build_record(item, obj, provenance)
         if meta.get("notes"):
             record["notes"] = list(meta["notes"])
@@ -219,10 +258,12 @@ class Extractor:
         or the hybrid job (the rules' numbered proposal, decided under the per-abstract
         answer model) with the proposal its answer is mapped back with."""
         if not self.hybrid:
-            return Request(Job(item.id, item.text, self.prompt.render(item.text, item.title),
+            return Request(Job(item.id, item.text,
+                               few_shot.with_turns(self.prompt.render(item.text, item.title), self._shots),
                                self.schema, {"source": item.text}))
         proposal = hybrid.propose(item.text, item.title)
-        return Request(Job(item.id, item.text, hybrid.render_messages(self.prompt, proposal),
+        return Request(Job(item.id, item.text,
+                           few_shot.with_turns(hybrid.render_messages(self.prompt, proposal), self._shots),
                            hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
                            {"source": item.text, "drop_ungrounded": True}), proposal)
 
@@ -322,8 +363,12 @@ class Extractor:
         def settle(entry, task) -> None:
             if isinstance(entry, Problem):
                 sink.reached(entry.source, entry.id)
-                summary.problems += 1
-                sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input"))
+                if entry.skipped:
+                    summary.no_abstract += 1
+                else:
+                    summary.problems += 1
+                sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input",
+                                       status="skipped" if entry.skipped else "error"))
             else:
                 exc = task.exception() if not task.cancelled() else None
                 if task.cancelled() or (exc is None and task.result() is None):

@@ -31,6 +31,7 @@ def build_record(item: Item, obj: BaseModel, provenance: dict) -> dict:
 
 
 def error_entry(item_id: str | None, source: str, reason: str, attempts: int = 0,
-                kind: str = "record") -> dict:
-    return {"id": item_id, "source": source, "status": "error", "kind": kind,
+                kind: str = "record", status: str = "error") -> dict:
+    """A line of the errors file; ``status`` "skipped" for an entry without an abstract."""
+    return {"id": item_id, "source": source, "status": status, "kind": kind,
             "reason": reason, "attempts": attempts}

@@ -12,6 +12,7 @@ counted in one summary line.  Spans are never trusted: each keeps its offsets, a
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from .identity import origin
 from .outpaths import errors_path_for
 
 Warn = Callable[[str], None]
+STDIN = "-"       # the path that means standard input
 
 
 def _stderr(msg: str) -> None:
@@ -113,6 +115,15 @@ class RecordSet:
     failures: list[Failure] = field(default_factory=list)
     errors_path: Path | None = None
     foreign_schema: int = 0  # records kept with schema_ok=False
+    skipped: int = 0  # entries of the errors file without an abstract (not failures)
+
+    def __len__(self) -> int:
+        """The number of records (papers); failures are in :attr:`failures`."""
+        return len(self.papers)
+
+    def __iter__(self):
+        """The records (papers), in file order."""
+        return iter(self.papers)
 
 
 def _int(v) -> int | None:
@@ -197,12 +208,12 @@ def paper_from_record(obj: dict, line: int = 0) -> Paper:
     return paper
 
 
-def _read_jsonl(path: Path, warn: Warn, what: str) -> Iterable[tuple[int, dict]]:
+def _read_jsonl(path: Path, warn: Warn, what: str, stream=None) -> Iterable[tuple[int, dict]]:
     """(line number, object) for each line that is a strict-JSON object; every other line
     (not JSON, NaN/Infinity, a number too large for a double, nesting too deep) is named
-    through ``warn`` and skipped."""
+    through ``warn`` and skipped.  ``stream``: read it (stdin) instead of ``path``."""
     try:
-        for line in jsonl.read(path):
+        for line in jsonl.read(path if stream is None else stream):
             if not line.ok:
                 warn(f"{path}:{line.number}: {line.error}, skipped")
             elif not isinstance(line.value, dict):
@@ -216,17 +227,21 @@ def _read_jsonl(path: Path, warn: Warn, what: str) -> Iterable[tuple[int, dict]]
 def load_records(path: str | Path, *, errors_path: str | Path | None = None, warn: Warn = _stderr) -> RecordSet:
     """Read ``path`` and, if it exists, the errors file next to it.
 
-    Raises :class:`InputError` (exit 2) when ``path`` is missing or unreadable.  A failure whose
-    paper also has a record (it succeeded on a later resume) is not reported as failed.  A
-    paper is its id and its input (:mod:`extract.identity`): the same id from two inputs is
-    two papers.
+    ``path`` ``"-"`` is standard input (``extract run x | extract table -``); it has no errors
+    file next to it (give ``errors_path`` to read one).  Raises :class:`InputError` (exit 2)
+    when ``path`` is missing or unreadable.  A failure whose paper also has a record (it
+    succeeded on a later resume) is not reported as failed.  A paper is its id and its input
+    (:mod:`extract.identity`): the same id from two inputs is two papers.
     """
-    path = Path(path)
-    if path.is_dir():
+    stream = None
+    if str(path) == STDIN:
+        stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode("utf-8"))
+    path = Path("<stdin>") if stream is not None else Path(path)
+    if stream is None and path.is_dir():
         raise InputError(f"cannot read records {path}: is a directory")
     rs = RecordSet(path=path)
     by_id: dict[tuple, int] = {}
-    for n, obj in _read_jsonl(path, warn, "records"):
+    for n, obj in _read_jsonl(path, warn, "records", stream):
         if not isinstance(obj.get("id"), (str, int)) or not isinstance(obj.get("text"), str):
             warn(f"{path}:{n}: not a record (needs 'id' and 'text'), skipped")
             continue
@@ -243,8 +258,9 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
     if rs.foreign_schema:
         warn(f"{path}: {rs.foreign_schema} record(s) do not follow the default schema; "
              "fields that could not be read are left empty")
-    epath = Path(errors_path) if errors_path is not None else errors_path_for(path)
-    if epath.is_file():
+    epath = Path(errors_path) if errors_path is not None else (None if stream is not None
+                                                                 else errors_path_for(path))
+    if epath is not None and epath.is_file():
         rs.errors_path = epath
         seen: set[tuple] = set()
         done = {k[0] for k in by_id}
@@ -255,6 +271,9 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
             where = origin(obj.get("source"))
             is_input = obj.get("kind") == "input"      # a bad line: never one of the records
             if has_id and not is_input and ((fid, where) in by_id or (where is None and fid in done)):
+                continue
+            if obj.get("status") == "skipped":      # an entry without an abstract: not a failure
+                rs.skipped += 1
                 continue
             key = (fid, _str(obj.get("source"))) if is_input else (fid, where)
             if key in seen:

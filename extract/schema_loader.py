@@ -68,8 +68,13 @@ def _from_module(ref: str, module_name: str):
                 pass
 
 
-def load_schema(ref: str) -> type[BaseModel]:
-    """The Pydantic model class ``ref`` names, or a one-line :class:`UsageError`."""
+def load_schema(ref: "str | type[BaseModel]") -> type[BaseModel]:
+    """The Pydantic model class ``ref`` names (or ``ref`` itself, a class given by the
+    Python API: ``schema=Paper``), or a one-line :class:`UsageError`."""
+    if isinstance(ref, type):
+        if issubclass(ref, BaseModel):
+            return ref
+        raise UsageError(f"schema {ref.__name__} is not a Pydantic model class")
     module_name, attr = _split(ref)
     if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
         module = _from_file(ref, Path(module_name))

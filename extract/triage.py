@@ -19,7 +19,8 @@ flag                          weight  per item  fires when
 ``partial``                   3       yes       the model named strings that are not in the
                                                 abstract; they were dropped
 ``result_no_metric``          2       yes       a result's claim does not say what it measures
-                                                (metric null)
+                                                (metric null) and its sentence names no
+                                                metric either
 ``value_mismatch``            2       yes       a number's value is not the numeral its text
                                                 states ("85,229" read as 85.229)
 ``name_not_in_source``        2       yes       a method, dataset or claim name is not at its
@@ -31,9 +32,11 @@ flag                          weight  per item  fires when
 ``settings_only``             2       no        there are numbers but all are settings (sizes,
                                                 counts): no claimed result is quantified
 ``result_no_dataset``         1       yes       a result's claim names no dataset although the
-                                                paper names datasets
+                                                paper names datasets, none in its sentence
 ``no_numbers``                1       no        no number at all (not for ``theory`` papers)
-``no_dataset``                1       no        no dataset named (not for ``theory`` papers)
+``no_dataset``                1       no        no dataset named although the paper's own
+                                                sentences report an evaluation (experiments,
+                                                "evaluated on", benchmarks; not for ``theory``)
 ``other_schema``              0       no        the record is not of the default schema: shown,
                                                 not scored
 ============================  ======  ========  ================================================
@@ -76,7 +79,8 @@ FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
              "sentences name no comparison"),
     FlagType("partial", 3, "partial extraction",
              "strings the model named were not in the abstract and were dropped", True),
-    FlagType("result_no_metric", 2, "result without metric", "a result's claim does not say what it measures", True),
+    FlagType("result_no_metric", 2, "result without metric",
+             "a result's claim does not say what it measures, nor does its sentence", True),
     FlagType("value_mismatch", 2, "value does not match text",
              "a number's value is not the number its text states (e.g. '85,229' read as 85.229)", True),
     FlagType("name_not_in_source", 2, "name not in source",
@@ -86,9 +90,10 @@ FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
              "with no number in it", True),
     FlagType("settings_only", 2, "numbers are all settings", "every number is a setting; no result is quantified"),
     FlagType("result_no_dataset", 1, "result without dataset",
-             "a result's claim names no dataset although the paper names datasets", True),
+             "a result's claim names no dataset although the paper names datasets (none in its sentence)", True),
     FlagType("no_numbers", 1, "no numbers", "no number at all (not for theory papers)"),
-    FlagType("no_dataset", 1, "no dataset named", "no dataset, benchmark or corpus is named (not for theory papers)"),
+    FlagType("no_dataset", 1, "no dataset named",
+             "no dataset, benchmark or corpus is named, though the paper reports an evaluation (not for theory papers)"),
     FlagType("other_schema", 0, "not the default schema", "the record's extraction is not of the default schema"),
 ]}
 
@@ -169,7 +174,19 @@ _SUPERLATIVE = re.compile(
     r"|unprecedented|superior|outperform(?:s|ed|ing)?|by\s+a\s+(?:large|wide|significant|clear)\s+margin|orders?\s+of\s+magnitude"
     r"|new\s+records?|best[- ]in[- ]class)\b")
 _DIGIT_QUANTITY = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:\\?%|×|\\times|x\b|-?fold\b|points?\b|pp\b)")
-_EVALUATION = re.compile(r"(?i)\b(?:experiments?|evaluat\w+|benchmarks?|datasets?|empirical(?:ly)?|we\s+(?:test|validate)\w*)\b")
+# An evaluation the paper reports (so a dataset could be named): "experiments", "evaluated on",
+# "benchmarks", "datasets", "empirically", "we test"; not the bare noun "evaluation(s)", which
+# is as often the paper's topic ("LLM evaluations are costly", "evaluation awareness").
+_EVALUATION = re.compile(r"(?i)\b(?:experiments?|evaluat(?:e|es|ed|ing)\b(?=(?:\s+\w+){0,4}?\s+(?:on|across|against|over|using|with)\b)"
+                         r"|benchmarks?|datasets?|empirical(?:ly)?|we\s+(?:test|validate)\w*)\b")
+# What a number measures, stated in words (the read side's lexical check: a result whose
+# claim has no metric is flagged only when its sentence names none of these).
+_METRIC_WORDS = re.compile(
+    r"(?i)(?<![\w-])(?:accuracy|accuracies|precision|recall|f1|f-?(?:score|measure)|auc|auroc|aupr|au-?pr|m?ap(?:@?\d+)?"
+    r"|bleu|rouge(?:-\w+)?|meteor|cider|chrf|perplexity|ppl|[wc]er|eer|errors?|error\s+rates?|success(?:\s+rates?)?"
+    r"|win\s*rates?|pass@\d+|exact\s+match|m?iou|dice|psnr|ssim|fid|lpips|latency|throughput|speed-?ups?|memory"
+    r"|energy|rewards?|returns?|scores?|performance|ndcg(?:@\d+)?|mrr|hits@\d+|top-?\d+|correlation|agreement"
+    r"|mae|mse|rmse|loss|gains?|improvements?|reductions?|faster|slower|fewer|less|more|higher|lower)(?![\w-])")
 
 
 _OWN_VOICE = re.compile(r"(?i)\b(?:we|our|ours|this\s+(?:paper|work|study|article|report|thesis)|the\s+proposed)\b")
@@ -357,12 +374,18 @@ def paper_flags(p: Paper) -> list[Flag]:
     compared = any(index.group(s, p.id) not in own_groups for s in systems)
     if results and not compared and not _COMPARISON.search(own_text):
         by_sentence("no_comparison", results, lambda n: "")
+    dataset_names = [re.compile(r"(?<!\w)" + re.escape(d.text) + r"(?!\w)") for d in p.datasets
+                     if d.text.strip()]
     for n in results:
         if not n.has_claims:
             continue
-        if n.metric is None:
+        # a flag names what the paper's text lacks, not what the extractor missed: a metric
+        # stated in the number's sentence, or one of the record's datasets named there
+        lo, hi = sentence_at(bounds, n.start) if n.grounded else (0, 0)
+        sentence = text[lo:hi]
+        if n.metric is None and not (n.grounded and _METRIC_WORDS.search(sentence)):
             add("result_no_metric", ev_span(n, "metric: not stated"))
-        if n.dataset is None and p.datasets:
+        if n.dataset is None and p.datasets and not (n.grounded and any(rx.search(sentence) for rx in dataset_names)):
             add("result_no_dataset", ev_span(n, "dataset: none named for this result"))
     number_sentences = {sentence_at(bounds, n.start)[0] for n in p.numbers if n.grounded}
     superlatives: dict[int, list[re.Match]] = {}
@@ -382,10 +405,13 @@ def paper_flags(p: Paper) -> list[Flag]:
         if not p.numbers:
             add("no_numbers", Evidence("", note="the extraction has no numbers"))
         if not p.datasets:
-            m = _EVALUATION.search(text)
-            add("no_dataset", Evidence(m.group(0), m.start(), m.end(), _context(text, bounds, m.start(), m.end()),
-                                       "evaluation mentioned, no dataset named") if m
-                else Evidence("", note="no dataset and no evaluation mentioned"))
+            # only when the paper's own sentences report an evaluation: a text that evaluates
+            # nothing lacks no dataset
+            m = next((m for m in _EVALUATION.finditer(text) if sentence_at(bounds, m.start())[0] in own), None)
+            if m:
+                add("no_dataset", Evidence(m.group(0), m.start(), m.end(),
+                                           _context(text, bounds, m.start(), m.end()),
+                                           "evaluation reported, no dataset named"))
     return _finish(found)
 
 

@@ -16,22 +16,30 @@ import threading
 _LISTING = "\n\nRules' task:"     # where the rules' numbered proposal starts (extract/hybrid)
 
 
+def _own_user_message(body: dict, marker: str):
+    """The request's own user message: the last one holding ``marker`` (few-shot examples come
+    before it, re-ask messages after it hold no abstract), else the first user message."""
+    users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+    marked = [m for m in users if marker in str(m.get("content") or "")]
+    return marked[-1] if marked else (users[0] if users else None)
+
+
 def abstract_of(body: dict) -> str:
-    """The abstract inside the first user message of a chat request."""
-    for m in body.get("messages", []):
-        if m.get("role") == "user":
-            content = m.get("content") or ""
-            if isinstance(content, list):
-                content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
-            return content.split("Abstract:\n", 1)[-1].split(_LISTING, 1)[0]
-    return ""
+    """The abstract inside the request's own user message (see :func:`_own_user_message`)."""
+    m = _own_user_message(body, "Abstract:")
+    if m is None:
+        return ""
+    content = m.get("content") or ""
+    if isinstance(content, list):
+        content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content.split("Abstract:\n", 1)[-1].split(_LISTING, 1)[0]
 
 
 def listing_of(body: dict) -> str | None:
     """The numbered candidates of a hybrid request (``extract/hybrid``), or None."""
-    for m in body.get("messages", []):
-        if m.get("role") == "user" and _LISTING in str(m.get("content") or ""):
-            return _LISTING + str(m["content"]).split(_LISTING, 1)[1]
+    m = _own_user_message(body, _LISTING)
+    if m is not None and _LISTING in str(m.get("content") or ""):
+        return _LISTING + str(m["content"]).split(_LISTING, 1)[1]
     return None
 
 

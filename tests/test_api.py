@@ -55,7 +55,7 @@ def test_extract_many_in_order_with_failures_as_records(server, opts):
              "   ", ("Third abstract names BetaNet.", "Third title")]
     recs = list(extract.extract_many(items, **opts))
     assert [r.id for r in recs] == ["item#1", "p2", "item#3", "item#4"]
-    assert [r.status for r in recs] == ["ok", "ok", "error", "ok"]
+    assert [r.status for r in recs] == ["ok", "ok", "skipped", "ok"]      # no abstract: skipped
     assert recs[1].meta.doi == "10.1/x" and recs[2].reason == "empty abstract"
     assert recs[3].title == "Third title"
 

@@ -26,7 +26,7 @@ def test_failed_records_carry_title_meta_and_text(opts):
         "   ",
     ]
     recs = list(extract.extract_many(items, **opts))
-    assert [r.status for r in recs] == ["ok", "error", "error", "ok", "error", "error", "error"]
+    assert [r.status for r in recs] == ["ok", "error", "skipped", "ok", "error", "error", "skipped"]
     ok, long, empty, _, dup, pair, blank = recs
     assert "over --max-chars" in long.reason and long.kind == "record"
     assert (long.title, long.meta.doi, long.meta.year, long.text) == ("LongNet: long", "10.1/long",

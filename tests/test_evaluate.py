@@ -178,7 +178,10 @@ def test_text_table_says_n_a_for_a_figure_over_nothing():
     assert "metric token F1                        n/a  (over 0 value-matched numbers)" in text
     assert "grounded rate                          n/a  (0/0)" in text
     assert "dataset attachment                     n/a" in text
-    scored = format_table(evaluate(_records(), GOLD))
+    assert "the gold has no claim fields" in format_table(evaluate(_records(), GOLD))
+    # GOLD has no claim fields: its claim figures are n/a (issue 19); with a metric field each:
+    claimed = [{**g, "numbers": [{**n, "metric": ""} for n in g["numbers"]]} for g in GOLD]
+    scored = format_table(evaluate(_records(), claimed))
     assert "metric token F1                      1.000  (over 3" in scored
     assert "grounded rate                        0.833  (5/6)" in scored
 

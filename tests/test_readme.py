@@ -58,8 +58,23 @@ def test_readme_sample_record_has_the_shape_of_a_real_record(cli, server, tmp_pa
     r = cli("run", str(inp), *PLAIN, server=server, out=out)
     assert r.exit_code == 0, r.stderr
     real = json.loads(out.read_text().splitlines()[0])
+    sample["provenance"].pop("decided_by")       # the plain request's record has none
     same_shape(shape(sample), shape(real))
     assert real["meta"] == sample["meta"] == {}
+
+
+def test_readme_sample_record_is_what_the_default_backend_writes(tmp_path):
+    """The sample is the rules' record of its seed (the default backend), not an old model's."""
+    sample = json.loads(section("The record").split("```json\n", 1)[1].split("```", 1)[0])
+    r = CliRunner().invoke(main, ["run", str(ROOT / "seeds" / "000_810fdc4303f22573.txt"), "-q",
+                                  "--cache-dir", str(tmp_path / "c")], catch_exceptions=False)
+    assert r.exit_code == 0, r.stderr
+    real = next(json.loads(x) for x in r.stdout.splitlines() if json.loads(x)["id"] == sample["id"])
+    same_shape(shape(sample), shape(real))
+    assert real["source"].endswith(sample["source"].split("/", 1)[1])
+    for key in ("backend", "model", "decided_by", "attempts", "usage"):
+        assert sample["provenance"][key] == real["provenance"][key], key
+    assert sample["extraction"]["contribution"] == real["extraction"]["contribution"]
 
 
 def test_readme_python_example_runs(server, tmp_path, monkeypatch):

@@ -149,7 +149,7 @@ def test_table_triage_and_report_survive_a_hostile_line(cli, tmp_path):
 def test_errors_file_does_not_grow_on_rerun(cli, server, tmp_path):
     inp, out = write_abstracts(tmp_path / "in.jsonl", [A, ""]), tmp_path / "o.jsonl"
     for _ in range(3):
-        assert cli("run", str(inp), server=server, out=out).exit_code == 1
+        assert cli("run", str(inp), server=server, out=out).exit_code == 0   # skipped: no abstract
         assert len(read_jsonl(tmp_path / "o.errors.jsonl")) == 1
 
 

@@ -56,20 +56,21 @@ def test_default_backend_is_rules_and_needs_no_model(cli, tmp_path):
     out = tmp_path / "o.jsonl"
     r = cli("run", str(SEEDS / sorted(p.name for p in SEEDS.iterdir())[0]), "--backend", "rules", out=out)
     assert r.exit_code == 0, r.stderr
-    assert read_jsonl(out) and "0 tokens" in r.stderr
+    assert read_jsonl(out)
+    summary = [line for line in r.stderr.splitlines() if " ok (" in line]
+    assert summary and "tokens" not in summary[0]     # no model: no "0 tokens (0 prompt, ...)"
 
 
-def test_custom_schema_is_a_clear_fatal_error(tmp_path, monkeypatch):
+def test_custom_schema_is_refused_up_front(tmp_path, monkeypatch):
     mod = tmp_path / "myschema.py"
     mod.write_text("from pydantic import BaseModel\nclass Other(BaseModel):\n    title: str\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     config = RunConfig(backend="rules", schema="myschema:Other", use_cache=False,
                        cache_dir=tmp_path / "c")
-    files, _ = expand([SEEDS])
-    ex = Extractor(config, backend=RulesBackend(config, workers=1))
-    with RecordSink(tmp_path / "x.jsonl") as sink:
-        summary = asyncio.run(ex.run(read_inputs(files), sink))
-    assert summary.exit_code == 3 and "default schema only" in summary.stopped
+    from extract.errors import UsageError
+    with pytest.raises(UsageError, match="default schema only") as e:   # before any record
+        Extractor(config, backend=RulesBackend(config, workers=1))
+    assert "local" in str(e.value) and "openai" in str(e.value)
 
 
 def test_a_model_is_refused():

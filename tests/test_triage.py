@@ -161,13 +161,18 @@ def test_a_compared_system_in_the_claims_is_a_baseline():
     assert "no_comparison" in codes(r)
 
 
+UNSTATED = ("We propose FooNet for question answering on ToyQA. FooNet reaches 71.2%, "
+            "4.1 points over BarNet, using 7 layers.")
+
+
 def test_result_without_metric_or_dataset():
-    r = clean(numbers=[num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet"),
-                       num("4.1 points", 4.1, "pp", "result", "accuracy", None, "FooNet"),
-                       num("7", 7, None, "setting", None, None, "FooNet")])
+    r = clean(text=UNSTATED, numbers=[num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet"),
+                                      num("4.1 points", 4.1, "pp", "result", "accuracy", None, "FooNet"),
+                                      num("7", 7, None, "setting", None, None, "FooNet")])
     assert flag(r, "result_no_metric").evidence[0].text == "71.2%"
     assert [e.text for e in flag(r, "result_no_dataset").evidence] == ["4.1 points"]
-    no_ds = clean(datasets=[], numbers=[num("71.2%", 71.2, "%", "result", "accuracy", None, "FooNet")])
+    no_ds = clean(text="We propose FooNet. Experiments show that FooNet reaches 71.2% accuracy.",
+                  datasets=[], numbers=[num("71.2%", 71.2, "%", "result", "accuracy", None, "FooNet")])
     assert "result_no_dataset" not in codes(no_ds) and "no_dataset" in codes(no_ds)  # said once
     old = clean()
     for n in old["extraction"]["numbers"]:
@@ -177,8 +182,8 @@ def test_result_without_metric_or_dataset():
 
 
 def test_per_item_flags_widen_the_score():
-    one = clean(numbers=[num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet")])
-    three = clean(numbers=[num(t, v, u, "result", None, "ToyQA", "FooNet")
+    one = clean(text=UNSTATED, numbers=[num("71.2%", 71.2, "%", "result", None, "ToyQA", "FooNet")])
+    three = clean(text=UNSTATED, numbers=[num(t, v, u, "result", None, "ToyQA", "FooNet")
                            for t, v, u in (("71.2%", 71.2, "%"), ("4.1 points", 4.1, "pp"), ("7", 7, None))])
     score = {k: sum(f.points for f in paper_flags(paper_from_record(r))) for k, r in (("one", one), ("three", three))}
     w = FLAG_TYPES["result_no_metric"].weight
@@ -227,7 +232,8 @@ def test_failed_from_errors_file_and_ordering(tmp_path):
     assert [t.id for t in items] == ["f1", "q", "p"]
     assert items[0].failed and items[0].flags[0].code == "failed"
     assert "schema failure" in items[0].flags[0].evidence[0].note
-    assert items[1].score == FLAG_TYPES["partial"].weight + FLAG_TYPES["no_dataset"].weight
+    # (the text names ToyQA and reports no evaluation beyond it: no "no dataset named")
+    assert items[1].score == FLAG_TYPES["partial"].weight
     assert items[2].score == 0
 
 
@@ -328,3 +334,33 @@ def test_module_docstring_lists_every_flag_with_its_weight():
     for code, f in FLAG_TYPES.items():
         line = next(ln for ln in mod.__doc__.splitlines() if ln.startswith(f"``{code}``"))
         assert line.split()[1:3] == [str(f.weight), "yes" if f.per_item else "no"], code
+
+
+# -- issue 19: a flag names only what the paper's text lacks, not the extractor's misses ----------
+
+def test_a_result_whose_sentence_names_a_listed_dataset_is_not_without_dataset():
+    text = "We propose FooNet. It yields a 549× improvement on FILM over BarNet."
+    r = clean(text=text, datasets=["FILM"], numbers=[num("549×", 549, "×", "result", "improvement", None, "FooNet")])
+    assert "result_no_dataset" not in codes(r)
+    r = clean(text=text + " Speed is up 3× too.", datasets=["FILM"],
+              numbers=[num("3×", 3, "×", "result", "Speed", None, "FooNet")])
+    assert "result_no_dataset" in codes(r)          # that sentence names no dataset
+
+
+def test_a_stated_metric_is_not_result_without_metric():
+    text = "We propose FooNet, which improves top-1 accuracy by 2.5% over BarNet."
+    r = clean(text=text, datasets=[], numbers=[num("2.5%", 2.5, "%", "result", None, None, "FooNet")])
+    assert "result_no_metric" not in codes(r)
+    text = "We propose FooNet, which is 2.5% ahead of BarNet."
+    r = clean(text=text, datasets=[], numbers=[num("2.5%", 2.5, "%", "result", None, None, "FooNet")])
+    assert "result_no_metric" in codes(r)
+
+
+def test_the_word_evaluations_alone_does_not_call_for_a_dataset():
+    text = ("Frontier models can tell evaluations from deployment. We propose FooNet, a probe of "
+            "this awareness, and find that it reaches 11.25% of variance.")
+    r = clean(text=text, datasets=[], numbers=[num("11.25%", 11.25, "%", "result", "variance", None, "FooNet")])
+    assert "no_dataset" not in codes(r)
+    r = clean(text=text + " Experiments confirm it.", datasets=[],
+              numbers=[num("11.25%", 11.25, "%", "result", "variance", None, "FooNet")])
+    assert flag(r, "no_dataset").evidence[0].text == "Experiments"

@@ -58,6 +58,9 @@ class Backend(abc.ABC):
     hybrid: bool = False
     #: False for a backend that runs no model (the run's stderr line then says so)
     describes_model: ClassVar[bool] = True
+    #: False for a backend that fills the default schema only (the rules): a custom
+    #: ``--schema`` is then refused before the run starts
+    any_schema: ClassVar[bool] = True
 
     def __init__(self, config: RunConfig):
         self.config = config
@@ -102,6 +105,18 @@ def validate_options(cls: type, given) -> BaseModel | None:
 
 def installed_backends() -> list[str]:
     return sorted(ep.name for ep in entry_points(group="extract.backends"))
+
+
+def backends_for_any_schema() -> list[str]:
+    """The installed backends that can fill a custom schema (``any_schema``)."""
+    out = []
+    for ep in entry_points(group="extract.backends"):
+        try:
+            if getattr(ep.load(), "any_schema", True):
+                out.append(ep.name)
+        except Exception:  # pragma: no cover - a broken plugin is named elsewhere
+            continue
+    return sorted(out)
 
 
 def load_backend(config: RunConfig) -> Backend:

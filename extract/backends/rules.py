@@ -41,6 +41,7 @@ class RulesBackend(Backend):
 
     name = "rules"
     describes_model = False     # no model: the run's stderr line says so
+    any_schema = False          # the rules fill the default schema only
 
     def __init__(self, config: RunConfig, workers: int | None = None):
         super().__init__(config)

@@ -9,7 +9,20 @@ import click
 from . import common
 from .readside import output_option, write_output
 from ..errors import ExtractError
-from ..evaluate import evaluate, format_table, load_jsonl
+from ..evaluate import evaluate, format_table, load_jsonl, match_gold
+
+
+def _examples_in_gold(recs: list[dict], gold: list[dict]) -> list[str]:
+    """Ids of gold abstracts that were few-shot examples of the run (``provenance.examples``
+    holds the digests of the examples' abstracts)."""
+    from ..examples import text_digest
+
+    given = {d for r in recs for d in ((r.get("provenance") or {}).get("examples") or [])
+             if isinstance(d, str)} if any(isinstance(r.get("provenance"), dict) for r in recs) else set()
+    if not given:
+        return []
+    return [str(g.get("id", "?")) for g, rec in match_gold(recs, gold)
+            if rec is not None and isinstance(rec.get("text"), str) and text_digest(rec["text"]) in given]
 
 
 @click.command("eval")
@@ -58,6 +71,14 @@ def eval_cmd(records: str, gold_path: str, fmt: str, output: str | None) -> None
     if res.unmatched_gold:
         click.echo(f"extract: {len(res.unmatched_gold)} gold record(s) not found in {records} "
                    f"(counted as misses): {', '.join(res.unmatched_gold)}", err=True)
+    shown = _examples_in_gold(recs, gold)
+    if shown:
+        click.echo(f"extract: {len(shown)} gold abstract(s) were given to the model as --examples "
+                   f"({', '.join(shown[:5])}{', ...' if len(shown) > 5 else ''}): their scores "
+                   "measure copying, not extraction", err=True)
+    if not res.has_claims:
+        click.echo(f"extract: {gold_path} has no claim fields (metric, dataset, method): "
+                   "claims figures are not scored", err=True)
     if res.not_understood:
         click.echo(f"extract: {len(res.not_understood)} record(s) without the default schema's "
                    f"fields were scored as empty", err=True)

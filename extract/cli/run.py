@@ -13,22 +13,24 @@ import click
 from .. import redact
 from ..backends.base import installed_backends
 from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
-from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
+from ..errors import EXIT_INTERRUPTED, EXIT_SOME_FAILED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..outpaths import check_paths, output_path
 from ..output import RecordSink, errors_path_for
 from ..pipeline import Extractor
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
                      no_cache_option, not_empty, prompt_option, ranged, schema_option,
-                     temperature_option)
+                     temperature_option, _FiniteFloatRange)
 from .progress import Progress
 from .streams import stdout_failed
+
+PRICE = _FiniteFloatRange(0, None)     # USD per million tokens
 
 
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
                  schema, prompt, reasks, retries, timeout, max_tokens, max_chars,
                  max_tokens_total, temperature, *, backend_options=(), decide=RunConfig.decide,
-                 environ=None) -> RunConfig:
+                 environ=None, examples=None) -> RunConfig:
     """The run's config from the options, with the environment as defaults.
 
     The backend is the one named by ``--backend``, else ``EXTRACT_BACKEND``, else
@@ -46,7 +48,7 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
         use_cache=not no_cache, limit=limit, schema=schema, prompt=prompt, reasks=reasks,
         retries=retries, timeout=timeout, max_tokens=max_tokens, max_chars=max_chars,
         max_tokens_total=max_tokens_total, temperature=temperature,
-        backend_options=dict(backend_options), decide=decide)
+        backend_options=dict(backend_options), decide=decide, examples=examples)
 
 
 def describe(extractor: Extractor) -> str:
@@ -75,6 +77,39 @@ def _check_backend(name: str) -> None:
     if name not in found:
         raise UsageError(f"unknown backend {name!r} (installed: {', '.join(found) or 'none'}; "
                          "a plugin adds one under the extract.backends entry-point group)")
+
+
+# -o suffixes of other formats: `run` writes JSON Lines records, whatever the name says
+_NOT_JSONL = {".csv": "csv", ".tsv": "csv", ".md": "markdown", ".markdown": "markdown",
+              ".html": "html", ".htm": "html", ".json": "json", ".xlsx": "csv", ".txt": None}
+
+
+def _check_suffix(output: str | None) -> None:
+    """``-o out.csv`` would get JSON Lines under a CSV name: refuse it, pointing at the
+    command that writes that format (exit 2)."""
+    if not output or output == "-":
+        return
+    suffix = Path(output).suffix.lower()
+    if suffix not in _NOT_JSONL:
+        return
+    stem = str(Path(output).with_suffix(".jsonl"))
+    fmt = _NOT_JSONL[suffix]
+    then = (f"; then `extract table {stem} -o {output}` writes the comparison table as {fmt}"
+            if fmt else "")
+    raise UsageError(f"-o {output}: extract run writes records as JSON Lines; give -o {stem}{then}")
+
+
+def _dry_run(extractor, entries, out_path, limit, price, as_json) -> None:
+    """``--dry-run``: the estimate on stdout (one JSON object with --json); nothing sent."""
+    from ..dryrun import describe as describe_estimate, estimate
+
+    try:
+        est = estimate(extractor, entries, out_path, limit, price)
+    finally:
+        extractor.cache.close()
+        asyncio.run(extractor.backend.aclose())
+    model_run = getattr(extractor.backend, "describes_model", True)
+    click.echo(json.dumps(est.as_dict()) if as_json else describe_estimate(est, model_run), nl=as_json)
 
 
 class _Notes:
@@ -125,6 +160,15 @@ class _Notes:
 @click.option("--decide", type=click.Choice(DECIDE), default=RunConfig.decide, show_default=True,
               help="The hybrid job: measured = each field from the source that measured better "
                    "(the README's Benchmarks); model = the model decides every field.")
+@click.option("--examples", "examples", type=click.Path(dir_okay=False, exists=True), default=None,
+              callback=not_empty,
+              help="Few-shot examples for the model: JSON Lines of an abstract and its expected record "
+                   "(the gold format of tests/gold); part of the cache key. Not with --backend rules.")
+@click.option("--dry-run", is_flag=True,
+              help="Send nothing: read the input and the cache, print the requests a run would send "
+                   "and an estimate of their prompt and completion tokens (and price, with --price).")
+@click.option("--price", type=(PRICE, PRICE), default=None,
+              metavar="IN OUT", help="With --dry-run: USD per million prompt and completion tokens.")
 @click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks, show_default=True,
               help="Re-asks after an invalid or ungrounded answer.")
 @click.option("--retries", type=ranged("retries"), default=RunConfig.retries, show_default=True,
@@ -151,6 +195,9 @@ class _Notes:
                    "configuration (backend, model, prompt, schema, --decide) made.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when an entry has no abstract (by default such entries are skipped, "
+                   "listed in the errors file, and the run exits 0).")
 @click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr: no bar, notes or summary.")
 @click.option("-v", "--verbose", is_flag=True, help="Every input note and the full configuration.")
 @click.option("--json", "as_json", is_flag=True,
@@ -158,16 +205,18 @@ class _Notes:
 def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
         concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
-        text_field, input_format, label, redo, progress, quiet, verbose, as_json):
+        text_field, input_format, label, redo, progress, quiet, verbose, as_json, strict=False,
+        examples=None, dry_run=False, price=None):
     """Extract grounded records from the abstracts in INPUTS.
 
     INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
     or - for stdin.  Records go to stdout, or to -o FILE (a rerun with the same FILE
     resumes; a rerun with another configuration is refused unless --redo).
 
-    Exit status: 0 all ok; 1 some records or inputs failed (listed in the errors file);
-    2 bad usage (an option value out of range, say), unreadable input, or an -o made with
-    another configuration (see --redo); 3 the backend is
+    Exit status: 0 all ok (entries without an abstract are skipped and listed in the
+    errors file); 1 some records or inputs failed (listed in the errors file), or --strict
+    and an entry had no abstract; 2 bad usage (an option value out of range, say),
+    unreadable input, or an -o made with another configuration (see --redo); 3 the backend is
     unusable (run stopped); 4 token budget spent (rerun resumes); 5 the output file is
     locked by another run; 7 the output cannot be written (disk full); 130 interrupted.
     """
@@ -179,8 +228,11 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
                               max_chars, max_tokens_total, temperature,
-                              backend_options=backend_options, decide=decide)
+                              backend_options=backend_options, decide=decide, examples=examples)
+        if price is not None and not dry_run:
+            raise UsageError("--price goes with --dry-run (an estimate of what a run would cost)")
         _check_backend(config.backend)
+        _check_suffix(output)
         out_path = output_path(output)          # checked before anything loads or is read
         errors_path = Path(errors_file) if errors_file else (errors_path_for(out_path) if out_path else None)
         check_paths(out_path, errors_path, inputs)
@@ -194,15 +246,29 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         if not verbose and len(others) > 10:
             say(f"extract: ... and {len(others) - 5} more files of other types skipped (-v lists them)")
         fields = FieldMap(id=id_field, title=title_field, text=text_field)
+        if dry_run:       # nothing is sent (no key needed) and nothing written (no new cache)
+            config = config.with_(api_key=config.api_key or "unused-by-a-dry-run",
+                                  use_cache=config.use_cache and (config.cache_dir / "cache.db").is_file())
         extractor = Extractor(config)
         say(f"extract: {describe(extractor)}")
-        if verbose or config.prompt != RunConfig.prompt or config.schema != RunConfig.schema:
+        model_run = getattr(extractor.backend, "describes_model", True)
+        if not model_run:        # the rules: no prompt, no requests, nothing re-asked
+            if verbose:
+                workers = getattr(extractor.backend, "workers", None)
+                say(f"extract: schema {config.schema}, no prompt (no model); cache "
+                    f"{config.cache_dir if config.use_cache else 'off'}"
+                    + (f"; {workers} worker process{'es' if workers != 1 else ''}" if workers else ""))
+        elif verbose or config.prompt != RunConfig.prompt or config.schema != RunConfig.schema:
             say(f"extract: schema {config.schema}, prompt {extractor.prompt.name!r}"
                 + ("" if config.schema == RunConfig.schema
                    else " with the schema's docstring and field descriptions as instructions"))
-        if verbose:
+        if verbose and model_run:
             say(f"extract: cache {config.cache_dir if config.use_cache else 'off'}; "
                 f"concurrency {config.concurrency}; reasks {config.reasks}; retries {config.retries}")
+        if dry_run:
+            _dry_run(extractor, read_inputs(files, fields, input_format=input_format),
+                     out_path, limit, price, as_json)
+            return
         with RecordSink(output, errors_file, inputs=inputs, config=extractor.identity,
                         redo=redo) as sink:
             if sink.repaired_bytes:
@@ -233,7 +299,9 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
     except KeyboardInterrupt:
         click.echo("extract: interrupted; rerun with the same -o to resume", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    say(summary.line())
+    if strict and summary.no_abstract and summary.exit_code == 0:
+        summary.exit_code = EXIT_SOME_FAILED
+    say(summary.line(tokens=getattr(extractor.backend, "describes_model", True)))
     if sink.other_configs:
         left = sink.other_configs - sink.replaced
         say(f"extract: --redo: replaced {sink.replaced:,} records made with another configuration"
@@ -245,6 +313,13 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         n = summary.failed + summary.problems
         where = f"in {sink.errors_path}" if sink.errors_path else "above"
         say(f"extract: {n} failure{'' if n == 1 else 's'} listed {where}")
+    if summary.no_abstract and not summary.stopped:
+        where = f"in {sink.errors_path}" if sink.errors_path else "above"
+        n = summary.no_abstract
+        say(f"extract: {n} entr{'y' if n == 1 else 'ies'} without an abstract skipped, listed {where}"
+            + ("" if strict else " (--strict makes them fail the run)"))
+        if not (summary.ok or summary.skipped or summary.failed or summary.problems):
+            say("extract: no entry had an abstract: if it is in another field, name it with --text-field")
     if as_json:
         line = json.dumps({**asdict(summary), "replaced": sink.replaced, "backend": extractor.backend.name,
                            "model": getattr(extractor.backend, "model_name", None) or config.model,

@@ -20,7 +20,8 @@ from ..table_render import FORMATS, render_rows
               help="Only numbers of this kind.")
 @output_option
 def table(records: str, by: str, fmt: str, kind: str, output: str | None) -> None:
-    """Comparison table of the claims in RECORDS.jsonl.
+    """Comparison table of the claims in RECORDS.jsonl ('-': stdin, as in
+    `extract run x | extract table -`).
 
     One row per claimed number, as its record's claim states it: dataset, method, metric,
     value, unit, kind and paper (its title when the input had one, else its id), grouped by

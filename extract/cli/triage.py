@@ -23,7 +23,7 @@ _EPILOG = ("\b\nFlags (weight; * = counted per item, up to 3 times; README \"Tri
 def triage(records: str, fmt: str, top: int | None, min_score: int | None, output: str | None) -> None:
     """Papers whose claims need a closer look, highest score first.
 
-    Reads RECORDS.jsonl.  Each flag comes with the evidence (the sentence, the span marked) that raised it; the
+    Reads RECORDS.jsonl ('-': stdin).  Each flag comes with the evidence (the sentence, the span marked) that raised it; the
     score is the sum of the flags' weights, a flag marked * counting once per item (up to
     3).  Failed extractions are read from RECORDS minus .jsonl plus .errors.jsonl, when
     present.  A file that is not a records file of the default schema exits 2.

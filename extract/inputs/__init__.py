@@ -8,7 +8,9 @@ header and one-abstract-per-line files are recognised), ``.jsonl``/``.ndjson`` a
 
 Every file is read as UTF-8 with an optional BOM.  A problem with one record (undecodable
 bytes, a lone surrogate, an unparsable line, an empty abstract, a duplicate id) is yielded
-as a :class:`Problem` naming file and line; it never stops the others.
+as a :class:`Problem` naming file and line; it never stops the others.  An entry without
+an abstract (empty, null, a placeholder such as "[No abstract available]") is a Problem
+with ``skipped`` set: reported, not a failure.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ..idindex import IdIndex
 from .bib import read_bib
 from .csvfmt import read_csv
 from .jsonfmt import read_json, read_jsonl, sniff
-from .model import FieldMap, Item, Problem, from_mapping
+from .model import FieldMap, Item, Problem, from_mapping, missing_abstract
 from .paths import EXTENSIONS, STDIN, InputFiles, expand, is_own_output
 from .txt import read_txt
 
@@ -75,7 +77,8 @@ def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
 def read_inputs(files: Iterable[Path], fields: FieldMap | None = None, *,
                 input_format: str | None = None,
                 note: Callable[[str], None] | None = None) -> Iterator[Item | Problem]:
-    """Items and problems in input order; empty abstracts and duplicate ids become problems.
+    """Items and problems in input order; duplicate ids become problems, entries without an
+    abstract skipped problems.
     ``note`` hears how each .txt file (and stdin) was read."""
     labels = files if isinstance(files, InputFiles) else InputFiles(files)
     seen = IdIndex()     # id -> where it first appeared; bounded memory for huge inputs
@@ -86,9 +89,10 @@ def read_inputs(files: Iterable[Path], fields: FieldMap | None = None, *,
                 for entry in _entries(path, label, input_format, fields, note,
                                       labels.stdin() if path == STDIN else None):
                     if isinstance(entry, Item):
-                        first = seen.get(entry.id) if entry.text else None
-                        if not entry.text:
-                            entry = Problem(entry.source, "empty abstract", entry.id)
+                        skip = missing_abstract(entry)
+                        first = seen.get(entry.id) if skip is None else None
+                        if skip is not None:
+                            entry = skip
                         elif first is not None:
                             entry = Problem(entry.source, f"duplicate id {entry.id!r} (first at "
                                             f"{first}; ids are compared as text, so 123 and "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterable, Iterator
 
 from .model import TEXT_FIELDS, FieldMap, Item, Problem, bad_text, from_mapping
@@ -96,15 +97,30 @@ def read_json(lines: Iterable[str], name: str, label: str,
         yield from_mapping(obj, label, n, src, fields)
 
 
+_COLUMN = re.compile(r"[^\W\d][\w .()/-]{0,39}")
+_COLUMN_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:abstract|title|text|summary|id|key|doi|year|authors?|venue|url)(?:$|[\W_])")
+
+
 def _csv_header(line: str, text_field: str | None) -> bool:
-    """A CSV header row: two or more cells, one of them an abstract's field name."""
+    """A CSV header row: two or more cells, one of them an abstract's field name; or, so that
+    a header naming the abstract otherwise (``paper_id,abstract_text``) is read as the CSV it
+    is (and refused for its column, as the same file given by name is), two or more short
+    column names, one with an underscore or a column word (id, title, abstract, doi, ...),
+    on a line that does not end like a sentence."""
     try:
         cells = next(csv.reader([line]))
     except (csv.Error, StopIteration):
         return False
     names = {c.strip().lower() for c in cells}
     wanted = set(TEXT_FIELDS) | ({text_field.strip().lower()} if text_field else set())
-    return len(cells) >= 2 and bool(names & wanted)
+    if len(cells) < 2:
+        return False
+    if names & wanted:
+        return True
+    stripped = [c.strip() for c in cells]
+    return (not line.rstrip().endswith((".", "!", "?", ":", ";"))
+            and all(_COLUMN.fullmatch(c) and len(c.split()) <= 3 for c in stripped)
+            and any("_" in c or _COLUMN_WORDS.search(c) for c in stripped))
 
 
 def sniff(first: str, text_field: str | None = None) -> str:

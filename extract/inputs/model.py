@@ -43,6 +43,33 @@ class Problem:
     source: str
     reason: str
     id: str | None = None
+    #: an entry without an abstract (an empty or null field, a placeholder such as Scopus's
+    #: "[No abstract available]"): reported and skipped, not a failure (exit 0 unless --strict)
+    skipped: bool = False
+
+
+# What exports write where a paper has no abstract: Scopus "[No abstract available]", PubMed
+# "No abstract available.", pandas "NaN", "N/A", a dash.  Only the whole field matches.
+_PLACEHOLDER = re.compile(r"(?i)^\W*(?:no\s+abstract(?:\s+(?:is\s+)?(?:available|provided))?"
+                          r"|abstract\s+(?:is\s+)?(?:not\s+available|unavailable|missing)"
+                          r"|not\s+available|n/?a|nan|none|null)?\W*$")
+
+
+def no_abstract(text: str | None) -> str | None:
+    """Why ``text`` is no abstract (empty, blank, a placeholder), or None when it is one."""
+    if text is None:
+        return "empty abstract (null)"
+    if not text.strip():
+        return "empty abstract"
+    if len(text) <= 40 and _PLACEHOLDER.match(text):
+        return f"no abstract ({text.strip()!r} is a placeholder)"
+    return None
+
+
+def missing_abstract(item: "Item") -> "Problem | None":
+    """The skipped entry an item without an abstract is, or None."""
+    why = no_abstract(item.text)
+    return Problem(item.source, why, item.id, skipped=True) if why else None
 
 
 @dataclass(frozen=True)
@@ -119,12 +146,16 @@ def from_mapping(obj: Mapping, label: str, n: int, src: str,
         if fields.text:       # the user named the field: the defaults are beside the point
             have = ", ".join(sorted(map(str, obj)))[:200] or "none"
             return Problem(src, f"no {fields.text!r} field (named by --text-field; fields here: {have})", rid)
+        if title_key is not None and isinstance(obj.get(title_key), str) and obj[title_key].strip():
+            # a paper without an abstract (CSL JSON and BibTeX leave the field out): skipped
+            return Problem(src, f"no abstract (no 'abstract' or 'text' field{_HINT})",
+                           rid, skipped=True)
         return Problem(src, f"no 'abstract' or 'text' field{_HINT}", rid)
     text = obj[text_key]
     if isinstance(text, Mapping) and str(text_key).lower() == "abstract_inverted_index":
         text = rebuild_inverted_index(text)
     if text is None:
-        return Problem(src, f"empty abstract ({text_key!r} is null)", rid)
+        return Problem(src, f"empty abstract ({text_key!r} is null)", rid, skipped=True)
     if not isinstance(text, str):
         return Problem(src, f"{text_key!r} is not a string", rid)
     title = obj.get(title_key) if title_key is not None else None
@@ -140,4 +171,5 @@ def from_mapping(obj: Mapping, label: str, n: int, src: str,
         reason = bad_text(dumped)
         if reason:
             return Problem(src, f"a metadata field holds {reason.split(' at ')[0]}", rid)
-    return Item(rid, src, text.strip(), title, meta or None)
+    item = Item(rid, src, text.strip(), title, meta or None)
+    return missing_abstract(item) or item

@@ -6,7 +6,8 @@ the text it was extracted from is the text read now.  With ``-o OUT.jsonl``:
 * the paths are checked first (:func:`.outpaths.check_paths`), and a lock on the resolved
   path (:class:`.outpaths.OutputLock`) keeps a second process off the same file, whatever
   name it uses; the lock file is removed when the run ends;
-* on start, a torn last line (a killed run) is cut off, and the (id, text digest) pairs
+* on start, a torn last line (a killed run) is cut off (a whole record that only lacks
+  its newline is kept), and the (id, text digest) pairs
   already written are what the run skips;
 * each record is appended as one complete line in one ``write`` and flushed; the file is
   fsynced every few hundred records and at the end.  Every line is strict JSON: a value

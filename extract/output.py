@@ -7,10 +7,11 @@ of the same text made with the same configuration is held.  With ``-o OUT.jsonl`
 * the paths are checked first (:func:`.outpaths.check_paths`), and a lock on the resolved
   path (:class:`.outpaths.OutputLock`) keeps a second process off the same file, whatever
   name it uses; the lock file is removed when the run ends;
-* on start, a torn last line (a killed run) is cut off, and the records already written
-  are indexed (:class:`.resume.OutputIndex`); records made with another configuration stop
-  the run with one line (:class:`UsageError`, exit 2) unless ``redo`` is set: then each one
-  the run reaches is extracted again and replaced;
+* on start, a torn last line (a killed run) is cut off (a whole record that only lacks
+  its newline is kept), and the records already written are indexed
+  (:class:`.resume.OutputIndex`); records made with another configuration stop the run
+  with one line (:class:`UsageError`, exit 2) unless ``redo`` is set: then each one the
+  run reaches is extracted again and replaced;
 * each record is appended as one complete line in one ``write`` and flushed; the file is
   fsynced every few hundred records and at the end.  Every line is strict JSON: a value
   that does not fit a JSON number is written as null and named in the record's ``notes``;

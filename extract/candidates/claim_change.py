@@ -1,0 +1,316 @@
+"""Absolute value or change, and the named system a change is measured against.
+
+tests/gold/GUIDELINE.md ("Absolute value or change"): a number is a *change* when it states a
+difference or a ratio between a value of its measure and a reference value ("improves accuracy
+by 9.2%", "+5.3%", "40% fewer FLOPs", "2.5x faster", "an accuracy drop of 18%"), else
+*absolute* ("91.2% accuracy", both ends of "from 31.2% to 58.7%").  For a change,
+``compared_to`` is the named system the reference value belongs to ("outperforms PromptRank by
+9.43%", "+8.26% over OFA"); null when the reference is unnamed ("over the baseline").
+
+:func:`change_of` is called once per number by :func:`extract.candidates.claims.attach_claims`
+with the claims document (:class:`~.claims_doc._Doc`).  The first rule of
+:data:`CHANGE_RULES` that applies decides the value type; :data:`COMPARED_RULES` find the
+compared system of a change.  A rule that fires records ``<rule>/<cue>`` (the alternative of
+its vocabulary that matched) in an open :func:`extract.candidates.rules.trace`, so
+``bench/change_firings.py`` counts every alternative on the real corpus on its own.
+
+Written by hand (no library reads "outperforms X by 3 points"): a few lexical cues at the
+number, in the clause the claims rules already delimit.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num, _Occ, _ref
+from .rules import fire
+
+__all__ = ["ABSOLUTE", "CHANGE", "CHANGE_RULES", "COMPARED_RULES", "PARALLEL_RULE", "VALUE_TYPES", "change_of"]
+
+ABSOLUTE, CHANGE = "absolute", "change"
+VALUE_TYPES = (ABSOLUTE, CHANGE)
+_SKIP = ...
+
+#: Verbs whose "by N" is a change ("improves accuracy by 9.2%", "outperforms X by 3 points").
+_VERBS = {
+    "improv": r"improv\w*", "outperform": r"outperform\w*", "surpass": r"surpass\w*",
+    "exceed": r"exceed\w*", "beat": r"beat\w*", "reduc": r"reduc\w*", "increas": r"increas\w*",
+    "decreas": r"decreas\w*", "boost": r"boost\w*", "enhanc": r"enhanc\w*", "lower": r"lower\w*",
+    "cut": r"cut\w*", "drop": r"dropp?\w*", "fall": r"f[ae]ll\w*", "gain": r"gain\w*",
+    "accelerat": r"accelerat\w*", "speed": r"speed\w*(?:\s+up)?", "rais": r"rais\w*",
+    "declin": r"declin\w*", "degrad": r"degrad\w*", "lead": r"lead\w*|led", "advanc": r"advanc\w*",
+}
+#: Nouns of change before the number ("an average gain of 5.3%", "margins of 4.8%").
+_NOUNS = {
+    "gain": r"gains?", "improvement": r"improvements?", "increase": r"increases?",
+    "decrease": r"decreases?", "reduction": r"reductions?", "drop": r"drops?",
+    "decline": r"declines?", "boost": r"boosts?", "margin": r"margins?",
+    "speedup": r"speed-?ups?", "degradation": r"degradations?", "gap": r"gaps?",
+}
+#: Words right after the number that make it a change ("20% improvement", "40% fewer FLOPs").
+_AFTER = {
+    "improvement": r"improvements?", "gain": r"gains?", "increase": r"increases?",
+    "decrease": r"decreases?", "reduction": r"reductions?", "drop": r"drops?", "boost": r"boosts?",
+    "speedup": r"speed-?ups?", "higher": r"higher", "lower": r"lower", "better": r"better",
+    "fewer": r"fewer", "less": r"less(?!\s+than)", "more": r"more(?!\s+than)", "faster": r"faster",
+    "smaller": r"smaller", "larger": r"larger", "loss": r"loss", "closer": r"closer",
+    "margin": r"margins?", "relative": r"relative",
+}
+_QUALIFIER = (r"(?:(?:up\s+to|over|about|nearly|almost|around|only|approximately|roughly|at\s+least|"
+              r"more\s+than|an?\s+(?:\w+\s+)?(?:average|margin|factor)\s+of|on\s+average|average\s+of|"
+              r"as\s+much\s+as|a\s+(?:remarkable|notable|significant|substantial|large|wide)\s+\w+\s+of)\s+)*")
+_OPEN = r"\$?\s*(?:\\sim\s*|~\s*|\\approx\s*)?\$?\s*"
+
+
+def _alt(table: dict[str, str]) -> str:
+    return "|".join(f"(?P<{k}>{v})" for k, v in table.items())
+
+
+_VERB_BY = re.compile(rf"\b(?:{_alt(_VERBS)})\b(?:[^.;:]{{0,80}}?)\bby\s+(?:an?\s+(?:[\w\-]+\s+){{0,3}}of\s+)?"
+                      rf"{_QUALIFIER}{_OPEN}$", re.I)
+_NOUN_OF = re.compile(rf"\b(?:{_alt(_NOUNS)})\s+(?:(?:of|by)\s+)?{_QUALIFIER}{_OPEN}$", re.I)
+_WORD_AFTER = re.compile(rf"[\s$}})]*(?:-?\s*points?\s+)?(?:(?:relative|absolute|average|overall|performance|accuracy)\s+)?"
+                         rf"(?:{_alt(_AFTER)})\b", re.I)
+_SIGN = re.compile(r"^[\s$({\[]*\+\s*\d")
+_PLUS_BEFORE = re.compile(r"\+\s*\$?\s*$")
+_POINTS = re.compile(r"(?:percentage\s+points?|pp\b|p\.p\.)", re.I)
+_MULTIPLIER = re.compile(r"(?:×|\\times|\d\s*x\b|-?\s*fold\b|\btimes\b)", re.I)
+_DIMENSION = re.compile(r"[^×x\\]*\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*\d", re.I)   # "224×224"
+_FROM_TO = re.compile(r"\bfrom\s+" + _OPEN + r"$", re.I)
+_SHARE_OF = re.compile(r"^[\s$}]*(?:\\?%|percent)?\s+of\s+(?:the\s+)?(?:[\w\-.]+(?:'s|’s)\s+|[\w\-.]+\s+)?"
+                       r"(?P<share>performance|accuracy|quality|cost)\b", re.I)
+
+
+def _cue(m: re.Match, table: dict[str, str]) -> str:
+    return next((k for k in table if m.group(k)), "?")
+
+
+def _number_text(doc: _Doc, n: _Num) -> str:
+    return doc.text[n.start:n.end]
+
+
+Rule = Callable[[_Doc, _Num], Any]
+
+
+# ---------------------------------------------------------------------------------------
+# value type rules: a rule returns (value type, cue) or _SKIP
+# ---------------------------------------------------------------------------------------
+def _vt_from_to(doc: _Doc, n: _Num) -> Any:
+    """"from 31.2% to 58.7%": both ends are values as measured."""
+    s = doc.sentence(n)[0]
+    before = doc.text[max(s, n.start - 20):n.start]
+    if _FROM_TO.search(before):
+        return ABSOLUTE, "from"
+    prev = [m for m in doc.nums if m.sent == n.sent and m.end <= n.start]
+    if prev and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*to\s*" + _OPEN, doc.text[prev[-1].end:n.start], re.I) \
+            and _FROM_TO.search(doc.text[max(s, prev[-1].start - 20):prev[-1].start]):
+        return ABSOLUTE, "to"
+    return _SKIP
+
+
+def _vt_sign(doc: _Doc, n: _Num) -> Any:
+    """"+5.3% on ChronusAV": a signed gain."""
+    if _SIGN.match(_number_text(doc, n)) or _PLUS_BEFORE.search(doc.text[max(0, n.start - 3):n.start]):
+        return CHANGE, "plus"
+    return _SKIP
+
+
+def _vt_points(doc: _Doc, n: _Num) -> Any:
+    """"3.1 percentage points", "2.4 pp": a difference of percentages."""
+    last = doc.groups[n.i][-1]
+    if _POINTS.search(_number_text(doc, n)) or _POINTS.match(doc.text[last.end:last.end + 24].lstrip(" $}")):
+        return CHANGE, "points"
+    return _SKIP
+
+
+def _vt_verb_by(doc: _Doc, n: _Num) -> Any:
+    """"improves accuracy by 9.2%", "outperforms PromptRank by 9.43%, 7.68%, and 4.82%"."""
+    first = doc.groups[n.i][0]
+    s = doc.segment_before(first)[0]
+    m = _VERB_BY.search(doc.text[s:first.start])
+    return (CHANGE, _cue(m, _VERBS)) if m else _SKIP
+
+
+def _vt_noun_of(doc: _Doc, n: _Num) -> Any:
+    """"an average accuracy drop of 18%", "by significant margins of 4.8% mAP"."""
+    first = doc.groups[n.i][0]
+    s = doc.segment_before(first)[0]
+    m = _NOUN_OF.search(doc.text[s:first.start])
+    return (CHANGE, _cue(m, _NOUNS)) if m else _SKIP
+
+
+def _vt_word_after(doc: _Doc, n: _Num) -> Any:
+    """"a 20% improvement", "40% fewer FLOPs", "2.68% and 16.67% higher than"."""
+    last = doc.groups[n.i][-1]
+    m = _WORD_AFTER.match(doc.text, n.end) or _WORD_AFTER.match(doc.text, last.end)
+    if not m:
+        return _SKIP
+    cue = _cue(m, _AFTER)
+    if cue in ("more", "larger", "smaller", "fewer", "less", "higher", "lower") and \
+            not re.search(r"\\?%|×|\\times|x\b|fold|times|percent|points?\b", doc.text[n.start:m.end()], re.I):
+        return _SKIP                # "3 larger models", "10 more tasks": counts, not changes
+    return CHANGE, cue
+
+
+def _vt_multiplier(doc: _Doc, n: _Num) -> Any:
+    """"a 20x speedup", "reduces latency by 3.8x": a result that is a ratio (not "224×224")."""
+    text = _number_text(doc, n)
+    if n.kind == "setting" or not _MULTIPLIER.search(text + doc.text[n.end:n.end + 6].split(" ")[0]):
+        return _SKIP
+    if _DIMENSION.match(doc.text[n.start:n.end + 12]) or re.search(r"\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*$",
+                                                                   doc.text[max(0, n.start - 12):n.start]):
+        return _SKIP
+    return CHANGE, "times"
+
+
+def _vt_share_of(doc: _Doc, n: _Num) -> Any:
+    """"retains 95% of the teacher's accuracy": a share of a reference's value."""
+    m = _SHARE_OF.match(doc.text, n.end)
+    return (CHANGE, m.group("share").lower()) if m and re.search(r"\\?%|percent", doc.text[n.start:m.end()]) else _SKIP
+
+
+_PARALLEL_GAP = re.compile(r"[^.;:]{0,70}")
+_MEASURED = re.compile(rf"\b(?:reach\w*|achiev\w*|attain\w*|obtain\w*|scor\w*|from|yield\w*|with|at|"
+                       rf"while|whereas|but|{'|'.join(_VERBS.values())})\b", re.I)
+
+
+def _vt_parallel(doc: _Doc, n: _Num, previous: str | None) -> Any:
+    """"by 7.17% on LLaMA3, and by 3.26% on Mistral", "margins of 4.8% mAP 5.4% AP50": a number
+    that continues the previous change of its clause (joined by "and" or a comma, or only a
+    measure's name between them) is a change too."""
+    if previous != CHANGE or n.i == 0 or n.kind == "setting":
+        return _SKIP
+    prev = doc.nums[n.i - 1]
+    gap = doc.text[prev.end:n.start]
+    if prev.sent != n.sent or not _PARALLEL_GAP.fullmatch(gap) or _MEASURED.search(gap):
+        return _SKIP
+    if re.search(r"\band\b|,", gap) or len(gap.split()) <= 2:
+        return CHANGE, "and"
+    return _SKIP
+
+
+CHANGE_RULES: tuple[tuple[str, str, Rule], ...] = (
+    ("from-to", "FooNet raises accuracy from 31.2% to 58.7%", _vt_from_to),
+    ("sign", "FooNet gains +5.3% on ChronusAV", _vt_sign),
+    ("points", "FooNet improves F1 by 3.1 percentage points", _vt_points),
+    ("verb-by", "FooNet outperforms PromptRank by 9.43% in F1", _vt_verb_by),
+    ("noun-of", "FooNet shows an average accuracy drop of 18% on blurred images", _vt_noun_of),
+    ("word-after", "FooNet needs 40% fewer FLOPs", _vt_word_after),
+    ("multiplier", "FooNet achieves a 20x speedup in training", _vt_multiplier),
+    ("share-of", "FooNet retains 95% of the teacher's accuracy", _vt_share_of),
+)
+
+
+#: Tried when no rule of :data:`CHANGE_RULES` applies, with the previous number's value type.
+PARALLEL_RULE = ("parallel", "FooNet improves BLEU by 2.1 on WMT14 and by 1.3 on WMT16", _vt_parallel)
+
+
+# ---------------------------------------------------------------------------------------
+# compared system rules (changes only): a rule returns (Ref, cue) or _SKIP
+# ---------------------------------------------------------------------------------------
+_COMPARE = {
+    "over": r"over", "than": r"than", "compared": r"compared\s+(?:to|with|against)|in\s+comparison\s+(?:to|with)",
+    "relative": r"relative\s+to", "versus": r"versus|vs\.?", "against": r"against",
+    "outperform": r"outperform\w*", "surpass": r"surpass\w*", "beat": r"beat\w*", "exceed": r"exceed\w*",
+}
+_GAP_WORD = r"(?!(?:on|in|with|for|using|at|of|by|from|to|and|or|when|while)\b)[\w\-]+"
+_COMPARE_BEFORE = re.compile(rf"\b(?:{_alt(_COMPARE)})\s+(?:the\s+)?(?:{_GAP_WORD}\s+){{0,4}}?(?:{_GAP_WORD},\s+)?$",
+                             re.I)
+_POSSESSED = re.compile(rf"\b(?:{_alt({k: _VERBS[k] for k in ('improv', 'boost', 'enhanc', 'rais')})})\s+(?:the\s+)?$",
+                        re.I)
+
+
+#: A name by its shape (OFA, PromptRank, LoRA, GPT-4, RT-DETR), for a compared system the
+#: record does not list; generic acronyms are not systems.
+_NAME_SHAPE = re.compile(r"(?<![\w\-.])[A-Z][A-Za-z0-9]*(?:[A-Z]|\d)[\w]*(?:[-.][A-Za-z0-9]+)*")
+_GENERIC = {"sota", "ai", "llm", "llms", "mllm", "mllms", "vlm", "vlms", "lm", "lms", "nlp", "rl", "ml", "dl",
+            "cnn", "cnns", "rnn", "rnns", "gnn", "gnns", "mlp", "mlps", "gpu", "gpus", "cpu", "cpus", "tpu",
+            "flops", "gflops", "tflops", "macs", "api", "apis", "us", "uk", "eu", "usa"}
+
+
+def _systems(doc: _Doc, n: _Num, s: int, e: int) -> list[Any]:
+    """The named systems of ``doc.text[s:e]``: the claims document's method and system
+    occurrences, and tokens shaped like a name that are no dataset, metric or number."""
+    found: list[Any] = [o for o in doc.in_sentence(n, ("method", "system")) if s <= o.start < e]
+    busy = [(o.start, o.end) for o in doc.occ if o.sent == n.sent] + [(p.start, p.end) for p in doc.metrics] \
+        + [(m.start, m.end) for m in doc.nums if m.sent == n.sent]
+    for m in _NAME_SHAPE.finditer(doc.text, s, e):
+        if m.group(0).lower() in _GENERIC or any(a < m.end() and m.start() < b for a, b in busy):
+            continue
+        found.append(Ref(m.group(0), m.start(), m.end()))
+    return found
+
+
+def _clause(doc: _Doc, n: _Num) -> tuple[int, int]:
+    """From the last clause break before n's group to the end of the segment after it."""
+    s = doc.sentence(n)[0]
+    first = doc.groups[n.i][0]
+    breaks = list(CLAUSE_BREAK.finditer(doc.text, s, first.start))
+    return (breaks[-1].end() if breaks else s), doc.segment_after(n)[1]
+
+
+def _text(o: Any) -> str:
+    return o.name if isinstance(o, _Occ) else o.text
+
+
+def _same(o: Any, method: Any) -> bool:
+    return isinstance(method, Ref) and _text(o).lower() == method.text.lower()
+
+
+def _co_cue(doc: _Doc, n: _Num, method: Any) -> Any:
+    """"outperforms PromptRank by 9.43%", "+8.26% over OFA", "compared with GPT-4o, ... by 5%"."""
+    s, e = _clause(doc, n)
+    hits = []
+    for o in _systems(doc, n, s, e):
+        if _same(o, method) or _text(o) == doc.main:
+            continue
+        m = _COMPARE_BEFORE.search(doc.text[max(s, o.start - 60):o.start])
+        if m:
+            hits.append((abs(o.start - n.start), o, _cue(m, _COMPARE)))
+    if not hits:
+        return _SKIP
+    _, o, cue = min(hits, key=lambda h: h[0])
+    return (_ref(o) if isinstance(o, _Occ) else o), cue
+
+
+def _co_possessed(doc: _Doc, n: _Num, method: Any) -> Any:
+    """"X improves GPT-4o's success rate by 27 points": the system whose value is improved."""
+    s, _ = _clause(doc, n)
+    for o in _systems(doc, n, s, n.start):
+        if not _same(o, method) and re.match(r"(?:'s|’s)\s", doc.text[o.end:o.end + 3]):
+            m = _POSSESSED.search(doc.text[max(s, o.start - 30):o.start])
+            if m:
+                return (_ref(o) if isinstance(o, _Occ) else o), "possessive"
+    return _SKIP
+
+
+COMPARED_RULES: tuple[tuple[str, str, Callable[[_Doc, _Num, Any], Any]], ...] = (
+    ("compare-cue", "FooNet outperforms PromptRank by 9.43% in F1", _co_cue),
+    ("possessive", "FooNet improves GPT-4o's success rate by 27 points", _co_possessed),
+)
+
+
+def change_of(doc: _Doc, n: _Num, method: Any = None,
+              previous: str | None = None) -> tuple[str, Ref | None, tuple[str, str]]:
+    """(value type, compared system or None, (value-type rule, compared rule)) of number ``n``;
+    ``method`` is the system the claims rules gave it (never its own reference), ``previous``
+    the value type of the number before it."""
+    value_type, rule = ABSOLUTE, ""
+    for name, _, test in CHANGE_RULES + ((PARALLEL_RULE[0], PARALLEL_RULE[1],
+                                          lambda d, x: _vt_parallel(d, x, previous)),):
+        got = test(doc, n)
+        if got is not _SKIP:
+            value_type, cue = got
+            rule = name
+            fire(f"change:{name}/{cue}")
+            break
+    if value_type != CHANGE:
+        return value_type, None, (rule, "")
+    for name, _, test in COMPARED_RULES:
+        got = test(doc, n, method)
+        if got is not _SKIP:
+            ref, cue = got
+            fire(f"compared:{name}/{cue}")
+            return CHANGE, ref, (rule, name)
+    return CHANGE, None, (rule, "")

@@ -32,6 +32,10 @@ flag                          weight  per item  fires when
                                                 counts): no claimed result is quantified
 ``result_no_dataset``         1       yes       a result's claim names no dataset although the
                                                 paper names datasets
+``change_no_reference``       1       yes       a change (a gain, drop or speedup: ``value_type``
+                                                "change") names no system it is measured against
+                                                and its sentence names no comparison ("over",
+                                                "than", "baseline", ...): over what?
 ``no_numbers``                1       no        no number at all (not for ``theory`` papers)
 ``no_dataset``                1       no        no dataset named (not for ``theory`` papers)
 ``other_schema``              0       no        the record is not of the default schema: shown,
@@ -87,6 +91,9 @@ FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
     FlagType("settings_only", 2, "numbers are all settings", "every number is a setting; no result is quantified"),
     FlagType("result_no_dataset", 1, "result without dataset",
              "a result's claim names no dataset although the paper names datasets", True),
+    FlagType("change_no_reference", 1, "change without reference",
+             "a gain, drop or speedup names no system it is measured against and its sentence names no "
+             "comparison", True),
     FlagType("no_numbers", 1, "no numbers", "no number at all (not for theory papers)"),
     FlagType("no_dataset", 1, "no dataset named", "no dataset, benchmark or corpus is named (not for theory papers)"),
     FlagType("other_schema", 0, "not the default schema", "the record's extraction is not of the default schema"),
@@ -247,7 +254,8 @@ def value_problem(text: str, value: float | None) -> str | None:
 # ----------------------------------------------------------------- flags
 
 def _claim_spans(n: Number) -> list[tuple[str, Span]]:
-    out = [(f, s) for f, s in (("metric", n.metric), ("dataset", n.dataset), ("method", n.method))
+    out = [(f, s) for f, s in (("metric", n.metric), ("dataset", n.dataset), ("method", n.method),
+                               ("compared_to", n.compared_to))
            if isinstance(s, Span) and s.text]
     return out
 
@@ -309,7 +317,8 @@ def paper_flags(p: Paper) -> list[Flag]:
     index = NameIndex()  # the paper's own names, long form and acronym merged
     index.add(p.id, [m.text for m in p.methods] + systems, text)
     own_groups = {index.group(m.text, p.id) for m in p.methods}
-    compared = any(index.group(s, p.id) not in own_groups for s in systems)
+    compared = any(index.group(s, p.id) not in own_groups for s in systems) or \
+        any(n.compared_to for n in results)     # a change measured against a named system
     if results and not compared and not _COMPARISON.search(own_text):
         by_sentence("no_comparison", results, lambda n: "")
     for n in results:
@@ -319,6 +328,9 @@ def paper_flags(p: Paper) -> list[Flag]:
             add("result_no_metric", ev_span(n, "metric: not stated"))
         if n.dataset is None and p.datasets:
             add("result_no_dataset", ev_span(n, "dataset: none named for this result"))
+        if n.is_change and n.compared_to is None and n.grounded and \
+                not _COMPARISON.search(text, *sentence_at(bounds, n.start)):
+            add("change_no_reference", ev_span(n, "a change: measured against what is not said"))
     number_sentences = {sentence_at(bounds, n.start)[0] for n in p.numbers if n.grounded}
     superlatives: dict[int, list[re.Match]] = {}
     for m in _SUPERLATIVE.finditer(text):

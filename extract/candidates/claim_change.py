@@ -78,7 +78,7 @@ _POINTS = re.compile(r"(?:percentage\s+points?|pp\b|p\.p\.)", re.I)
 _MULTIPLIER = re.compile(r"(?:×|\\times|\d\s*x\b|-?\s*fold\b|\btimes\b)", re.I)
 _DIMENSION = re.compile(r"[^×x\\]*\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*\d", re.I)   # "224×224"
 _FROM_TO = re.compile(r"\bfrom\s+" + _OPEN + r"$", re.I)
-_SHARE_OF = re.compile(r"^[\s$}]*(?:\\?%|percent)?\s+of\s+(?:the\s+)?(?:[\w\-.]+(?:'s|’s)\s+|[\w\-.]+\s+)?"
+_SHARE_OF = re.compile(r"[\s$}]*(?:\\?%|percent)?\s+of\s+(?:the\s+)?(?:[\w\-.]+(?:'s|’s)\s+|[\w\-.]+\s+)?"
                        r"(?P<share>performance|accuracy|quality|cost)\b", re.I)
 
 
@@ -197,7 +197,7 @@ CHANGE_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("verb-by", "FooNet outperforms PromptRank by 9.43% in F1", _vt_verb_by),
     ("noun-of", "FooNet shows an average accuracy drop of 18% on blurred images", _vt_noun_of),
     ("word-after", "FooNet needs 40% fewer FLOPs", _vt_word_after),
-    ("multiplier", "FooNet achieves a 20x speedup in training", _vt_multiplier),
+    ("multiplier", "FooNet's training speedup reaches 20x on one GPU", _vt_multiplier),
     ("share-of", "FooNet retains 95% of the teacher's accuracy", _vt_share_of),
 )
 

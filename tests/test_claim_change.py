@@ -252,3 +252,46 @@ def test_triage_asks_what_an_unreferenced_change_is_measured_against():
     rec3 = json.loads(json.dumps(rec))
     rec3["extraction"]["numbers"][0]["value_type"] = "absolute"
     assert "change_no_reference" not in {f.code for f in paper_flags(paper_from_record(rec3))}
+
+
+# --- the hybrid job: the model can set them ----------------------------------------------
+HYBRID_ABSTRACT = ("We propose FooNet, which improves top-1 accuracy by 3.2% on BarBench over the "
+                   "MegaBaseline model, using 120 GPUs.")
+
+
+def _hybrid_answer(n1: dict) -> dict:
+    return {"task": "image classification with tokenizers", "contribution": "method",
+            "names": {}, "more_methods": [], "more_datasets": [],
+            "numbers": {"N1": {"kind": "result", "metric": "top-1 accuracy", "dataset": None, "method": "FooNet", **n1},
+                        "N2": {"kind": "setting", "metric": "GPUs", "dataset": None, "method": None}}}
+
+
+def test_hybrid_mapping_takes_the_models_reading_only_where_the_policy_says():
+    from extract import hybrid
+    p = hybrid.propose(HYBRID_ABSTRACT)
+    assert "; change vs " in p.listing().splitlines()[-2]         # the rules' reading is shown
+    model = hybrid.answer_model(p, hybrid.contributions(PaperExtraction))
+
+    def n1(decision: dict, combine) -> tuple:
+        ans = model.model_validate(_hybrid_answer(decision), context={"source": p.text})
+        n = hybrid.to_fields(p, ans, combine)["numbers"][0]
+        return n["value_type"], n["compared_to"]
+    rules, by_model = hybrid.Combine.everything("rules"), hybrid.Combine.everything("model")
+    assert n1({}, rules) == n1({}, by_model) == ("change", "MegaBaseline")        # no answer: the rules'
+    assert n1({"value_type": "absolute", "compared_to": "MegaBaseline"}, by_model) == ("absolute", None)
+    assert n1({"value_type": "absolute"}, rules) == ("change", "MegaBaseline")
+    assert n1({"value_type": "change", "compared_to": None}, by_model) == ("change", None)
+
+
+def test_hybrid_answer_reaches_the_record_as_a_span(cli, server, tmp_path):
+    from conftest import read_jsonl
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": "p1", "abstract": HYBRID_ABSTRACT}) + "\n")
+    server.push({"payload": _hybrid_answer({"value_type": "change", "compared_to": "MegaBaseline"})})
+    out = tmp_path / "out.jsonl"
+    r = cli("run", str(inp), "--prompt", "hybrid", "--decide", "model", server=server, out=out)
+    assert r.exit_code == 0, r.stderr
+    n1, n2 = read_jsonl(out)[0]["extraction"]["numbers"]
+    assert n1["value_type"] == "change" and n2["value_type"] == "absolute" and n2["compared_to"] is None
+    span = n1["compared_to"]
+    assert HYBRID_ABSTRACT[span["start"]:span["end"]] == "MegaBaseline"

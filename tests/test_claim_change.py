@@ -58,7 +58,7 @@ def test_every_compared_rule_example_fires_its_rule(name, example):
 def test_rule_firings_are_traced_per_alternative():
     with trace() as fired:
         decide("FooNet outperforms PromptRank by 9.43% on average and needs 40% fewer FLOPs.")
-    assert {"change:verb-by/outperform", "compared:compare-cue/outperform", "change:word-after/fewer"} <= fired
+    assert {"change:verb-by/outperform", "compared:compare-cue/outperform", "change:comparative/fewer"} <= fired
 
 
 @pytest.mark.parametrize("text,want", [

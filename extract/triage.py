@@ -34,8 +34,9 @@ flag                          weight  per item  fires when
                                                 paper names datasets
 ``change_no_reference``       1       yes       a change (a gain, drop or speedup: ``value_type``
                                                 "change") names no system it is measured against
-                                                and its sentence names no comparison ("over",
-                                                "than", "baseline", ...): over what?
+                                                and its sentence names no reference at all
+                                                ("over", "than", "upon", "baseline", "SOTA",
+                                                "prior", ...): over what?
 ``no_numbers``                1       no        no number at all (not for ``theory`` papers)
 ``no_dataset``                1       no        no dataset named (not for ``theory`` papers)
 ``other_schema``              0       no        the record is not of the default schema: shown,
@@ -93,7 +94,7 @@ FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
              "a result's claim names no dataset although the paper names datasets", True),
     FlagType("change_no_reference", 1, "change without reference",
              "a gain, drop or speedup names no system it is measured against and its sentence names no "
-             "comparison", True),
+             "reference (over, than, baseline, SOTA, ...)", True),
     FlagType("no_numbers", 1, "no numbers", "no number at all (not for theory papers)"),
     FlagType("no_dataset", 1, "no dataset named", "no dataset, benchmark or corpus is named (not for theory papers)"),
     FlagType("other_schema", 0, "not the default schema", "the record's extraction is not of the default schema"),
@@ -162,6 +163,9 @@ _SUPERLATIVE = re.compile(
     r"|unprecedented|superior|outperform(?:s|ed|ing)?|by\s+a\s+(?:large|wide|significant|clear)\s+margin|orders?\s+of\s+magnitude"
     r"|new\s+records?|best[- ]in[- ]class)\b")
 _DIGIT_QUANTITY = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:\\?%|×|\\times|x\b|-?fold\b|points?\b|pp\b)")
+#: What a change can be measured against, named or not ("over the baseline", "upon the current SOTA").
+_REFERENCE = re.compile(r"(?i)\b(?:over|than|upon|compared|versus|vs\.?|against|relative\s+to|outperform\w*|surpass\w*"
+                        r"|baselines?|sota|state[- ]of[- ]the[- ]art|prior|previous(?:ly)?|existing|short\s+of)\b")
 _EVALUATION = re.compile(r"(?i)\b(?:experiments?|evaluat\w+|benchmarks?|datasets?|empirical(?:ly)?|we\s+(?:test|validate)\w*)\b")
 
 
@@ -329,7 +333,7 @@ def paper_flags(p: Paper) -> list[Flag]:
         if n.dataset is None and p.datasets:
             add("result_no_dataset", ev_span(n, "dataset: none named for this result"))
         if n.is_change and n.compared_to is None and n.grounded and \
-                not _COMPARISON.search(text, *sentence_at(bounds, n.start)):
+                not _REFERENCE.search(text, *sentence_at(bounds, n.start)):
             add("change_no_reference", ev_span(n, "a change: measured against what is not said"))
     number_sentences = {sentence_at(bounds, n.start)[0] for n in p.numbers if n.grounded}
     superlatives: dict[int, list[re.Match]] = {}

@@ -83,8 +83,14 @@ def test_value_type_and_compared_system(text, want):
 
 
 def test_compared_system_is_never_the_gainer_and_generic_acronyms_are_no_system():
-    got = changes("FooNet improves GPT-4o's accuracy by 4% over SOTA.", methods=("FooNet",))
+    got = changes("FooNet improves GPT-4o's accuracy by 4% on GLUE.", methods=("FooNet",))
     assert got["4%"] == ("change", "GPT-4o")
+    got = changes("FooNet improves GPT-4o's accuracy by 4% over SOTA.", methods=("FooNet",))
+    assert got["4%"] == ("change", None)            # its own reference follows it, unnamed
+    got = changes("FooNet cuts error by 30% over SPR and by 27% over deep learning based SotA methods.")
+    assert (got["30%"], got["27%"]) == (("change", "SPR"), ("change", None))
+    assert changes("FooNet beats LSTMs by 3% and SNN-based models by 12%.") == {"3%": ("change", None),
+                                                                              "12%": ("change", None)}
     got = changes("FooNet outperforms PromptRank by 9.4%.", methods=("PromptRank",))
     assert got["9.4%"] == ("change", None)          # the number's own method is not its reference
     assert changes("FooNet beats LLMs by 12%.")["12%"] == ("change", None)

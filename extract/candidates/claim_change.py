@@ -82,8 +82,8 @@ _POINTS = re.compile(r"(?:percentage\s+points?|pp\b|p\.p\.)", re.I)
 _MULTIPLIER = re.compile(r"(?:×|\\times|\d\s*x\b|-?\s*fold\b|\btimes\b)", re.I)
 _DIMENSION = re.compile(r"[^×x\\]*\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*\d", re.I)   # "224×224"
 _FROM_TO = re.compile(r"\bfrom\s+" + _OPEN + r"$", re.I)
-_SHARE_OF = re.compile(r"[\s$}]*(?:\\?%|percent)?\s+of\s+(?:the\s+)?(?:[\w\-.]+(?:'s|’s)\s+|[\w\-.]+\s+)?"
-                       r"(?P<share>performance|accuracy|quality|cost)\b", re.I)
+_SHARE_OF = re.compile(r"[\s$}]*(?:\\?%|percent)?\s+of\s+(?:the\s+(?:[\w\-.]+(?:'s|’s)?\s+)?|[\w\-.]+(?:'s|’s)?\s+)"
+                       r"(?P<share>performance|accuracy|quality|cost)\b", re.I)    # not "77% of accuracy"
 
 
 def _cue(m: re.Match, table: dict[str, str]) -> str:
@@ -242,8 +242,12 @@ _COMPARE_BEFORE = re.compile(rf"\b(?:{_alt(_COMPARE)})\s+(?:the\s+)?(?:{_GAP_WOR
 #: "X improves GPT-4o's success rate by 27 points" (the guideline's example)
 _POSSESSED = re.compile(r"\bimprov\w*\s+(?:the\s+)?$", re.I)
 #: A name followed by one of these names a class of systems ("hashing ReID methods"), not one.
-_CLASS_AFTER = re.compile(r"\s*(?:-?based\s+)?(?:methods|approaches|models|baselines|systems|techniques|networks|"
-                          r"frameworks|algorithms|solvers|detectors|architectures|variants)\b", re.I)
+_CLASS_AFTER = re.compile(r"\s*(?:-?based\s+)?(?:methods?|approach(?:es)?|models|baselines|systems|techniques?|networks|"
+                          r"frameworks|algorithms|solvers?|detectors|architectures|variants)\b", re.I)
+#: A family, not a system: "LSTMs", "ResNets", "SNN-based", "GNN-like".
+_FAMILY = re.compile(r"(?:[A-Z]{2,}s|Nets|-(?:based|like|style|type))$")
+#: The reference stated right after the number's group: "by 270% over deep learning based SotA methods".
+_CUE_AFTER = re.compile(rf"[^.;:]{{0,30}}?\b(?:{_alt(_COMPARE)})\b", re.I)
 
 
 #: A name by its shape (OFA, PromptRank, LoRA, GPT-4, RT-DETR), for a compared system the
@@ -291,12 +295,18 @@ def _co_cue(doc: _Doc, n: _Num, method: Any) -> Any:
     s, e = _clause(doc, n)
     hits, named = [], []
     for o in _systems(doc, n, s, e):
-        if _same(o, method) or _text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end):
+        if _same(o, method) or _text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end) or _FAMILY.search(_text(o)):
             continue
         named.append(o)
         m = _COMPARE_BEFORE.search(doc.text[max(s, o.start - 60):o.start])
         if m and (not m.group("appositive") or re.match(r"\s*(?:,|\)|by\b)", doc.text[o.end:o.end + 4])):
             hits.append((abs(o.start - n.start), o, _cue(m, _COMPARE)))
+    last = doc.groups[n.i][-1]
+    after = _CUE_AFTER.match(doc.text, last.end, e)
+    if after:                       # its own reference follows it: only what is named there
+        hits = [h for h in hits if h[1].start >= after.end()]
+        if not hits:
+            return None, _cue(after, _COMPARE)
     if not hits:
         return _SKIP
     _, o, cue = min(hits, key=lambda h: h[0])

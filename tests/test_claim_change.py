@@ -301,3 +301,17 @@ def test_hybrid_answer_reaches_the_record_as_a_span(cli, server, tmp_path):
     assert n1["value_type"] == "change" and n2["value_type"] == "absolute" and n2["compared_to"] is None
     span = n1["compared_to"]
     assert HYBRID_ABSTRACT[span["start"]:span["end"]] == "MegaBaseline"
+
+
+def test_a_change_against_a_named_system_is_a_comparison_for_triage():
+    text = "We propose FooNet. FooNet gains 3.1 F1 on GLUE; BarNet trails."
+    at = text.index("3.1")
+    num = {"text": "3.1", "start": at, "end": at + 3, "value": 3.1, "kind": "result",
+           "metric": {"text": "F1", "start": at + 4, "end": at + 6}, "dataset": None,
+           "method": {"text": "FooNet", "start": 19, "end": 25}, "value_type": "change",
+           "compared_to": {"text": "BarNet", "start": text.index("BarNet"), "end": text.index("BarNet") + 6}}
+    rec = {"id": "t", "text": text, "extraction": {"task": "t", "contribution": "method",
+           "method_names": [{"text": "FooNet", "start": 11, "end": 17}], "datasets": [], "numbers": [num]}}
+    assert "no_comparison" not in {f.code for f in paper_flags(paper_from_record(rec))}
+    num["value_type"], num["compared_to"] = "absolute", None
+    assert "no_comparison" in {f.code for f in paper_flags(paper_from_record(rec))}

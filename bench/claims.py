@@ -6,7 +6,8 @@ Runs every abstract of each set through :class:`extract.backends.local.LocalBack
 embedded model's policy (``--rules-only``: ``RULES_POLICY``, the rules' decision of the
 default ``--backend rules``, no model call), writes nothing, and prints per set:
 names/datasets/numbers/result-numbers F1, contribution accuracy, and the claim figures of ``extract eval``: result-claims P/R/F1,
-dataset attachment accuracy and metric token F1.
+dataset attachment accuracy, metric token F1, and changes / compared_to F1 (absolute value or
+change, and a change's compared system) where the gold carries them.
 
 ``--gold-names`` measures the claims rules alone: the rules' numbers (kind hints) with the
 gold method and dataset names and contribution, so name-finding errors do not count.
@@ -107,7 +108,10 @@ def figures(records: list[dict], gold: list[dict]) -> dict:
             "claims_f1": round(res.result_claims.f1, 3),
             "dataset_attachment": round(c.dataset_accuracy, 3),
             "dataset_attachment_n": f"{c.dataset_correct}/{c.dataset_total}",
-            "metric_f1": round(c.metric_f1, 3)}
+            "metric_f1": round(c.metric_f1, 3),
+            # absolute value or change, and a change's compared system (gold with value_type)
+            "changes_f1": round(res.changes.f1, 3) if c.labeled else None,
+            "compared_f1": round(res.compared_to.f1, 3) if c.labeled else None}
 
 
 def diagnose(records: list[dict], gold: list[dict]) -> None:
@@ -122,11 +126,14 @@ def diagnose(records: list[dict], gold: list[dict]) -> None:
                              g["numbers"], 1e-4)
         for gn, pn in pairs:
             pm = pn.get("metric")
-            got = (name_of(pm), name_of(pn.get("dataset")), name_of(pn.get("method")))
-            want = (name_of(gn.get("metric")), name_of(gn.get("dataset")), name_of(gn.get("method")))
+            got = (name_of(pm), name_of(pn.get("dataset")), name_of(pn.get("method")),
+                   pn.get("value_type", "absolute"), name_of(pn.get("compared_to")))
+            want = (name_of(gn.get("metric")), name_of(gn.get("dataset")), name_of(gn.get("method")),
+                    gn.get("value_type", pn.get("value_type", "absolute")), name_of(gn.get("compared_to")))
             if got != want:
                 print(f"{g['id']:8} {gn['text']:>10} {gn['kind'][0]}  metric {got[0]!r}/{want[0]!r}  "
-                      f"dataset {got[1]!r}/{want[1]!r}  method {got[2]!r}/{want[2]!r}", file=sys.stderr)
+                      f"dataset {got[1]!r}/{want[1]!r}  method {got[2]!r}/{want[2]!r}  "
+                      f"value {got[3]}/{want[3]} vs {got[4]!r}/{want[4]!r}", file=sys.stderr)
 
 
 def main() -> int:
@@ -165,7 +172,8 @@ def main() -> int:
             print(json.dumps(r))
         return 0
     cols = ["set", "mode", "numbers_f1", "result_numbers_f1", "methods_f1", "datasets_f1", "contribution",
-            "claims_p", "claims_r", "claims_f1", "dataset_attachment", "dataset_attachment_n", "metric_f1"]
+            "claims_p", "claims_r", "claims_f1", "dataset_attachment", "dataset_attachment_n", "metric_f1",
+            "changes_f1", "compared_f1"]
     widths = [max(len(c), *(len(str(r[c])) for r in rows)) for c in cols]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for r in rows:

@@ -16,7 +16,8 @@ case-insensitively after unwrapping markdown/LaTeX wrappers and collapsing white
 numbers match one-to-one by value (relative tolerance ``rel_tol``, for float rounding).
 ``result_numbers`` scores the kind == "result" subsets the same way.  Counts are micro
 totals over all gold objects; ``macro_f1`` is the mean F1 of names, datasets and numbers.
-The claim figures (result claims, dataset attachment, metric token F1) are defined in
+The claim figures (result claims, dataset attachment, metric token F1, changes and compared
+systems) are defined in
 :mod:`extract.evaluate_claims`.
 
 Precision with no predictions is 1.0 when nothing was missed, else 0.0 (recall likewise).
@@ -102,6 +103,16 @@ class EvalResult:
         return PRF(c.claims_tp, c.claims_fp, c.claims_fn)
 
     @property
+    def changes(self) -> PRF:
+        c = self.claims
+        return PRF(c.change_tp, c.change_fp, c.change_fn)
+
+    @property
+    def compared_to(self) -> PRF:
+        c = self.claims
+        return PRF(c.compared_tp, c.compared_fp, c.compared_fn)
+
+    @property
     def macro_f1(self) -> float:
         return (self.method_names.f1 + self.datasets.f1 + self.numbers.f1) / 3
 
@@ -127,6 +138,9 @@ class EvalResult:
                                    "accuracy": round(self.claims.dataset_accuracy, 4)} if claims else None,
             "metric_f1": {"pairs": self.claims.metric_total,
                           "f1": round(self.claims.metric_f1, 4)} if claims else None,
+            # absolute value or change: over value-matched gold numbers that carry value_type
+            "changes": {**self.changes.as_dict(), "pairs": self.claims.labeled},
+            "compared_to": {**self.compared_to.as_dict(), "pairs": self.claims.labeled},
             "contribution": {"correct": self.contribution_correct, "total": self.contribution_total,
                              "accuracy": round(self.contribution_accuracy, 4)},
             "grounded": {"grounded": self.grounded, "exported": self.exported,
@@ -306,7 +320,7 @@ def _grounding(rec: dict) -> tuple[int, int]:
         if not isinstance(items, list):
             continue
         claim_spans = [n.get(k) for n in items if key == "numbers" and isinstance(n, dict)
-                       for k in ("metric", "dataset", "method") if isinstance(n.get(k), dict)]
+                       for k in ("metric", "dataset", "method", "compared_to") if isinstance(n.get(k), dict)]
         for it in list(items) + claim_spans:
             s = _span_text(it)
             if s is None:
@@ -397,6 +411,9 @@ def format_table(res: EvalResult) -> str:
     else:
         lines.append("claims                                 n/a  (the gold has no claim fields: "
                      "no metric, dataset or method to score against)")
+    for name, prf in (("changes (value_type)", res.changes), ("compared_to", res.compared_to)):
+        lines.append(f"{name:<37}{rate(prf.f1, c.labeled)}  (F1, P {prf.precision:.3f} R {prf.recall:.3f}, "
+                     f"tp {prf.tp} fp {prf.fp} fn {prf.fn} over {c.labeled} value-matched labeled numbers)")
     lines.append(f"contribution accuracy                {res.contribution_accuracy:.3f}"
                  f"  ({res.contribution_correct}/{res.contribution_total})")
     lines.append(f"grounded rate                        {rate(res.grounded_rate, res.exported)}"

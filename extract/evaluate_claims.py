@@ -13,6 +13,12 @@ in text order, preferring a prediction with the same text.  Over the pairs:
 * ``metric_f1``: the mean, over paired gold numbers, of the token F1 between the predicted
   ``metric`` text and the gold one (lower-cased word tokens; both empty counts 1.0, one empty
   counts 0.0).
+* ``changes`` (P/R/F1): over paired gold numbers that carry a ``value_type`` (tests/gold
+  GUIDELINE.md, "Absolute value or change"), a predicted ``value_type == "change"`` against
+  the gold one (a prediction without the field is absolute).
+* ``compared_to`` (P/R/F1): over the same pairs, a predicted compared system counts when the
+  gold names one and it is the same name; a predicted one where gold has none is a false
+  positive, a gold one the prediction lacks or names otherwise a false negative.
 
 Beside them, since ``""`` and null agree in ``result_claims``, how many paired gold result
 numbers confuse the two each way: ``own_as_none`` (gold ``""``, the paper's own unnamed
@@ -48,6 +54,13 @@ class ClaimCounts:
     dataset_total: int = 0
     metric_sum: float = 0.0
     metric_total: int = 0
+    labeled: int = 0              # paired gold numbers that carry value_type
+    change_tp: int = 0
+    change_fp: int = 0
+    change_fn: int = 0
+    compared_tp: int = 0
+    compared_fp: int = 0
+    compared_fn: int = 0
     misattached: list[dict] = field(default_factory=list)   # for diagnostics (bench, --json)
     own_as_none: int = 0          # gold method "" (the paper's own), predicted null (no system)
     none_as_own: int = 0          # gold method null, predicted ""
@@ -66,6 +79,8 @@ class ClaimCounts:
         self.dataset_total += other.dataset_total
         self.metric_sum += other.metric_sum
         self.metric_total += other.metric_total
+        for f in ("labeled", "change_tp", "change_fp", "change_fn", "compared_tp", "compared_fp", "compared_fn"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
         self.misattached.extend(other.misattached)
 
     @property
@@ -191,4 +206,21 @@ def score_claims(pred_numbers: Any, gold_numbers: Any, rel_tol: float = 1e-4,
         pm = p.get("metric")
         c.metric_sum += token_f1(pm.get("text") if isinstance(pm, dict) else pm, g.get("metric"))
         c.metric_total += 1
+        if g.get("value_type") in ("absolute", "change"):
+            _score_change(c, p, g)
     return c
+
+
+def _score_change(c: ClaimCounts, p: dict, g: dict) -> None:
+    """The value type and compared system of one pair (see the module docstring)."""
+    c.labeled += 1
+    gold_change, pred_change = g["value_type"] == "change", p.get("value_type") == "change"
+    c.change_tp += gold_change and pred_change
+    c.change_fp += pred_change and not gold_change
+    c.change_fn += gold_change and not pred_change
+    gc, pc = name_of(g.get("compared_to")), name_of(p.get("compared_to"))
+    if gc is not None and pc == gc:
+        c.compared_tp += 1
+    else:
+        c.compared_fp += pc is not None
+        c.compared_fn += gc is not None

@@ -58,13 +58,22 @@ class Number(Span):
     dataset: Span | None = None
     method: Span | str | None = None
     has_claims: bool = False  # the record carries the claim fields (older records do not)
+    # "change" (a gain, drop, speedup: relative to a reference) or "absolute" (older records: absolute),
+    # and the named system a change is measured against
+    value_type: str = "absolute"
+    compared_to: Span | None = None
+
+    @property
+    def is_change(self) -> bool:
+        return self.value_type == "change"
 
     def as_dict(self) -> dict:
         d = super().as_dict()
         d.update(value=self.value, unit=self.unit, kind=self.kind, about=self.about,
                  metric=self.metric.as_dict() if self.metric else None,
                  dataset=self.dataset.as_dict() if self.dataset else None,
-                 method=self.method.as_dict() if isinstance(self.method, Span) else self.method)
+                 method=self.method.as_dict() if isinstance(self.method, Span) else self.method,
+                 value_type=self.value_type, compared_to=self.compared_to.as_dict() if self.compared_to else None)
         return d
 
 
@@ -167,7 +176,9 @@ def _number(obj, text: str) -> Number | None:
                   kind=kind if kind in ("result", "setting") else "", about=_str(obj.get("about")),
                   metric=_span(obj.get("metric"), text), dataset=_span(obj.get("dataset"), text),
                   method="" if method == "" else _span(method, text),
-                  has_claims=any(k in obj for k in ("metric", "dataset", "method")))
+                  has_claims=any(k in obj for k in ("metric", "dataset", "method")),
+                  value_type="change" if obj.get("value_type") == "change" else "absolute",
+                  compared_to=_span(obj.get("compared_to"), text) if obj.get("value_type") == "change" else None)
 
 
 _DEFAULT_KEYS = {"task", "contribution", "method_names", "datasets", "numbers"}

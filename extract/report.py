@@ -77,6 +77,9 @@ def _claim(n: Number, names: Names, paper_id: str) -> str:
     parts = [names.metric(n.metric, paper_id) or "metric not stated",
              names.dataset(n.dataset, paper_id) or "no single dataset",
              OWN_UNNAMED if method == "" else (method or "no system")]
+    if n.is_change:
+        compared = names.method(n.compared_to, paper_id)
+        parts.append("change" + (f" vs {compared}" if compared else ""))
     return " · ".join(parts)
 
 
@@ -116,9 +119,14 @@ def _build(rs: RecordSet, title: str | None) -> tuple[dict, str]:
                        "reason": f.reason, "spans": [], "methods": [], "datasets": [], "numbers": [],
                        "dropped": [], "flags": _flags(t)})
     table = build_rows(rs.papers, "dataset", names=names)
-    # [dataset, method, metric, value, unit, kind, paper label, paper id, value shown, method role]
-    rows = [[r.dataset, r.method, r.metric, r.value, r.unit, r.kind, r.paper, r.paper_id,
-             format_number(r.value, r.unit, r.text or ""), r.method_role] for r in table]
+    # [dataset, method, metric, value, unit, kind, paper label, paper id, value shown, method role,
+    #  change, change shown, compared to]: an absolute value in 3/8, a change in 10/11, never both
+    rows = []
+    for r in table:
+        shown, change = format_number(r.value, r.unit, r.text or ""), r.value_type == "change"
+        rows.append([r.dataset, r.method, r.metric, None if change else r.value, r.unit, r.kind, r.paper, r.paper_id,
+                     None if change else shown, r.method_role, r.value if change else None,
+                     shown if change else None, r.compared_to])
     n_spans = sum(len(p["spans"]) for p in papers)
     n_results = sum(1 for p in rs.papers for n in p.numbers if n.kind == "result")
     n_numbers = sum(len(p.numbers) for p in rs.papers)

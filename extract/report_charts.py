@@ -1,8 +1,10 @@
 """Small inline SVG charts for the HTML report, made here in Python (no script, no library).
 
-* one bar chart per dataset × metric (× unit) with two or more result values: a bar per value,
-  labelled by method and paper, coloured by whose number it is (the paper's own method, another
-  named system, or no system named);
+* one bar chart per dataset × metric (× unit) × value type with two or more result values: a
+  bar per value, labelled by method and paper, coloured by whose number it is (the paper's own
+  method, another named system, or no system named).  Absolute values and changes (gains,
+  drops, speedups: relative to something, labelled "vs" the system when one is named) never
+  share a chart: a 3.1-point gain is not a score beside 45.3;
 * the number of papers per dataset and per contribution type.
 
 Every text (names, titles, metrics) goes through :func:`html.escape`; shapes carry presentation
@@ -45,10 +47,12 @@ class Chart:
     bars: list[Bar]
     hidden: int = 0  # values beyond MAX_BARS
     paper: str | None = None  # the one paper all values come from (then bars name methods only)
+    value_type: str = "absolute"  # "change": every bar is a gain, drop or speedup
 
     @property
     def title(self) -> str:
-        return f"{self.dataset} · {self.metric}" + (f" ({self.unit})" if self.unit else "")
+        return (f"{self.dataset} · {self.metric}" + (f" ({self.unit})" if self.unit else "")
+                + (" · change" if self.value_type == "change" else ""))
 
 
 def _short(s: str, n: int) -> str:
@@ -57,14 +61,14 @@ def _short(s: str, n: int) -> str:
 
 
 def comparison_charts(rows: Iterable[Row], limit: int = MAX_CHARTS) -> list[Chart]:
-    """The dataset × metric groups of result rows with two or more numeric values, the groups
-    with the most papers first."""
+    """The dataset × metric × value type groups of result rows with two or more numeric values,
+    the groups with the most papers first."""
     groups: dict[tuple, list[Row]] = {}
     for r in rows:
         if r.kind == "result" and r.dataset and r.metric and isinstance(r.value, (int, float)):
-            groups.setdefault((r.dataset, r.metric, r.unit), []).append(r)
+            groups.setdefault((r.dataset, r.metric, r.unit, r.value_type or "absolute"), []).append(r)
     charts = []
-    for (ds, metric, unit), rs in groups.items():
+    for (ds, metric, unit, value_type), rs in groups.items():
         if len(rs) < 2:
             continue
         rs = sorted(rs, key=lambda r: -r.value)
@@ -72,11 +76,12 @@ def comparison_charts(rows: Iterable[Row], limit: int = MAX_CHARTS) -> list[Char
         bars = []
         for r in rs[:MAX_BARS]:
             who = OWN_UNNAMED if r.method == "" else (r.method or "(no system)")
+            who += f" vs {r.compared_to}" if r.compared_to else ""
             bars.append(Bar(who if one_paper else f"{who} — {r.paper}", float(r.value),
                             format_number(r.value, r.unit, r.text or ""),
                             r.method_role if r.method is not None else None, r.paper_id))
         charts.append(Chart(ds, metric, unit, bars, max(0, len(rs) - MAX_BARS),
-                            rs[0].paper if one_paper else None))
+                            rs[0].paper if one_paper else None, value_type))
     charts.sort(key=lambda c: (-len({b.paper_id for b in c.bars}), -len(c.bars), c.title.casefold()))
     return charts[:limit]
 
@@ -113,7 +118,8 @@ def chart_html(c: Chart) -> str:
     e = html.escape
     bars = [(b.label, b.value, b.shown, f"role-{b.role or 'none'}") for b in c.bars]
     more = f'<div class="more">+{c.hidden} more value{"s" if c.hidden != 1 else ""}</div>' if c.hidden else ""
-    return (f'<figure class="chart" data-chart="comparison" data-dataset="{e(c.dataset)}" data-metric="{e(c.metric)}">'
+    return (f'<figure class="chart" data-chart="comparison" data-dataset="{e(c.dataset)}" data-metric="{e(c.metric)}" '
+            f'data-value-type="{e(c.value_type)}">'
             f"<figcaption>{e(c.title)}</figcaption>"
             + (f'<div class="from">in {e(c.paper)}</div>' if c.paper else "")
             + f"{_svg(bars, c.title)}{more}</figure>")
@@ -147,5 +153,5 @@ def overview_html(papers: Sequence[Paper], rows: Sequence[Row], names) -> str:
             + count_html("datasets", "Papers per dataset", per_dataset)
             + count_html("contributions", "Papers per contribution type", per_type) + "</div>\n"
             + (f'<details class="charts" open><summary>{len(charts)} comparison chart{"s" if len(charts) != 1 else ""}'
-               f" (dataset × metric with two or more results)</summary>"
+               f" (dataset × metric with two or more results; gains and other changes apart from scores)</summary>"
                f'<div class="legend">{legend}</div><div class="chart-grid">{grid}</div></details>\n' if charts else ""))

@@ -10,8 +10,12 @@ left unnamed by the abstract.
 
 Columns: dataset, method, metric, value, unit, kind, paper (the title when the input had one,
 else the id), plus ``paper_id``, ``method_role`` (``proposed`` for one of the paper's own
-methods or its unnamed approach, ``compared`` for another named system, null for none), the
-number as written, the paper's task and contribution, and the number's offsets.  Nulls stay
+methods or its unnamed approach, ``compared`` for another named system, null for none),
+``value_type`` (``absolute``, or ``change``: a gain, drop or speedup relative to something) and
+``compared_to`` (the named system a change is measured against), the number as written, the
+paper's task and contribution, and the number's offsets.  A change is never sorted among
+absolute values: within a group the absolute rows come first, then the changes, and the
+readable formats show a change in its own column.  Nulls stay
 null and values stay numbers; only :mod:`extract.table_render`'s markdown and HTML show
 readable placeholders.
 
@@ -45,6 +49,8 @@ class Row:
     paper: str  # the title when the record has one, else the id
     paper_id: str
     method_role: str | None = None  # "proposed" | "compared" | None
+    value_type: str | None = None  # "absolute" | "change" (relative to compared_to); None: no number
+    compared_to: str | None = None  # the named system a change is measured against
     text: str | None = None  # the number as written; None for a paper listed without numbers
     task: str | None = None
     contribution: str | None = None
@@ -88,7 +94,8 @@ class Names:
         for p in papers:
             ds.add(p.id, [s.text for s in p.datasets] + [n.dataset.text for n in p.numbers if n.dataset], p.text)
             ms.add(p.id, [s.text for s in p.methods]
-                   + [n.method.text for n in p.numbers if isinstance(n.method, Span)], p.text)
+                   + [n.method.text for n in p.numbers if isinstance(n.method, Span)]
+                   + [n.compared_to.text for n in p.numbers if n.compared_to], p.text)
             mx.add(p.id, [n.metric.text for n in p.numbers if n.metric], p.text)
         return cls(ds, ms, mx)
 
@@ -129,6 +136,7 @@ def paper_rows(p: Paper, names: Names, bare: bool = False) -> list[Row]:
     rows = [Row(dataset=names.dataset(n.dataset, p.id), method=names.method(n.method, p.id),
                 metric=names.metric(n.metric, p.id), value=number_value(n.value), unit=n.unit or None,
                 kind=n.kind or None, paper=label, paper_id=p.id, method_role=method_role(p, n, names),
+                value_type=n.value_type, compared_to=names.method(n.compared_to, p.id),
                 text=n.text, task=task, contribution=p.contribution or None,
                 start=n.start if n.grounded else None, end=n.end if n.grounded else None)
             for n in p.numbers]
@@ -167,6 +175,7 @@ def build_rows(papers: Sequence[Paper], by: str = "dataset", kind: str | None = 
     def within(r: Row) -> tuple:
         at = r.start if r.start is not None else 1 << 60
         kind_rank = KINDS.index(r.kind) if r.kind in KINDS else len(KINDS)
+        kind_rank = (kind_rank, r.value_type == "change")     # changes after absolute values
         if by == "task":
             return (order[r.paper_id], at)
         first = {"dataset": r.metric, "metric": r.dataset, "method": r.dataset}[by]

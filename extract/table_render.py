@@ -2,8 +2,9 @@
 
 CSV and JSON carry the rows as they are: nulls are null (an empty CSV cell), values are
 numbers, every field of :class:`extract.table.Row` is a column.  Markdown and HTML are for
-reading: the value is shown with its unit (``85,229``, ``11.25 %``, ``650×``, ``80B``), and
-nulls get a readable placeholder (``—``; ``(unnamed, own)`` for the paper's own unnamed
+reading: the value is shown with its unit (``85,229``, ``11.25 %``, ``650×``, ``80B``), a
+change (a gain, drop or speedup) in a Change column beside Value with the system it is
+measured against (``vs``), and nulls get a readable placeholder (``—``; ``(unnamed, own)`` for the paper's own unnamed
 approach).  Markdown pastes into a draft: one ``###`` section per group (one table with a Task column
 for ``--by task``), aligned columns, pipes and tag-like ``<`` escaped.
 """
@@ -107,9 +108,11 @@ def format_number(value: float | None, unit: str | None, text: str = "") -> str:
 
 # --------------------------------------------------------------- readable cells
 
-# view -> (header, attribute, right-aligned); the group column is the first
+# view -> (header, attribute, right-aligned); the group column is the first.  An absolute value
+# is under Value, a change (a gain, drop or speedup) under Change with what it is measured against.
 _READ_COLUMNS = [("Dataset", "dataset", False), ("Method", "method", False), ("Metric", "metric", False),
-                 ("Value", "shown", True), ("Kind", "kind", False), ("Paper", "paper", False)]
+                 ("Value", "shown", True), ("Change", "change", True), ("vs", "compared_to", False),
+                 ("Kind", "kind", False), ("Paper", "paper", False)]
 
 
 def columns(by: str) -> list[tuple[str, str, bool]]:
@@ -120,8 +123,9 @@ def columns(by: str) -> list[tuple[str, str, bool]]:
 
 def cell(r: Row, attr: str) -> str:
     """A row's field for reading (placeholders for nulls)."""
-    if attr == "shown":
-        return format_number(r.value, r.unit, r.text or "") if r.text is not None else NONE
+    if attr in ("shown", "change"):
+        mine = (r.value_type == "change") == (attr == "change")
+        return format_number(r.value, r.unit, r.text or "") if r.text is not None and mine else NONE
     v = getattr(r, attr)
     if attr == "method" and v == "" and r.method_role == "proposed":
         return OWN_UNNAMED

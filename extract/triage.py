@@ -33,6 +33,11 @@ flag                          weight  per item  fires when
                                                 counts): no claimed result is quantified
 ``result_no_dataset``         1       yes       a result's claim names no dataset although the
                                                 paper names datasets, none in its sentence
+``change_no_reference``       1       yes       a change (a gain, drop or speedup: ``value_type``
+                                                "change") names no system it is measured against
+                                                and its sentence names no reference at all
+                                                ("over", "than", "upon", "baseline", "SOTA",
+                                                "prior", ...): over what?
 ``no_numbers``                1       no        no number at all (not for ``theory`` papers)
 ``no_dataset``                1       no        no dataset named although the paper's own
                                                 sentences report an evaluation (experiments,
@@ -91,6 +96,9 @@ FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
     FlagType("settings_only", 2, "numbers are all settings", "every number is a setting; no result is quantified"),
     FlagType("result_no_dataset", 1, "result without dataset",
              "a result's claim names no dataset although the paper names datasets (none in its sentence)", True),
+    FlagType("change_no_reference", 1, "change without reference",
+             "a gain, drop or speedup names no system it is measured against and its sentence names no "
+             "reference (over, than, baseline, SOTA, ...)", True),
     FlagType("no_numbers", 1, "no numbers", "no number at all (not for theory papers)"),
     FlagType("no_dataset", 1, "no dataset named",
              "no dataset, benchmark or corpus is named, though the paper reports an evaluation (not for theory papers)"),
@@ -174,6 +182,9 @@ _SUPERLATIVE = re.compile(
     r"|unprecedented|superior|outperform(?:s|ed|ing)?|by\s+a\s+(?:large|wide|significant|clear)\s+margin|orders?\s+of\s+magnitude"
     r"|new\s+records?|best[- ]in[- ]class)\b")
 _DIGIT_QUANTITY = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:\\?%|×|\\times|x\b|-?fold\b|points?\b|pp\b)")
+#: What a change can be measured against, named or not ("over the baseline", "upon the current SOTA").
+_REFERENCE = re.compile(r"(?i)\b(?:over|than|upon|compared|versus|vs\.?|against|relative\s+to|outperform\w*|surpass\w*"
+                        r"|baselines?|sota|state[- ]of[- ]the[- ]art|prior|previous(?:ly)?|existing|short\s+of)\b")
 # An evaluation the paper reports (so a dataset could be named): "experiments", "evaluated on",
 # "benchmarks", "datasets", "empirically", "we test"; not the bare noun "evaluation(s)", which
 # is as often the paper's topic ("LLM evaluations are costly", "evaluation awareness").
@@ -309,7 +320,8 @@ def value_problem(text: str, value: float | None) -> str | None:
 # ----------------------------------------------------------------- flags
 
 def _claim_spans(n: Number) -> list[tuple[str, Span]]:
-    out = [(f, s) for f, s in (("metric", n.metric), ("dataset", n.dataset), ("method", n.method))
+    out = [(f, s) for f, s in (("metric", n.metric), ("dataset", n.dataset), ("method", n.method),
+                               ("compared_to", n.compared_to))
            if isinstance(s, Span) and s.text]
     return out
 
@@ -371,7 +383,8 @@ def paper_flags(p: Paper) -> list[Flag]:
     index = NameIndex()  # the paper's own names, long form and acronym merged
     index.add(p.id, [m.text for m in p.methods] + systems, text)
     own_groups = {index.group(m.text, p.id) for m in p.methods}
-    compared = any(index.group(s, p.id) not in own_groups for s in systems)
+    compared = any(index.group(s, p.id) not in own_groups for s in systems) or \
+        any(n.compared_to for n in results)     # a change measured against a named system
     if results and not compared and not _COMPARISON.search(own_text):
         by_sentence("no_comparison", results, lambda n: "")
     dataset_names = [re.compile(r"(?<!\w)" + re.escape(d.text) + r"(?!\w)") for d in p.datasets
@@ -387,6 +400,9 @@ def paper_flags(p: Paper) -> list[Flag]:
             add("result_no_metric", ev_span(n, "metric: not stated"))
         if n.dataset is None and p.datasets and not (n.grounded and any(rx.search(sentence) for rx in dataset_names)):
             add("result_no_dataset", ev_span(n, "dataset: none named for this result"))
+        if n.is_change and n.compared_to is None and n.grounded and \
+                not _REFERENCE.search(text, *sentence_at(bounds, n.start)):
+            add("change_no_reference", ev_span(n, "a change: measured against what is not said"))
     number_sentences = {sentence_at(bounds, n.start)[0] for n in p.numbers if n.grounded}
     superlatives: dict[int, list[re.Match]] = {}
     for m in _SUPERLATIVE.finditer(text):

@@ -43,6 +43,16 @@ class NumberMention(BaseModel):
                     "approach; null when it describes no system (dataset sizes, counts, unnamed "
                     "baselines, humans). In 'X improves GPT-4o's success rate from 31.2% to 58.7%', "
                     "31.2% is GPT-4o's and 58.7% is X's; a gain ('by 12 points') is the gainer's")
+    value_type: Literal["absolute", "change"] = Field(
+        default="absolute",
+        description="change = a difference or ratio to a reference value ('improves accuracy by 9.2%', "
+                    "'+5.3%', '40% fewer FLOPs', '2.5x faster', 'an accuracy drop of 18%'); absolute = a "
+                    "value as measured ('91.2% accuracy', both ends of 'from 31.2% to 58.7%')")
+    compared_to: str | None = Field(
+        default=None,
+        description="for a change, the named system its reference value belongs to, verbatim "
+                    "('outperforms PromptRank by 9.43%' -> 'PromptRank', '+8.26% over OFA' -> 'OFA'); "
+                    "null when unnamed ('over the baseline') and for absolute values")
 
 
 class PaperExtraction(BaseModel):
@@ -124,7 +134,9 @@ class PaperExtraction(BaseModel):
         the name is not one of the record's datasets (the guideline writes it as one of
         them); ``method`` is the record's ``method_names`` span of that name, else the
         occurrence of the named system nearest the number (a compared baseline), ``""`` for
-        the paper's own unnamed approach, null for no system.  A value that does not fit a
+        the paper's own unnamed approach, null for no system; ``value_type`` as given and
+        ``compared_to`` (a change's named reference, aligned like a compared ``method``) null for
+        an absolute value or when it names the number's own method.  A value that does not fit a
         64-bit float ("1e999") is exported as null with a ``value_note``."""
         aligner, dropped = Aligner(source), []
 
@@ -180,12 +192,17 @@ class PaperExtraction(BaseModel):
                 method = n.method if n.method is None else ""
             else:
                 method = listed(n.method, methods) or near(n.method, span.start)
+            compared = None
+            if n.value_type == "change" and n.compared_to and n.compared_to.strip():
+                compared = listed(n.compared_to, methods) or near(n.compared_to, span.start)
+                if compared and isinstance(method, dict) and compared["text"].lower() == method["text"].lower():
+                    compared = None     # a change is never measured against its own system
             entry = {"text": span.text, "value": value, "unit": unit, "kind": n.kind,
                      "about": n.about, "start": span.start, "end": span.end,
                      "status": span.status,
                      "metric": near(n.metric, span.start),
                      "dataset": listed(n.dataset, datasets),
-                     "method": method}
+                     "method": method, "value_type": n.value_type, "compared_to": compared}
             if not math.isfinite(value):    # strict JSON has no Infinity
                 entry["value"], entry["value_note"] = None, "does not fit a 64-bit float"
             numbers.append(entry)

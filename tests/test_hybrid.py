@@ -46,7 +46,7 @@ def test_proposal_numbers_ids_in_text_order_and_listing():
     listing = p.listing()       # the rules' whole reading, for the model to copy or correct
     assert "C1: FooNet -> method" in listing and "C3: BarBench -> dataset" in listing
     assert 'N1: 3.2% | …propose FooNet, which improves top-1 accuracy by [3.2%] on BarBench' in listing
-    assert listing.splitlines()[-2].endswith('-> result; "top-1 accuracy"; C3; C1')
+    assert listing.splitlines()[-2].endswith('-> result; "top-1 accuracy"; C3; C1; change vs "MegaBaseline"')
     assert p.rules["contribution"] == "method" and "Rules' contribution: method" in listing
 
 

@@ -82,7 +82,7 @@ def test_data_matches_records():
             assert status in ("exact", "fuzzy") and field in ("method", "dataset", "result", "setting") and p.text[a:b]
     broken = next(d for d in data["papers"] if d["id"] == "synthetic#2")
     assert len(broken["spans"]) == 2  # the two numbers with wrong offsets are not highlighted
-    assert data["rows"] and all(len(r) == 10 for r in data["rows"])
+    assert data["rows"] and all(len(r) == 13 for r in data["rows"])
     stats = dict(data["meta"]["stats"])
     assert stats["papers"] == len(rs.papers) and stats["table rows"] == len(data["rows"])
 

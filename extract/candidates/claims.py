@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from .claim_change import change_of
 from .claims_doc import Ref, _Doc, _Num
 from .claim_metric_rules import METRIC_RULES
 from .claims_rules import _SKIP, DATASET_RULES, METHOD_RULES, Rule
@@ -36,12 +37,17 @@ class Claim:
     dataset: Ref | None
     method: Ref | str | None          # "" = the paper's own unnamed approach
     rules: tuple[str, str, str] = ("", "", "")   # the rules that decided metric, dataset, method
+    # absolute value or change, and the named system a change is measured against (.claim_change)
+    value_type: str = "absolute"
+    compared_to: Ref | None = None
+    change_rules: tuple[str, str] = ("", "")     # the rules that decided value_type, compared_to
 
     def fields(self) -> dict:
         """The model-facing strings (schemas.paper.NumberMention's claim fields)."""
         method = self.method.text if isinstance(self.method, Ref) else self.method
         return {"metric": self.metric.text if self.metric else None,
-                "dataset": self.dataset.text if self.dataset else None, "method": method}
+                "dataset": self.dataset.text if self.dataset else None, "method": method,
+                "value_type": self.value_type, "compared_to": self.compared_to.text if self.compared_to else None}
 
 
 # ---------------------------------------------------------------------------------------
@@ -101,5 +107,6 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
             metric, r1 = prev.metric, "parallel"
         dataset, r2 = _decide(DATASET_RULES, doc, n)
         method, r3 = _decide(METHOD_RULES, doc, n)
-        out.append(Claim(metric, dataset, method, (r1, r2, r3)))
+        value_type, compared_to, r45 = change_of(doc, n, method, out[-1].value_type if out else None)
+        out.append(Claim(metric, dataset, method, (r1, r2, r3), value_type, compared_to, r45))
     return out

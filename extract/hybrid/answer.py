@@ -5,7 +5,8 @@ Shape (every property required in the JSON Schema, as OpenAI strict mode wants):
     {"task": "...", "contribution": "method",
      "names": {"C1": "method", "C2": "dataset", "C3": "other"},
      "more_methods": ["a verbatim span"], "more_datasets": [],
-     "numbers": {"N1": {"kind": "result", "metric": "accuracy", "dataset": "C2", "method": "C1"},
+     "numbers": {"N1": {"kind": "result", "metric": "accuracy", "dataset": "C2", "method": "C1",
+                        "value_type": "change", "compared_to": "C3"},
                  "N2": {"kind": "drop", ...}}}
 
 ``names`` and ``numbers`` admit exactly this abstract's candidate and number ids as keys
@@ -39,7 +40,8 @@ MAX_MORE = 8
 #: loop in one: measured, SmolLM2 wrote a 1,000-token metric without them).  Pydantic does
 #: not enforce them: a long answer from an unconstrained endpoint is cut or aligned later,
 #: not re-asked.
-MAX_CHARS = {"task": 120, "metric": 60, "dataset": 80, "method": 80, "more_methods": 80, "more_datasets": 80}
+MAX_CHARS = {"task": 120, "metric": 60, "dataset": 80, "method": 80, "compared_to": 80, "more_methods": 80,
+             "more_datasets": 80}
 
 
 def _bound(node: dict, limit: int) -> None:
@@ -121,6 +123,12 @@ def answer_model(proposal: Proposal, contributions: tuple[str, ...]) -> type[Bas
                                        description="candidate id or name of the dataset it is on")
         method: Optional[str] = Field(default=None, description="candidate id or name of the system it "
                                                                "belongs to; '' = the paper's own unnamed approach")
+        # absolute value or change (null: the rules' reading stands), and a change's named reference
+        value_type: Optional[Literal["absolute", "change"]] = Field(
+            default=None, description="change = a gain, drop, speedup or other difference or ratio to a "
+                                      "reference value ('by 3.1 points', '+5.3%', '40% fewer'); absolute = a value as measured")
+        compared_to: Optional[str] = Field(default=None, description="for a change: candidate id or name of the "
+                                                                    "system it is measured against; null when unnamed")
 
         @field_validator("metric")
         @classmethod
@@ -130,7 +138,7 @@ def answer_model(proposal: Proposal, contributions: tuple[str, ...]) -> type[Bas
             kept = _grounded([v], info, frozenset(), "metric")
             return kept[0] if kept else None
 
-        @field_validator("dataset", "method")
+        @field_validator("dataset", "method", "compared_to")
         @classmethod
         def _refs(cls, v, info: ValidationInfo):
             return _ref(v, info, ref_ids)

@@ -114,6 +114,21 @@ def _names(proposal: Proposal, answer: BaseModel, combine: Combine, resolve) -> 
     return _unique(model_m), _unique(model_d)
 
 
+def _change(claim, d, claims: str, resolve) -> tuple[str, str | None]:
+    """A number's value type and compared system: the claims rules' reading; under
+    ``claims="model"`` the model's when it gave a value type, under ``"fill"`` the model's
+    compared system where the rules name none."""
+    value_type, compared = claim.value_type, claim.fields()["compared_to"]
+    if d is None or claims not in ("model", "fill"):
+        return value_type, compared
+    m_compared = resolve(d.compared_to) if d.compared_to else None
+    if claims == "model" and d.value_type is not None:
+        return d.value_type, m_compared if d.value_type == "change" else None
+    if claims == "fill" and value_type == "change" and compared is None:
+        return value_type, m_compared
+    return value_type, compared
+
+
 def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine()) -> dict:
     """The default schema's fields (``PaperExtraction``) from a validated hybrid answer."""
     resolve = _resolver(proposal)
@@ -134,6 +149,7 @@ def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine(
     numbers = []
     for (key, num, d, kind), claim in zip(kept, rules_claims):
         metric, dataset, method = (claim.fields()[f] for f in ("metric", "dataset", "method"))
+        value_type, compared_to = _change(claim, d, combine.claims, resolve)
         if combine.claims in ("model", "fill") and d is not None:
             m_metric = d.metric
             m_dataset = resolve(d.dataset) if d.dataset else None
@@ -150,7 +166,8 @@ def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine(
                 dataset = None              # the record's claims name only its own datasets
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit, "kind": kind,
                         "about": ruled[key].get("about", ""),
-                        "metric": metric, "dataset": dataset, "method": method})
+                        "metric": metric, "dataset": dataset, "method": method,
+                        "value_type": value_type, "compared_to": compared_to})
     task = written_task(answer.task, proposal) if combine.task == "model" else proposal.rules["task"]
     return {"task": task, "contribution": contribution,
             "method_names": methods, "datasets": datasets, "numbers": numbers}

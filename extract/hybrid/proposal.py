@@ -68,16 +68,23 @@ class Proposal:
                  f"Rules' contribution: {self.rules.get('contribution') or '(none)'}",
                  "Name candidates (id: text -> rules' label):"]
         lines += [f"{k}: {n.text} -> {self.rules_label(k)}" for k, n in self.names.items()] or ["(none)"]
-        lines.append("Numbers (id: text | context -> rules' kind; metric; dataset; method):")
+        lines.append("Numbers (id: text | context -> rules' kind; metric; dataset; method; absolute or change"
+                     " [vs the system a change is measured against]):")
         decided = self.rules_numbers()
         for k, n in self.numbers.items():
             d = decided.get(k, {})
             lines.append(f"{k}: {n.text} | …{_context(self.text, n)}… -> {d.get('kind') or 'result'}; "
                          f"{_show(d.get('metric'))}; {_show(self.ref(d.get('dataset')))}; "
-                         f"{_show(self.ref(d.get('method')))}")
+                         f"{_show(self.ref(d.get('method')))}; {_change(self, d)}")
         if not self.numbers:
             lines.append("(none)")
         return "\n".join(lines)
+
+
+def _change(proposal: "Proposal", d: dict) -> str:
+    """The rules' value type of a number, with its compared system: 'change vs C3'."""
+    vt = d.get("value_type") or "absolute"
+    return f"{vt} vs {_show(proposal.ref(d['compared_to']))}" if vt == "change" and d.get("compared_to") else vt
 
 
 def _show(v: str | None) -> str:

@@ -256,8 +256,9 @@
   psz.addEventListener("change", function () { pState.size = parseInt(psz.value, 10) || 20; pState.page = 0; renderPapers(); });
 
   /* ---------------------------------------------------------------- table view */
-  // row: [dataset, method, metric, value, unit, kind, paper label, paper id, value shown, method role]
-  // null is "none named"; method "" is the paper's own approach, unnamed.
+  // row: [dataset, method, metric, value, unit, kind, paper label, paper id, value shown, method role,
+  //       change, change shown, compared to]: an absolute value in 3/8, a change (gain, drop,
+  //       speedup) in 10/11, never both; null is "none named"; method "" is the paper's own approach.
   var NONE = "\u2014", OWN = "(unnamed, own)";
   function shownCell(r, i) {
     if (i === 1 && r[1] === "" && r[9] === "proposed") return OWN;
@@ -267,11 +268,12 @@
   var COLS = [
     { key: "dataset", label: "Dataset", i: 0 }, { key: "method", label: "Method", i: 1 },
     { key: "metric", label: "Metric", i: 2 }, { key: "value", label: "Value", i: 3, num: true },
+    { key: "change", label: "Change", i: 10, num: true }, { key: "compared", label: "vs", i: 12 },
     { key: "unit", label: "Unit", i: 4 }, { key: "kind", label: "Kind", i: 5 }, { key: "paper", label: "Paper", i: 6 }];
   var tState = { q: "", kind: "", sort: null, dir: 1, page: 0, size: 100 };
   rows.forEach(function (r, i) {
     r._i = i;
-    r._hay = [r[0], shownCell(r, 1), r[2], r[8], r[4], r[5], r[6], r[7]].filter(function (x) { return x; }).join("\n").toLowerCase();
+    r._hay = [r[0], shownCell(r, 1), r[2], r[8], r[11], r[12], r[4], r[5], r[6], r[7]].filter(function (x) { return x; }).join("\n").toLowerCase();
   });
   var thead = document.querySelector("#cmp-table thead tr"), tbody = document.querySelector("#cmp-table tbody");
   COLS.forEach(function (c) {
@@ -319,8 +321,9 @@
     var frag = document.createDocumentFragment();
     slice.forEach(function (r) {
       var tr = el("tr");
-      var v = el("td", "num", r[8] || NONE);
+      var v = el("td", "num", r[8] || NONE), ch = el("td", "num", r[11] || NONE);
       if (r[3] !== null && r[3] !== undefined) v.setAttribute("data-value", String(r[3]));
+      if (r[10] !== null && r[10] !== undefined) ch.setAttribute("data-value", String(r[10]));
       var pid = el("button", "pid" + (r[6] === r[7] ? " mono" : ""), r[6]);
       pid.type = "button";
       pid.title = "show paper " + r[7];
@@ -332,7 +335,7 @@
       }
       var m = td(1, r[9] ? "role-" + r[9] : null);
       if (r[9]) m.title = r[9] === "proposed" ? "the paper's own method" : "another named system";
-      add(tr, td(0), m, td(2), v, td(4), td(5, "kind-" + r[5]), add(el("td", "paper-cell"), pid));
+      add(tr, td(0), m, td(2), v, ch, td(12), td(4), td(5, "kind-" + r[5]), add(el("td", "paper-cell"), pid));
       frag.appendChild(tr);
     });
     tbody.appendChild(frag);

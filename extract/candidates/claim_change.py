@@ -1,0 +1,364 @@
+"""Absolute value or change, and the named system a change is measured against.
+
+tests/gold/GUIDELINE.md ("Absolute value or change"): a number is a *change* when it states a
+difference or a ratio between a value of its measure and a reference value ("improves accuracy
+by 9.2%", "+5.3%", "40% fewer FLOPs", "2.5x faster", "an accuracy drop of 18%"), else
+*absolute* ("91.2% accuracy", both ends of "from 31.2% to 58.7%").  For a change,
+``compared_to`` is the named system the reference value belongs to ("outperforms PromptRank by
+9.43%", "+8.26% over OFA"); null when the reference is unnamed ("over the baseline").
+
+:func:`change_of` is called once per number by :func:`extract.candidates.claims.attach_claims`
+with the claims document (:class:`~.claims_doc._Doc`).  The first rule of
+:data:`CHANGE_RULES` that applies decides the value type; :data:`COMPARED_RULES` find the
+compared system of a change.  A rule that fires records ``<rule>/<cue>`` (the alternative of
+its vocabulary that matched) in an open :func:`extract.candidates.rules.trace`, so
+``bench/change_firings.py`` counts every alternative on the real corpus on its own.
+
+Written by hand (no library reads "outperforms X by 3 points"): a few lexical cues at the
+number, in the clause the claims rules already delimit.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num, _Occ, _ref
+from .rules import fire
+
+__all__ = ["ABSOLUTE", "CHANGE", "CHANGE_RULES", "COMPARED_RULES", "PARALLEL_RULE", "VALUE_TYPES", "change_of"]
+
+ABSOLUTE, CHANGE = "absolute", "change"
+VALUE_TYPES = (ABSOLUTE, CHANGE)
+_SKIP = ...
+
+# Every alternative below fires on at least 10 of the 10,901 corpus abstracts, or its pattern is
+# named in the guideline (bench/change_firings.py; the README's rule section gives the counts).
+#: Verbs whose "by N" is a change ("improves accuracy by 9.2%", "outperforms X by 3 points");
+#: "falls short of humans by 30%" is the guideline's.
+_VERBS = {
+    "improv": r"improv\w*", "outperform": r"outperform\w*", "surpass": r"surpass\w*",
+    "reduc": r"reduc\w*", "increas": r"increas\w*", "decreas": r"decreas\w*", "fall": r"f[ae]ll\w*",
+}
+#: Nouns of change before the number ("an average gain of 5.3%"; "an accuracy drop of 18%": the guideline's).
+_NOUNS = {
+    "gain": r"gains?", "improvement": r"improvements?", "increase": r"increases?", "speedup": r"speed-?ups?",
+    "drop": r"drops?",
+}
+#: Nouns of change after the number, up to three words on ("a 20% improvement", "2.3 BLEU
+#: improvement", "10.0% relative explanation consistency improvement").
+_AFTER_NOUNS = {
+    "improvement": r"improvements?", "gain": r"gains?", "increase": r"increases?", "reduction": r"reductions?",
+    "speedup": r"speed-?ups?", "drop": r"drops?", "loss": r"loss",
+}
+#: Comparatives right after the number ("40% fewer FLOPs", "2.68% higher than"; "2-3x closer":
+#: the guideline's).
+_COMPARATIVES = {
+    "higher": r"higher", "better": r"better", "fewer": r"fewer", "less": r"less(?!\s+than)",
+    "more": r"more(?!\s+than)", "faster": r"faster", "smaller": r"smaller", "larger": r"larger",
+    "closer": r"closer",
+}
+_QUALIFIER = (r"(?:(?:up\s+to|over|about|nearly|almost|around|only|approximately|roughly|at\s+least|"
+              r"more\s+than|on\s+average|as\s+much\s+as)\s+)*")
+_OPEN = r"\$?\s*(?:\\sim\s*|~\s*|\\approx\s*)?\$?\s*"
+#: "by a margin of", "by an average of", "by significant margins of", "by an average absolute IoU of"
+_BY = rf"\bby\s+(?:(?:an?\s+)?(?:[\w\-]+\s+){{0,3}}?of\s+)?{_QUALIFIER}{_OPEN}$"
+#: What a change's number carries: a percentage, a multiplier or points.
+_CHANGE_UNIT = re.compile(r"\\?%|percent|×|\\times|\dx\b|\d\s*x\b|fold\b|times\b|points?\b|\bpp\b", re.I)
+
+
+def _alt(table: dict[str, str]) -> str:
+    return "|".join(f"(?P<{k}>{v})" for k, v in table.items())
+
+
+_VERB_BY = re.compile(rf"\b(?:{_alt(_VERBS)})\b(?:[^.;:]{{0,80}}?){_BY}", re.I)
+_PLAIN_BY = re.compile(_BY, re.I)
+_NOUN_OF = re.compile(rf"\b(?:{_alt(_NOUNS)})\s+(?:(?:of|by)\s+)?{_QUALIFIER}{_OPEN}$", re.I)
+_STOP = r"(?!(?:and|or|of|in|on|for|with|to|by|at|the|a|an|than|over|while|which|that)\b)"
+_NOUN_AFTER = re.compile(rf"[\s$}})]*(?:-?\s*points?\s+)?(?:{_STOP}[\w\-@]+\s+){{0,3}}?(?:{_alt(_AFTER_NOUNS)})\b", re.I)
+_COMPARATIVE = re.compile(rf"[\s$}})]*(?:-?\s*points?\s+)?(?:{_alt(_COMPARATIVES)})\b", re.I)
+_SIGNED = re.compile(r"(?:^|[\s(\[{$])\+\s*\$?\s*$")
+_POINTS = re.compile(r"(?:percentage\s+points?|pp\b|p\.p\.)", re.I)
+_MULTIPLIER = re.compile(r"(?:×|\\times|\d\s*x\b|-?\s*fold\b|\btimes\b)", re.I)
+_DIMENSION = re.compile(r"[^×x\\]*\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*\d", re.I)   # "224×224"
+_FROM_TO = re.compile(r"\bfrom\s+" + _OPEN + r"$", re.I)
+_SHARE_OF = re.compile(r"[\s$}]*(?:\\?%|percent)?\s+of\s+(?:the\s+(?:[\w\-.]+(?:'s|’s)?\s+)?|[\w\-.]+(?:'s|’s)?\s+)"
+                       r"(?P<share>performance|accuracy|quality|cost)\b", re.I)    # not "77% of accuracy"
+
+
+def _cue(m: re.Match, table: dict[str, str]) -> str:
+    return next((k for k in table if m.group(k)), "?")
+
+
+def _number_text(doc: _Doc, n: _Num) -> str:
+    return doc.text[n.start:n.end]
+
+
+Rule = Callable[[_Doc, _Num], Any]
+
+
+# ---------------------------------------------------------------------------------------
+# value type rules: a rule returns (value type, cue) or _SKIP
+# ---------------------------------------------------------------------------------------
+def _vt_from_to(doc: _Doc, n: _Num) -> Any:
+    """"from 31.2% to 58.7%": both ends are values as measured."""
+    s = doc.sentence(n)[0]
+    before = doc.text[max(s, n.start - 20):n.start]
+    if _FROM_TO.search(before):
+        return ABSOLUTE, "from"
+    prev = [m for m in doc.nums if m.sent == n.sent and m.end <= n.start]
+    if prev and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*to\s*" + _OPEN, doc.text[prev[-1].end:n.start], re.I) \
+            and _FROM_TO.search(doc.text[max(s, prev[-1].start - 20):prev[-1].start]):
+        return ABSOLUTE, "to"
+    return _SKIP
+
+
+def _vt_sign(doc: _Doc, n: _Num) -> Any:
+    """"+5.3% on ChronusAV", "(+1.8 mAP)": a signed gain (not "k+1" in a formula, not "-1, 0, +1")."""
+    text = _number_text(doc, n)
+    signed = re.match(r"[\s$({\[]*\+", text) and (n.start == 0 or not doc.text[n.start - 1].isalnum()) \
+        or _SIGNED.search(doc.text[max(0, n.start - 4):n.start])
+    if signed and (re.search(r"\d[.,]\d", text) or _CHANGE_UNIT.search(text)
+                   or re.match(r"\s*\$?\s*[A-Za-z]", doc.text[n.end:n.end + 4])):
+        return CHANGE, "plus"
+    return _SKIP
+
+
+def _vt_points(doc: _Doc, n: _Num) -> Any:
+    """"3.1 percentage points", "2.4 pp": a difference of percentages."""
+    last = doc.groups[n.i][-1]
+    if _POINTS.search(_number_text(doc, n)) or _POINTS.match(doc.text[last.end:last.end + 24].lstrip(" $}")):
+        return CHANGE, "points"
+    return _SKIP
+
+
+def _vt_verb_by(doc: _Doc, n: _Num) -> Any:
+    """"improves accuracy by 9.2%", "outperforms PromptRank by 9.43%, 7.68%, and 4.82%"."""
+    first = doc.groups[n.i][0]
+    s = doc.segment_before(first)[0]
+    m = _VERB_BY.search(doc.text[s:first.start])
+    return (CHANGE, _cue(m, _VERBS)) if m else _SKIP
+
+
+def _vt_by_unit(doc: _Doc, n: _Num) -> Any:
+    """"accelerates queries by 5x", "drops by 4%": "by" a percentage, multiplier or points."""
+    first = doc.groups[n.i][0]
+    s = doc.segment_before(first)[0]
+    last = doc.groups[n.i][-1]
+    if _PLAIN_BY.search(doc.text[s:first.start]) and _CHANGE_UNIT.search(doc.text[first.start:last.end + 8]):
+        return CHANGE, "by"
+    return _SKIP
+
+
+def _vt_noun_of(doc: _Doc, n: _Num) -> Any:
+    """"an average accuracy drop of 18%", "an average gain of 5.3%"."""
+    first = doc.groups[n.i][0]
+    s = doc.segment_before(first)[0]
+    m = _NOUN_OF.search(doc.text[s:first.start])
+    return (CHANGE, _cue(m, _NOUNS)) if m else _SKIP
+
+
+def _vt_noun_after(doc: _Doc, n: _Num) -> Any:
+    """"a 20% improvement", "2.3 BLEU improvement", "1% loss in accuracy"."""
+    last = doc.groups[n.i][-1]
+    m = _NOUN_AFTER.match(doc.text, n.end) or _NOUN_AFTER.match(doc.text, last.end)
+    return (CHANGE, _cue(m, _AFTER_NOUNS)) if m else _SKIP
+
+
+def _vt_comparative(doc: _Doc, n: _Num) -> Any:
+    """"40% fewer FLOPs", "2.68% and 16.67% higher than", "3.1 points higher"."""
+    last = doc.groups[n.i][-1]
+    m = _COMPARATIVE.match(doc.text, n.end) or _COMPARATIVE.match(doc.text, last.end)
+    if not m or not _CHANGE_UNIT.search(doc.text[n.start:m.end()]):
+        return _SKIP                # "3 larger models", "10 more tasks": counts, not changes
+    return CHANGE, _cue(m, _COMPARATIVES)
+
+
+def _vt_multiplier(doc: _Doc, n: _Num) -> Any:
+    """"a 20x speedup", "reduces latency by 3.8x": a result that is a ratio (not "224×224")."""
+    text = _number_text(doc, n)
+    if n.kind == "setting" or not _MULTIPLIER.search(text + doc.text[n.end:n.end + 6].split(" ")[0]):
+        return _SKIP
+    if _DIMENSION.match(doc.text[n.start:n.end + 12]) or re.search(r"\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*$",
+                                                                   doc.text[max(0, n.start - 12):n.start]):
+        return _SKIP
+    return CHANGE, "times"
+
+
+def _vt_share_of(doc: _Doc, n: _Num) -> Any:
+    """"retains 95% of the teacher's accuracy": a share of a reference's value."""
+    m = _SHARE_OF.match(doc.text, n.end)
+    return (CHANGE, m.group("share").lower()) if m and re.search(r"\\?%|percent", doc.text[n.start:m.end()]) else _SKIP
+
+
+_PARALLEL_GAP = re.compile(r"[^.;:]{0,70}")
+_MEASURED = re.compile(rf"\b(?:reach\w*|achiev\w*|attain\w*|obtain\w*|scor\w*|from|yield\w*|with|at|"
+                       rf"while|whereas|but|{'|'.join(_VERBS.values())})\b", re.I)
+
+
+def _vt_parallel(doc: _Doc, n: _Num, previous: str | None) -> Any:
+    """"by 7.17% on LLaMA3, and by 3.26% on Mistral", "margins of 4.8% mAP 5.4% AP50": a number
+    that continues the previous change of its clause (joined by "and" or a comma, or only a
+    measure's name between them) is a change too."""
+    if previous != CHANGE or n.i == 0 or n.kind == "setting":
+        return _SKIP
+    prev = doc.nums[n.i - 1]
+    gap = doc.text[prev.end:n.start]
+    if prev.sent != n.sent or not _PARALLEL_GAP.fullmatch(gap) or _MEASURED.search(gap):
+        return _SKIP
+    if re.search(r",\s*\w{3,}ing\b|\b(?:when|if)\b", gap) or gap.count(")") > gap.count("("):
+        return _SKIP                # "..., adding only 3.6% parameters", "(... 19.3 points), 35.3%": no longer the change
+    if re.search(r"\band\b|,", gap) or re.fullmatch(r"[\s$}]*[A-Za-z][\w@\-]*(?:\s+[A-Za-z][\w@\-]*)?[\s$]*", gap):
+        return CHANGE, "and"        # "4.8% mAP 5.4% AP50": only a measure's name between them
+    return _SKIP
+
+
+CHANGE_RULES: tuple[tuple[str, str, Rule], ...] = (
+    ("from-to", "FooNet raises accuracy from 31.2% to 58.7%", _vt_from_to),
+    ("sign", "FooNet gains +5.3% on ChronusAV", _vt_sign),
+    ("points", "FooNet improves F1 by 3.1 percentage points", _vt_points),
+    ("verb-by", "FooNet outperforms PromptRank by 9.43% in F1", _vt_verb_by),
+    ("by-unit", "FooNet accelerates queries by 5x", _vt_by_unit),
+    ("noun-of", "FooNet shows an average accuracy drop of 18% on blurred images", _vt_noun_of),
+    ("noun-after", "FooNet yields a 2.3 BLEU improvement", _vt_noun_after),
+    ("comparative", "FooNet needs 40% fewer FLOPs", _vt_comparative),
+    ("multiplier", "FooNet's training speedup reaches 20x on one GPU", _vt_multiplier),
+    ("share-of", "FooNet retains 95% of the teacher's accuracy", _vt_share_of),
+)
+
+
+#: Tried when no rule of :data:`CHANGE_RULES` applies, with the previous number's value type.
+PARALLEL_RULE = ("parallel", "FooNet improves BLEU by 2.1 on WMT14 and by 1.3 on WMT16", _vt_parallel)
+
+
+# ---------------------------------------------------------------------------------------
+# compared system rules (changes only): a rule returns (Ref, cue) or _SKIP
+# ---------------------------------------------------------------------------------------
+_COMPARE = {
+    "over": r"over", "than": r"than", "compared": r"compared\s+(?:to|with|against)|in\s+comparison\s+(?:to|with)",
+    "outperform": r"outperform\w*",
+}
+_GAP_WORD = r"(?!(?:on|in|with|for|using|at|of|by|from|to|and|or|when|while)\b)[\w\-]+"
+_COMPARE_BEFORE = re.compile(rf"\b(?:{_alt(_COMPARE)})\s+(?:the\s+)?(?:{_GAP_WORD}\s+){{0,4}}?"
+                             rf"(?P<appositive>{_GAP_WORD},\s+)?$", re.I)
+#: "X improves GPT-4o's success rate by 27 points" (the guideline's example)
+_POSSESSED = re.compile(r"\bimprov\w*\s+(?:the\s+)?$", re.I)
+#: A name followed by one of these names a class of systems ("hashing ReID methods"), not one.
+_CLASS_AFTER = re.compile(r"\s*(?:-?based\s+)?(?:methods?|approach(?:es)?|models|baselines|systems|techniques?|networks|"
+                          r"frameworks|algorithms|solvers?|detectors|architectures|variants)\b", re.I)
+#: A family, not a system: "LSTMs", "ResNets", "SNN-based", "GNN-like".
+_FAMILY = re.compile(r"(?:[A-Z]{2,}s|Nets|-(?:based|like|style|type))$")
+#: The reference stated right after the number's group: "by 270% over deep learning based SotA methods".
+_CUE_AFTER = re.compile(rf"[^.;:]{{0,30}}?\b(?:{_alt(_COMPARE)})\b", re.I)
+
+
+#: A name by its shape (OFA, PromptRank, LoRA, GPT-4, RT-DETR), for a compared system the
+#: record does not list; generic acronyms are not systems.
+_NAME_SHAPE = re.compile(r"(?<![\w\-.])[A-Z][A-Za-z0-9]*(?:[A-Z]|\d)[\w]*(?:[-.][A-Za-z0-9]+)*")
+_GENERIC = {"sota", "ai", "llm", "llms", "mllm", "mllms", "vlm", "vlms", "lm", "lms", "nlp", "rl", "ml", "dl",
+            "cnn", "cnns", "rnn", "rnns", "gnn", "gnns", "mlp", "mlps", "gpu", "gpus", "cpu", "cpus", "tpu",
+            "flops", "gflops", "tflops", "macs", "api", "apis", "us", "uk", "eu", "usa", "nn", "nns", "ann", "anns",
+            "dnn", "dnns", "snn", "snns", "vit", "vits"}
+
+
+def _systems(doc: _Doc, n: _Num, s: int, e: int) -> list[Any]:
+    """The named systems of ``doc.text[s:e]``: the claims document's method and system
+    occurrences, and tokens shaped like a name that are no dataset, metric or number."""
+    found: list[Any] = [o for o in doc.in_sentence(n, ("method", "system")) if s <= o.start < e]
+    busy = [(o.start, o.end) for o in doc.occ if o.sent == n.sent] + [(p.start, p.end) for p in doc.metrics] \
+        + [(m.start, m.end) for m in doc.nums if m.sent == n.sent]
+    for m in _NAME_SHAPE.finditer(doc.text, s, e):
+        if all(part in _GENERIC for part in m.group(0).lower().split("-")) or \
+                any(a < m.end() and m.start() < b for a, b in busy):
+            continue
+        found.append(Ref(m.group(0), m.start(), m.end()))
+    return found
+
+
+def _clause(doc: _Doc, n: _Num) -> tuple[int, int]:
+    """From the last clause break before n's group to the end of the segment after it."""
+    s = doc.sentence(n)[0]
+    first = doc.groups[n.i][0]
+    breaks = list(CLAUSE_BREAK.finditer(doc.text, s, first.start))
+    return (breaks[-1].end() if breaks else s), doc.segment_after(n)[1]
+
+
+def _text(o: Any) -> str:
+    return o.name if isinstance(o, _Occ) else o.text
+
+
+def _same(o: Any, method: Any) -> bool:
+    return isinstance(method, Ref) and _text(o).lower() == method.text.lower()
+
+
+def _co_cue(doc: _Doc, n: _Num, method: Any) -> Any:
+    """"outperforms PromptRank by 9.43%", "+8.26% over OFA", "compared with GPT-4o, ... by 5%";
+    "over A, B and C by 1%, 2% and 3%" pairs in order, "over A and B by 3%" names no single one."""
+    s, e = _clause(doc, n)
+    hits, named = [], []
+    for o in _systems(doc, n, s, e):
+        if _same(o, method) or _text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end) or _FAMILY.search(_text(o)):
+            continue
+        named.append(o)
+        m = _COMPARE_BEFORE.search(doc.text[max(s, o.start - 60):o.start])
+        if m and (not m.group("appositive") or re.match(r"\s*(?:,|\)|by\b)", doc.text[o.end:o.end + 4])):
+            hits.append((abs(o.start - n.start), o, _cue(m, _COMPARE)))
+    last = doc.groups[n.i][-1]
+    after = _CUE_AFTER.match(doc.text, last.end, e)
+    if after:                       # its own reference follows it: only what is named there
+        hits = [h for h in hits if h[1].start >= after.end()]
+        if not hits:
+            return None, _cue(after, _COMPARE)
+    if not hits:
+        return _SKIP
+    _, o, cue = min(hits, key=lambda h: h[0])
+    named.sort(key=lambda x: x.start)
+    run = next((r for r in doc.runs(named) if o in r), [o])
+    if len(run) > 1:
+        group = doc.groups[n.i]
+        if len(group) != len(run):
+            return None, cue        # compared jointly with several systems
+        o = run[group.index(n)]
+    return (_ref(o) if isinstance(o, _Occ) else o), cue
+
+
+def _co_possessed(doc: _Doc, n: _Num, method: Any) -> Any:
+    """"X improves GPT-4o's success rate by 27 points": the system whose value is improved."""
+    s, _ = _clause(doc, n)
+    for o in _systems(doc, n, s, n.start):
+        if not _same(o, method) and re.match(r"(?:'s|’s)\s", doc.text[o.end:o.end + 3]):
+            m = _POSSESSED.search(doc.text[max(s, o.start - 30):o.start])
+            if m:
+                return (_ref(o) if isinstance(o, _Occ) else o), "possessive"
+    return _SKIP
+
+
+COMPARED_RULES: tuple[tuple[str, str, Callable[[_Doc, _Num, Any], Any]], ...] = (
+    ("compare-cue", "FooNet outperforms PromptRank by 9.43% in F1", _co_cue),
+    ("possessive", "FooNet improves GPT-4o's success rate by 27 points", _co_possessed),
+)
+
+
+def change_of(doc: _Doc, n: _Num, method: Any = None,
+              previous: str | None = None) -> tuple[str, Ref | None, tuple[str, str]]:
+    """(value type, compared system or None, (value-type rule, compared rule)) of number ``n``;
+    ``method`` is the system the claims rules gave it (never its own reference), ``previous``
+    the value type of the number before it."""
+    value_type, rule = ABSOLUTE, ""
+    for name, _, test in CHANGE_RULES + ((PARALLEL_RULE[0], PARALLEL_RULE[1],
+                                          lambda d, x: _vt_parallel(d, x, previous)),):
+        got = test(doc, n)
+        if got is not _SKIP:
+            value_type, cue = got
+            rule = name
+            fire(f"change:{name}/{cue}")
+            break
+    if value_type != CHANGE:
+        return value_type, None, (rule, "")
+    for name, _, test in COMPARED_RULES:
+        got = test(doc, n, method)
+        if got is not _SKIP:
+            ref, cue = got
+            fire(f"compared:{name}/{cue}")
+            return CHANGE, ref, (rule, name if ref is not None else "")
+    return CHANGE, None, (rule, "")

@@ -93,7 +93,8 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
     spans = _number_spans(numbers)
     if kinds is not None:
         spans = [(s, e, k) for (s, e, _), k in zip(spans, kinds)]
-    doc = _Doc(text, spans, _names(methods), _names(datasets), contribution)
+    order = sorted(range(len(spans)), key=lambda i: spans[i][:2])     # the rules read in text order
+    doc = _Doc(text, [spans[i] for i in order], _names(methods), _names(datasets), contribution)
     out: list[Claim] = []
     for n in doc.nums:
         metric, r1 = _decide(METRIC_RULES, doc, n)
@@ -102,4 +103,7 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
         dataset, r2 = _decide(DATASET_RULES, doc, n)
         method, r3 = _decide(METHOD_RULES, doc, n)
         out.append(Claim(metric, dataset, method, (r1, r2, r3)))
-    return out
+    at = [0] * len(order)
+    for k, i in enumerate(order):
+        at[i] = k
+    return [out[k] for k in at]

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from ..text import sentence_bounds
 from .claim_metric import Phrase, metric_phrases
 from ..text import is_model_name
+from .name_shapes import is_namey
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,10 @@ class _Occ:
         return self.ref.text if self.ref else self.text
 
 _SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?")
+_RESULT_AFTER = re.compile(r"\s*,?\s*(?:also\s+)?(?:achiev|reach|attain|scor|obtain|yield)\w*\b")
+_VALUE_AFTER = re.compile(r"\s*\(\s*\$?[-+]?\d")        # "YOLOv8-L (50.3 AP)" after a comparison:
+_COMPARED_BEFORE = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|versus|vs\.?|over|against|"
+                              r"beat\w*|exceed\w*)\b", re.I)
 _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
 _NUM_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|to\s+|(?:-{1,3}|[–—])\s*|/\s*|\s)"
                       r"(?:by\s+)?(?:(?:up\s+to|over|about|nearly|almost|around|only)\s+)?", re.I)
@@ -62,6 +67,20 @@ _TRAIN_BEFORE = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|refined|derive
 
 # A head that is a name by its shape (ARMBench, MS MARCO, WMT14), not a capitalized word (Open).
 _NAMEY_HEAD = re.compile(r"(?:\S+\s)*\S*(?:[A-Z]\S*[A-Z]|\d)\S*(?:\s\S+)*")
+
+
+def _covering(spans: list[tuple[int, int]]) -> Callable[[int, int], bool]:
+    """An overlap test against ``spans`` (possibly overlapping) in O(log n)."""
+    spans = sorted(spans)
+    starts, reach, far = [s for s, _ in spans], [], 0
+    for _, e in spans:
+        far = max(far, e)
+        reach.append(far)
+
+    def overlaps(s: int, e: int) -> bool:
+        k = bisect_left(starts, e) - 1          # the spans starting before e
+        return k >= 0 and reach[k] > s
+    return overlaps
 
 
 def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, str, str, Ref]]:
@@ -120,8 +139,12 @@ class _Doc:
         self.nums = [_Num(i, s, e, k, self.sent_of(s)) for i, (s, e, k) in enumerate(numbers)]
         self._starts = [n.start for n in self.nums]         # numbers are sorted and disjoint
         self._ends = [n.end for n in self.nums]
+        self.metrics = metric_phrases(text)
+        in_metric = _covering([(p.start, p.end) for p in self.metrics])
+        systems = [o for o in self._systems(text, set(dataset_keys) | {m.lower() for m in methods})
+                   if not in_metric(o[0], o[1])]        # "AP50 (84.9)", "the AUC-ROC (0.91)": a metric
         found = [o + (None,) for o in _occurrences(text, datasets, "dataset") + _occurrences(text, self.methods, "method")
-                 + self._systems(text, set(dataset_keys) | {m.lower() for m in methods})]
+                 + systems]
         found += _short_mentions(text, datasets)
         found.sort(key=lambda o: (-(o[1] - o[0]), o[0]))
         taken = _Disjoint()
@@ -140,7 +163,6 @@ class _Doc:
         for o in self.occ:
             self._occ_by_sent.setdefault(o.sent, []).append(o)
         self.main = self._main_method()
-        self.metrics = metric_phrases(text)
         self.groups = self._number_groups()
         self._lists: dict[int, bool] = {}
         self._memo: dict[Any, Any] = {}
@@ -150,10 +172,17 @@ class _Doc:
 
     @staticmethod
     def _systems(text: str, known: set[str]) -> list[tuple[int, int, str, str]]:
+        """Other systems the text names: a model's name (GPT-4o, Llama3-8B), or a name-shaped
+        token (digits or capitals inside) that a result verb follows ("Protenix-v2 achieves 87%")
+        or, after a comparison, a value ("outperforming YOLOv8-L (50.3 AP)")."""
         out = []
         for m in _SYSTEM_TOKEN.finditer(text):
             tok = m.group(0)
-            if tok.lower() not in known and any(c.isupper() for c in tok) and is_model_name(tok):
+            if tok.lower() in known or not any(c.isupper() for c in tok):
+                continue
+            if is_model_name(tok) or (re.search(r"\d|[A-Z]{2}|[a-z][A-Z]", tok) and len(tok) >= 4 and is_namey(tok)[0]
+                                      and (_RESULT_AFTER.match(text, m.end()) or _VALUE_AFTER.match(text, m.end())
+                                           and _COMPARED_BEFORE.search(text, max(0, m.start() - 80), m.start()))):
                 out.append((m.start(), m.end(), tok, "system"))
         return out
 

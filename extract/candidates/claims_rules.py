@@ -138,12 +138,18 @@ def _ds_respectively_mixed(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+_NEXT_CLAUSE = re.compile(r"\s*,?\s*(?:and|while|whereas|but)\s+(?:[a-z]+\s+){0,2}?(?:on|for|in)\s+(?:the\s+)?")
+
+
 def _ds_on_after(doc: _Doc, n: _Num) -> Any:
     s, e = doc.segment_after(n)
     evals = doc.evaluation_datasets(n)
     cands = doc.between(evals, s, e)
     if not cands:
         return _SKIP
+    nxt = doc.next_number(doc.groups[n.i][-1])
+    if nxt is not None and e == nxt.start and _NEXT_CLAUSE.fullmatch(doc.text, s, cands[0].start):
+        return _SKIP                # "on A from x to y and on B from u to v": B is the next numbers'
     return None if len(doc.run_of(evals, cands[0])) > 1 else _ref(cands[0])
 
 
@@ -197,6 +203,25 @@ def _ds_introduced(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+_NAME_SHAPE = re.compile(r"\d|[A-Z]\S*[A-Z]")
+_EVAL_BEFORE = re.compile(r"\b(?:on|evaluat\w*|experiments?|benchmarks?|tested|test\s+on)\s+(?:the\s+)?"
+                          r"(?:[\w\-]+\s+){0,3}?$", re.I)
+_ANAPHOR = re.compile(r"\b(?:there|on\s+(?:it|both|them|each|all\s+of\s+them))\b", re.I)
+
+
+def _ds_discourse(doc: _Doc, n: _Num) -> Any:
+    """"We evaluate on ALFWorld. ... FooNet reaches 61%": a result whose sentence names no dataset
+    is reported on the one dataset the abstract evaluates on before it."""
+    if n.kind == "setting" or doc.in_sentence(n, "dataset") or doc.sentence_has(_ANAPHOR, n):
+        return _SKIP                # "reaches 40.1% there", "on both": the guideline names none
+    before = doc.memo(("evals-before", n.sent), lambda: [o for o in doc.occ if o.sent < n.sent and o.role == "dataset"
+                                                          and not doc.training_use(o)])
+    if len({o.name.lower() for o in before}) != 1 or not _NAME_SHAPE.search(before[-1].name) or not any(
+            _EVAL_BEFORE.search(doc.text, max(0, o.start - 60), o.start) for o in before):
+        return _SKIP                # one dataset, name-shaped (ALFWorld, MS COCO), that is evaluated on
+    return _ref(before[-1])
+
+
 def _first(doc: _Doc, name: str) -> Ref | None:
     firsts = doc.memo("first", lambda: {o.text: o for o in reversed(doc.occ)})
     o = firsts.get(name)
@@ -217,6 +242,7 @@ DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("our-benchmark", "We release BarBench. Models score below 60% on our benchmark", _ds_our_benchmark),
     ("previous-sentence", "We test on ALFWorld. It improves success by 12 points", _ds_previous_sentence),
     ("introduced-benchmark", "We present BarBench. ... GPT-4o reaches only 41%", _ds_introduced),
+    ("discourse", "We evaluate on ALFWorld. Across tasks, the agent solves 61% of them", _ds_discourse),
 )
 
 

@@ -147,14 +147,10 @@ class _Doc:
                  + systems]
         found += _short_mentions(text, datasets)
         found.sort(key=lambda o: (-(o[1] - o[0]), o[0]))
-        taken = _Disjoint()
-        reach = [0] * len(self.nums)            # the furthest end of the numbers up to each one
-        for k, n in enumerate(self.nums):
-            reach[k] = max(n.end, reach[k - 1] if k else 0)
+        taken, on_number = _Disjoint(), _covering([(n.start, n.end) for n in self.nums])
         occ = []
         for s, e, name, role, ref in found:
-            k = bisect_left(self._starts, e) - 1     # the numbers starting before e
-            if (k >= 0 and reach[k] > s) or taken.overlaps(s, e):
+            if on_number(s, e) or taken.overlaps(s, e):
                 continue
             taken.add(s, e)
             occ.append(_Occ(text[s:e], s, e, role, self.sent_of(s), ref))
@@ -164,7 +160,6 @@ class _Doc:
             self._occ_by_sent.setdefault(o.sent, []).append(o)
         self.main = self._main_method()
         self.groups = self._number_groups()
-        self._lists: dict[int, bool] = {}
         self._memo: dict[Any, Any] = {}
 
     def sent_of(self, pos: int) -> int:
@@ -218,12 +213,9 @@ class _Doc:
     def is_list(self, group: list[_Num]) -> bool:
         """A group of numbers that is a list ("2.1%, 3.4% and 5.0%"), not a range ("from 12.4%
         to 7.9%", "2-5x"); computed once per group."""
-        key = group[0].i
-        if key not in self._lists:
-            self._lists[key] = len(group) >= 2 and all(
-                _LIST_GAP.fullmatch(self.text[a.end:b.start].replace("%", "", 1).strip(" $") + " ")
-                for a, b in zip(group, group[1:]))
-        return self._lists[key]
+        return self.memo(("list", group[0].i), lambda: len(group) >= 2 and all(
+            _LIST_GAP.fullmatch(self.text[a.end:b.start].replace("%", "", 1).strip(" $") + " ")
+            for a, b in zip(group, group[1:])))
 
     # -- helpers for the rules --------------------------------------------------------
     def sentence(self, n: _Num) -> tuple[int, int]:

@@ -123,7 +123,7 @@ _DOMAIN_BEFORE = re.compile(r"(?:(?:\\in|∈)\s*(?:\\left\s*)?[(\[]|(?:\\in|∈|
                             r"(?:[-+−]?\s*[\w.\\]+\s*,\s*)*[-+−]?\s*$")
 _BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*"
                            r"(?:>|<|\\geq?|\\leq?|≥|≤|\\gtrsim|\\lesssim)\s*$")
-_INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*)*(?:\.\.\.|…|\\[lc]?dots)")
+_INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
 _OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
 
 
@@ -131,7 +131,7 @@ def _formula_part(text: str, s: int, e: int, value: float) -> bool:
     """Digits of a formula that state no quantity (see above), or digits inside an exponent or
     subscript group that is still open ("k^{\\lceil p/2 \\rceil + 1}", "W^(w+1)")."""
     before = text[max(0, s - 40):s]
-    if _DOMAIN_BEFORE.search(before) or _INDEX_AFTER.match(text, e) and re.search(r"=\s*(?:\d+\s*,\s*)*$", before):
+    if _DOMAIN_BEFORE.search(before) or re.search(r"=\s*(?:\d+\s*,\s*)*$", before) and _INDEX_AFTER.match(text, e):
         return True
     if value in (0.0, 1.0) and _BOUND_BEFORE.search(before):
         return True

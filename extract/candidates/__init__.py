@@ -19,6 +19,7 @@ from .contribution import contribution_hint
 from .name_finder import NameCandidate, find_names, select_names
 from .numbers import NumberCandidate, find_numbers
 from .task import task_hint
+from ..text.spans import blank_notices
 
 __all__ = ["Candidates", "NameCandidate", "NumberCandidate", "find_candidates", "find_names",
            "find_numbers", "is_model_name", "parse_number", "select_names"]
@@ -36,6 +37,7 @@ def find_candidates(text: str) -> Candidates:
     """All candidates of one abstract. Never raises on a string; deterministic."""
     if not isinstance(text, str):
         text = ""
+    text = blank_notices(text)          # "© 2024 Elsevier B.V.": no number, name or task there
     numbers = tuple(find_numbers(text))
     names = tuple(find_names(text))
     return Candidates(numbers, names, contribution_hint(text, names), task_hint(text))

@@ -11,6 +11,7 @@ a baseline or a backbone ("GPT-4o achieves 31%").
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any, Iterable, Sequence
 
 from .claim_metric import HEADS
@@ -32,6 +33,7 @@ def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
     kind_hint), in text order; ``exclude`` holds names already decided (any role)."""
     skip = {x.lower() for x in exclude}
     results = [n for n in numbers if (getattr(n, "kind", None) or getattr(n, "kind_hint", None)) == "result"]
+    starts = sorted(n.start for n in results)
     out, seen = [], set()
     for c in names:
         key = c.text.lower()
@@ -48,15 +50,20 @@ def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
                                                                     text[e:e + 12])
             if not (verb and c.role_hint != "model" or ours):
                 continue
-            stop = CLAUSE_BREAK.search(text, e)
-            end = min(stop.start() if stop else len(text), _sentence_end(text, e))
-            if any(e < n.start < end for n in results):
+            end = _sentence_end(text, e)
+            stop = CLAUSE_BREAK.search(text, e, end)
+            end = stop.start() if stop else end
+            k = bisect_right(starts, e)             # the first result starting after e
+            if k < len(starts) and starts[k] < end:
                 seen.add(key)
                 out.append(c)
                 break
     return out
 
 
+_END = re.compile(r"[.!?](?:\s|$)")
+
+
 def _sentence_end(text: str, pos: int) -> int:
-    m = re.compile(r"[.!?](?:\s|$)").search(text, pos)
+    m = _END.search(text, pos)
     return m.end() if m else len(text)

@@ -27,6 +27,7 @@ from .claim_change import change_of
 from .claims_doc import Ref, _Doc, _Num
 from .claim_metric_rules import METRIC_RULES
 from .claims_rules import _SKIP, DATASET_RULES, METHOD_RULES, Rule
+from .rules import fire
 
 __all__ = ["Claim", "Ref", "attach_claims", "DATASET_RULES", "METHOD_RULES", "METRIC_RULES"]
 
@@ -64,10 +65,11 @@ def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
     return last
 
 
-def _decide(rules: Sequence[tuple[str, str, Rule]], doc: _Doc, n: _Num) -> tuple[Any, str]:
+def _decide(rules: Sequence[tuple[str, str, Rule]], doc: _Doc, n: _Num, table: str) -> tuple[Any, str]:
     for name, _, rule in rules:
         got = rule(doc, n)
         if got is not _SKIP:
+            fire(f"{table}:{name}")         # counted by bench/rule_firings.py
             return got, name
     return None, ""
 
@@ -99,14 +101,18 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
     spans = _number_spans(numbers)
     if kinds is not None:
         spans = [(s, e, k) for (s, e, _), k in zip(spans, kinds)]
-    doc = _Doc(text, spans, _names(methods), _names(datasets), contribution)
+    order = sorted(range(len(spans)), key=lambda i: spans[i][:2])     # the rules read in text order
+    doc = _Doc(text, [spans[i] for i in order], _names(methods), _names(datasets), contribution)
     out: list[Claim] = []
     for n in doc.nums:
-        metric, r1 = _decide(METRIC_RULES, doc, n)
+        metric, r1 = _decide(METRIC_RULES, doc, n, "metric")
         if metric is None and (prev := _parallel_metric(doc, n, out)) is not None:
             metric, r1 = prev.metric, "parallel"
-        dataset, r2 = _decide(DATASET_RULES, doc, n)
-        method, r3 = _decide(METHOD_RULES, doc, n)
+        dataset, r2 = _decide(DATASET_RULES, doc, n, "dataset")
+        method, r3 = _decide(METHOD_RULES, doc, n, "method")
         value_type, compared_to, r45 = change_of(doc, n, method, out[-1].value_type if out else None)
         out.append(Claim(metric, dataset, method, (r1, r2, r3), value_type, compared_to, r45))
-    return out
+    at = [0] * len(order)
+    for k, i in enumerate(order):
+        at[i] = k
+    return [out[k] for k in at]

@@ -6,12 +6,14 @@ Internal to :mod:`extract.candidates.claims`; :class:`_Doc` is built once per ab
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..text import sentence_bounds
 from .claim_metric import Phrase, metric_phrases
 from ..text import is_model_name
+from .name_shapes import is_namey
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,16 @@ class _Occ:
         return self.ref.text if self.ref else self.text
 
 _SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?")
+_RESULT_AFTER = re.compile(r"\s*,?\s*(?:also\s+)?(?:achiev|reach|attain|scor|obtain|yield)\w*\b")
+_VALUE_AFTER = re.compile(r"\s*\(\s*\$?[-+]?\d")        # "YOLOv8-L (50.3 AP)" after a comparison:
+_COMPARED_BEFORE = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|versus|vs\.?|over|against|"
+                              r"beat\w*|exceed\w*)\b", re.I)
 _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
 _NUM_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|to\s+|(?:-{1,3}|[–—])\s*|/\s*|\s)"
                       r"(?:by\s+)?(?:(?:up\s+to|over|about|nearly|almost|around|only)\s+)?", re.I)
 #: Where a clause ends inside a sentence: "; ", ", while", ", whereas", ", but".
-CLAUSE_BREAK = re.compile(r";|,?\s+\b(?:while|whereas|but)\b", re.I)
+#: (A run of white space is entered at its start only: linear on long runs of spaces.)
+CLAUSE_BREAK = re.compile(r";|(?:,|(?<![\s,]))\s+\b(?:while|whereas|but)\b", re.I)
 _TRAIN_BEFORE = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|refined|derived|distilled|built|"
                            r"constructed|collected|curated|sourced|adapted|initiali[sz]ed)\s+"
                            r"(?:(?!evaluat|test|report|achiev|outperform)[\w\-]+\s+){0,6}?"
@@ -60,6 +67,20 @@ _TRAIN_BEFORE = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|refined|derive
 
 # A head that is a name by its shape (ARMBench, MS MARCO, WMT14), not a capitalized word (Open).
 _NAMEY_HEAD = re.compile(r"(?:\S+\s)*\S*(?:[A-Z]\S*[A-Z]|\d)\S*(?:\s\S+)*")
+
+
+def _covering(spans: list[tuple[int, int]]) -> Callable[[int, int], bool]:
+    """An overlap test against ``spans`` (possibly overlapping) in O(log n)."""
+    spans = sorted(spans)
+    starts, reach, far = [s for s, _ in spans], [], 0
+    for _, e in spans:
+        far = max(far, e)
+        reach.append(far)
+
+    def overlaps(s: int, e: int) -> bool:
+        k = bisect_left(starts, e) - 1          # the spans starting before e
+        return k >= 0 and reach[k] > s
+    return overlaps
 
 
 def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, str, str, Ref]]:
@@ -105,6 +126,7 @@ class _Doc:
                  contribution: str | None = None):
         self.text = text
         self.bounds = sentence_bounds(text)
+        self._sent_ends = [e for _, e in self.bounds]
         dual = {d.lower() for d in datasets} & {m.lower() for m in methods}
         if contribution == "system":
             # a system paper's own environment/simulator (listed in both): its numbers are its own
@@ -115,34 +137,47 @@ class _Doc:
         self.methods = [m for m in methods if m.lower() not in dataset_keys]
         self.introduced = [d for d in datasets if d.lower() in dual]
         self.nums = [_Num(i, s, e, k, self.sent_of(s)) for i, (s, e, k) in enumerate(numbers)]
+        self._starts = [n.start for n in self.nums]         # numbers are sorted and disjoint
+        self._ends = [n.end for n in self.nums]
+        self.metrics = metric_phrases(text)
+        in_metric = _covering([(p.start, p.end) for p in self.metrics])
+        systems = [o for o in self._systems(text, set(dataset_keys) | {m.lower() for m in methods})
+                   if not in_metric(o[0], o[1])]        # "AP50 (84.9)", "the AUC-ROC (0.91)": a metric
         found = [o + (None,) for o in _occurrences(text, datasets, "dataset") + _occurrences(text, self.methods, "method")
-                 + self._systems(text, set(dataset_keys) | {m.lower() for m in methods})]
+                 + systems]
         found += _short_mentions(text, datasets)
         found.sort(key=lambda o: (-(o[1] - o[0]), o[0]))
-        taken: list[tuple[int, int]] = []
+        taken, on_number = _Disjoint(), _covering([(n.start, n.end) for n in self.nums])
         occ = []
         for s, e, name, role, ref in found:
-            if any(s < te and ts < e for ts, te in taken) or any(s < n.end and n.start < e for n in self.nums):
+            if on_number(s, e) or taken.overlaps(s, e):
                 continue
-            taken.append((s, e))
+            taken.add(s, e)
             occ.append(_Occ(text[s:e], s, e, role, self.sent_of(s), ref))
         self.occ = sorted(occ, key=lambda o: o.start)
+        self._occ_by_sent: dict[int, list[_Occ]] = {}
+        for o in self.occ:
+            self._occ_by_sent.setdefault(o.sent, []).append(o)
         self.main = self._main_method()
-        self.metrics = metric_phrases(text)
         self.groups = self._number_groups()
+        self._memo: dict[Any, Any] = {}
 
     def sent_of(self, pos: int) -> int:
-        for i, (s, e) in enumerate(self.bounds):
-            if pos < e or i == len(self.bounds) - 1:
-                return i
-        return len(self.bounds) - 1
+        return min(bisect_right(self._sent_ends, pos), len(self.bounds) - 1)
 
     @staticmethod
     def _systems(text: str, known: set[str]) -> list[tuple[int, int, str, str]]:
+        """Other systems the text names: a model's name (GPT-4o, Llama3-8B), or a name-shaped
+        token (digits or capitals inside) that a result verb follows ("Protenix-v2 achieves 87%")
+        or, after a comparison, a value ("outperforming YOLOv8-L (50.3 AP)")."""
         out = []
         for m in _SYSTEM_TOKEN.finditer(text):
             tok = m.group(0)
-            if tok.lower() not in known and any(c.isupper() for c in tok) and is_model_name(tok):
+            if tok.lower() in known or not any(c.isupper() for c in tok):
+                continue
+            if is_model_name(tok) or (re.search(r"\d|[A-Z]{2}|[a-z][A-Z]", tok) and len(tok) >= 4 and is_namey(tok)[0]
+                                      and (_RESULT_AFTER.match(text, m.end()) or _VALUE_AFTER.match(text, m.end())
+                                           and _COMPARED_BEFORE.search(text, max(0, m.start() - 80), m.start()))):
                 out.append((m.start(), m.end(), tok, "system"))
         return out
 
@@ -172,54 +207,137 @@ class _Doc:
                 cur.append(n)
             else:
                 cur = [n]
-            for m in cur:
-                groups[m.i] = cur
+            groups[n.i] = cur           # one list per group, shared by its numbers
         return groups
+
+    def is_list(self, group: list[_Num]) -> bool:
+        """A group of numbers that is a list ("2.1%, 3.4% and 5.0%"), not a range ("from 12.4%
+        to 7.9%", "2-5x"); computed once per group."""
+        return self.memo(("list", group[0].i), lambda: len(group) >= 2 and all(
+            _LIST_GAP.fullmatch(self.text[a.end:b.start].replace("%", "", 1).strip(" $") + " ")
+            for a, b in zip(group, group[1:])))
 
     # -- helpers for the rules --------------------------------------------------------
     def sentence(self, n: _Num) -> tuple[int, int]:
         return self.bounds[n.sent]
 
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()`` computed once per document for ``key`` (a sentence's or a group's
+        property that every number of it asks for: the rules stay linear in the text)."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def sentence_has(self, pattern: re.Pattern, n: _Num) -> bool:
+        """Whether ``pattern`` occurs in n's sentence (once per sentence)."""
+        s, e = self.sentence(n)
+        return self.memo((pattern.pattern, n.sent), lambda: pattern.search(self.text, s, e) is not None)
+
+    def occurs(self, pattern: re.Pattern, n: _Num, s: int, e: int) -> bool:
+        """Whether a match of ``pattern`` (found once per sentence) lies in [s, e) of n's sentence."""
+        a, b = self.sentence(n)
+        spans = self.memo((pattern.pattern, "spans", n.sent), lambda: [m.span() for m in pattern.finditer(self.text, a, b)])
+        k = bisect_left(spans, (s, -1))
+        return k < len(spans) and spans[k][1] <= e
+
+    def last_words(self, s: int, e: int, words: int) -> int:
+        """Where the last ``words`` white-space separated words of text[s:e] start (s at most)."""
+        i, t = e, self.text
+        for _ in range(words):
+            while i > s and t[i - 1].isspace():
+                i -= 1
+            while i > s and not t[i - 1].isspace():
+                i -= 1
+        return i
+
     def in_sentence(self, n: _Num, role: str | tuple[str, ...]) -> list[_Occ]:
         roles = (role,) if isinstance(role, str) else role
-        return [o for o in self.occ if o.sent == n.sent and o.role in roles]
+        return self.memo(("in", n.sent, roles),
+                         lambda: [o for o in self._occ_by_sent.get(n.sent, ()) if o.role in roles])
+
+    def between(self, items: list[Any], s: int, e: int) -> list[Any]:
+        """The items (sorted spans) that start in [s, e)."""
+        starts = self.memo(("starts", id(items)), lambda: (items, [o.start for o in items]))[1]
+        return items[bisect_left(starts, s):bisect_left(starts, e)]
+
+    def run_of(self, items: list[Any], o: Any) -> list[Any]:
+        """The coordinated run of ``items`` that holds ``o``."""
+        def index() -> tuple[list[Any], dict[int, list[Any]]]:
+            return items, {it.start: run for run in self.runs(items) for it in run}
+        return self.memo(("run-of", id(items)), index)[1][o.start]
+
+    def next_number(self, n: _Num) -> _Num | None:
+        """The number right after n in its sentence, or None."""
+        m = self.nums[n.i + 1] if n.i + 1 < len(self.nums) else None
+        return m if m is not None and m.sent == n.sent else None
 
     def runs(self, items: Sequence[Any]) -> list[list[Any]]:
-        """Coordinated runs of spans ("A, B and C")."""
-        out: list[list[Any]] = []
-        for it in items:
-            if out and _LIST_GAP.fullmatch(self.text[out[-1][-1].end:it.start]):
-                out[-1].append(it)
-            else:
-                out.append([it])
-        return out
+        """Coordinated runs of spans ("A, B and C"), once per list."""
+        def make() -> tuple[Sequence[Any], list[list[Any]]]:
+            out: list[list[Any]] = []
+            for it in items:
+                if out and _LIST_GAP.fullmatch(self.text[out[-1][-1].end:it.start]):
+                    out[-1].append(it)
+                else:
+                    out.append([it])
+            return items, out
+        return self.memo(("runs", id(items)), make)[1]
+
+    def runs_back(self, items: Sequence[Any]) -> Iterator[tuple[int, Sequence[Any]]]:
+        """The coordinated runs of ``items`` from the last, each with the index of its first item."""
+        j = len(items)
+        while j > 0:
+            i = j - 1
+            while i > 0 and _LIST_GAP.fullmatch(self.text[items[i - 1].end:items[i].start]):
+                i -= 1
+            yield i, items[i:j]
+            j = i
+
+    def clause_start(self, n: _Num) -> int:
+        """Where n's clause starts: the end of the last clause break before n in its sentence,
+        else the sentence start."""
+        s, e = self.sentence(n)
+        ends = self.memo(("breaks", n.sent), lambda: [m.end() for m in CLAUSE_BREAK.finditer(self.text, s, e)])
+        k = bisect_right(ends, n.start) - 1
+        return ends[k] if k >= 0 else s
 
     def segment_after(self, n: _Num) -> tuple[int, int]:
         """From the end of n's group to the next number outside it (or the sentence end)."""
         group = self.groups[n.i]
-        s = group[-1].end
-        nxt = next((m.start for m in self.nums if m.start >= s and m.sent == n.sent), self.sentence(n)[1])
+        return self.memo(("after", group[0].i), lambda: self._segment_after(group))
+
+    def _segment_after(self, group: list[_Num]) -> tuple[int, int]:
+        s, sent = group[-1].end, group[-1].sent
+        k = bisect_left(self._starts, s)
+        nxt = self.nums[k].start if k < len(self.nums) and self.nums[k].sent == sent else self.bounds[sent][1]
         brk = CLAUSE_BREAK.search(self.text, s, nxt)
         return s, brk.start() if brk else nxt
 
     def segment_before(self, n: _Num) -> tuple[int, int]:
         group = self.groups[n.i]
-        e = group[0].start
-        prev = [m.end for m in self.nums if m.end <= e and m.sent == n.sent]
-        s = prev[-1] if prev else self.sentence(n)[0]
+        return self.memo(("before", group[0].i), lambda: self._segment_before(group))
+
+    def _segment_before(self, group: list[_Num]) -> tuple[int, int]:
+        e, sent = group[0].start, group[0].sent
+        k = bisect_right(self._ends, e) - 1
+        s = self.nums[k].end if k >= 0 and self.nums[k].sent == sent else self.bounds[sent][0]
         breaks = list(CLAUSE_BREAK.finditer(self.text, s, e))
         return (breaks[-1].end() if breaks else s), e
 
     def training_use(self, o: _Occ) -> bool:
-        return bool(_TRAIN_BEFORE.search(self.text[max(0, o.start - 100):o.start]))
+        return self.memo(("train", o.start),
+                         lambda: bool(_TRAIN_BEFORE.search(self.text[max(0, o.start - 100):o.start])))
 
     def evaluation_datasets(self, n: _Num) -> list[_Occ]:
         """The datasets of n's sentence it can be reported on: not the data a system is trained
         on, unless n counts that data ("13.2 million ImageNet-21k scenes")."""
-        def counts(o: _Occ) -> bool:     # "13.2 million ImageNet-21k scenes"
-            return n.kind == "setting" and 0 < o.start - n.end < 40 and bool(
-                re.fullmatch(r"\s+(?:[\w\-]+\s+){0,2}", self.text[n.end:o.start]))
-        return [o for o in self.in_sentence(n, "dataset") if counts(o) or not self.training_use(o)]
+        ds = self.in_sentence(n, "dataset")
+        evals = self.memo(("evals", n.sent), lambda: [o for o in ds if not self.training_use(o)])
+        if n.kind != "setting":
+            return evals
+        counted = [o for o in self.between(ds, n.end + 1, n.end + 40) if self.training_use(o) and
+                   re.fullmatch(r"\s+(?:[\w\-]+\s+){0,2}", self.text[n.end:o.start])]
+        return sorted(evals + counted, key=lambda o: o.start) if counted else evals
 
 
 def _ref(o: _Occ | Phrase) -> Ref:
@@ -229,10 +347,26 @@ def _ref(o: _Occ | Phrase) -> Ref:
 def _pair(doc: _Doc, n: _Num, items: Sequence[Any]) -> Any | None:
     """With n in a group of k numbers and a coordinated run of k items, n's item."""
     group = doc.groups[n.i]
-    if len(group) < 2 or any(not _LIST_GAP.fullmatch(doc.text[a.end:b.start].replace("%", "", 1).strip(" $")
-                                                     + " ") for a, b in zip(group, group[1:])):
+    if not doc.is_list(group):
         return None                 # "from 12.4% to 7.9%", "2-5x": a range, not a list
     for run in doc.runs(items):
         if len(run) == len(group):
-            return run[group.index(n)]
+            return run[n.i - group[0].i]
     return None
+
+
+class _Disjoint:
+    """A set of disjoint spans with an overlap test in O(log n) (sorted starts and ends)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, s: int, e: int) -> bool:
+        k = bisect_left(self.ends, s + 1)      # the first span ending after s
+        return k < len(self.starts) and self.starts[k] < e
+
+    def add(self, s: int, e: int) -> None:
+        k = bisect_left(self.starts, s)
+        self.starts.insert(k, s)
+        self.ends.insert(k, e)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num, _Occ, _pair, _ref
+from .claims_doc import Ref, _Doc, _Num, _Occ, _pair, _ref
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*|than|compared\s+(?:to|with)|"
                           r"versus|vs\.?|over|against|unlike|relative\s+to|rival\w*|match\w*|"
@@ -112,13 +112,16 @@ _ITEM_AFTER = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s
 _ITEM_BEFORE = re.compile(r"(?<![\w\-])[\w\-]+(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?$")
 
 
+_RESPECTIVELY = re.compile(r"\brespectively\b")
+
+
 def _ds_respectively_mixed(doc: _Doc, n: _Num) -> Any:
     """"results on OVMM and real-world ... 2.68% and 16.67% ..., respectively": a dataset
     coordinated with items that are no dataset pairs with the number at its place; the others
     name none."""
     group = doc.groups[n.i]
     s, e = doc.sentence(n)
-    if len(group) < 2 or not re.search(r"\brespectively\b", doc.text[s:e]) or _pair(doc, n, doc.evaluation_datasets(n)):
+    if len(group) < 2 or not doc.sentence_has(_RESPECTIVELY, n) or _pair(doc, n, doc.evaluation_datasets(n)):
         return _SKIP
     for o in doc.evaluation_datasets(n):
         if group[0].start < o.end and o.start < group[-1].end:
@@ -135,27 +138,35 @@ def _ds_respectively_mixed(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+_NEXT_CLAUSE = re.compile(r"\s*,?\s*(?:and|while|whereas|but)\s+(?:[a-z]+\s+){0,2}?(?:on|for|in)\s+(?:the\s+)?")
+
+
 def _ds_on_after(doc: _Doc, n: _Num) -> Any:
     s, e = doc.segment_after(n)
-    cands = [o for o in doc.evaluation_datasets(n) if s <= o.start < e]
+    evals = doc.evaluation_datasets(n)
+    cands = doc.between(evals, s, e)
     if not cands:
         return _SKIP
-    run = next(r for r in doc.runs(doc.evaluation_datasets(n)) if cands[0] in r)
-    return None if len(run) > 1 else _ref(cands[0])
+    nxt = doc.next_number(doc.groups[n.i][-1])
+    if nxt is not None and e == nxt.start and _NEXT_CLAUSE.fullmatch(doc.text, s, cands[0].start):
+        return _SKIP                # "on A from x to y and on B from u to v": B is the next numbers'
+    return None if len(doc.run_of(evals, cands[0])) > 1 else _ref(cands[0])
 
 
 def _ds_joint(doc: _Doc, n: _Num) -> Any:
-    s, e = doc.segment_before(n)[0], doc.segment_after(n)[1]
-    return None if _JOINT.search(doc.text[s:e]) else _SKIP
+    def joint() -> bool:         # the same for every number of n's group
+        s, e = doc.segment_before(n)[0], doc.segment_after(n)[1]
+        return _JOINT.search(doc.text, s, e) is not None
+    return None if doc.memo(("joint", doc.groups[n.i][0].i), joint) else _SKIP
 
 
 def _ds_on_before(doc: _Doc, n: _Num) -> Any:
     s, e = doc.segment_before(n)
-    cands = [o for o in doc.evaluation_datasets(n) if s <= o.start < e]
+    evals = doc.evaluation_datasets(n)
+    cands = doc.between(evals, s, e)
     if not cands:
         return _SKIP
-    run = next(r for r in doc.runs(doc.evaluation_datasets(n)) if cands[-1] in r)
-    return None if len(run) > 1 else _ref(cands[-1])
+    return None if len(doc.run_of(evals, cands[-1])) > 1 else _ref(cands[-1])
 
 
 def _ds_one_in_sentence(doc: _Doc, n: _Num) -> Any:
@@ -163,13 +174,12 @@ def _ds_one_in_sentence(doc: _Doc, n: _Num) -> Any:
     if not ds:
         return _SKIP
     evals = doc.evaluation_datasets(n)
-    names = {o.name.lower() for o in evals}
+    names = doc.memo(("names", id(evals)), lambda: (evals, {o.name.lower() for o in evals}))[1]
     return _ref(evals[0]) if len(names) == 1 else None
 
 
 def _ds_our_benchmark(doc: _Doc, n: _Num) -> Any:
-    s, e = doc.sentence(n)
-    if len(doc.introduced) == 1 and _OUR_DATA.search(doc.text[s:e]):
+    if len(doc.introduced) == 1 and doc.sentence_has(_OUR_DATA, n):
         return _first(doc, doc.introduced[0])
     return _SKIP
 
@@ -178,7 +188,8 @@ def _ds_previous_sentence(doc: _Doc, n: _Num) -> Any:
     s, e = doc.sentence(n)
     if n.sent == 0 or not _CONTINUES.match(doc.text[s:e]):
         return _SKIP
-    prev = [o for o in doc.occ if o.sent == n.sent - 1 and o.role == "dataset" and not doc.training_use(o)]
+    prev = doc.memo(("evals", n.sent - 1), lambda: [o for o in doc.occ if o.sent == n.sent - 1
+                                                    and o.role == "dataset" and not doc.training_use(o)])
     return _ref(prev[0]) if len({o.name.lower() for o in prev}) == 1 else _SKIP
 
 
@@ -186,15 +197,34 @@ _EVALUATED = re.compile(r"\b(?:models|LLMs|MLLMs|VLMs|agents|systems|baselines|m
 
 
 def _ds_introduced(doc: _Doc, n: _Num) -> Any:
-    s, e = doc.sentence(n)
-    evaluated = doc.in_sentence(n, "system") or _EVALUATED.search(doc.text[s:e])
+    evaluated = doc.in_sentence(n, "system") or doc.sentence_has(_EVALUATED, n)
     if len(doc.introduced) == 1 and n.kind != "setting" and evaluated:
         return _first(doc, doc.introduced[0])
     return _SKIP
 
 
+_NAME_SHAPE = re.compile(r"\d|[A-Z]\S*[A-Z]")
+_EVAL_BEFORE = re.compile(r"\b(?:on|evaluat\w*|experiments?|benchmarks?|tested|test\s+on)\s+(?:the\s+)?"
+                          r"(?:[\w\-]+\s+){0,3}?$", re.I)
+_ANAPHOR = re.compile(r"\b(?:there|on\s+(?:it|both|them|each|all\s+of\s+them))\b", re.I)
+
+
+def _ds_discourse(doc: _Doc, n: _Num) -> Any:
+    """"We evaluate on ALFWorld. ... FooNet reaches 61%": a result whose sentence names no dataset
+    is reported on the one dataset the abstract evaluates on before it."""
+    if n.kind == "setting" or doc.in_sentence(n, "dataset") or doc.sentence_has(_ANAPHOR, n):
+        return _SKIP                # "reaches 40.1% there", "on both": the guideline names none
+    before = doc.memo(("evals-before", n.sent), lambda: [o for o in doc.occ if o.sent < n.sent and o.role == "dataset"
+                                                          and not doc.training_use(o)])
+    if len({o.name.lower() for o in before}) != 1 or not _NAME_SHAPE.search(before[-1].name) or not any(
+            _EVAL_BEFORE.search(doc.text, max(0, o.start - 60), o.start) for o in before):
+        return _SKIP                # one dataset, name-shaped (ALFWorld, MS COCO), that is evaluated on
+    return _ref(before[-1])
+
+
 def _first(doc: _Doc, name: str) -> Ref | None:
-    o = next((o for o in doc.occ if o.text == name), None)
+    firsts = doc.memo("first", lambda: {o.text: o for o in reversed(doc.occ)})
+    o = firsts.get(name)
     return _ref(o) if o else None
 
 
@@ -212,6 +242,7 @@ DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("our-benchmark", "We release BarBench. Models score below 60% on our benchmark", _ds_our_benchmark),
     ("previous-sentence", "We test on ALFWorld. It improves success by 12 points", _ds_previous_sentence),
     ("introduced-benchmark", "We present BarBench. ... GPT-4o reaches only 41%", _ds_introduced),
+    ("discourse", "We evaluate on ALFWorld. Across tasks, the agent solves 61% of them", _ds_discourse),
 )
 
 
@@ -282,26 +313,23 @@ def _me_baseline_segment(doc: _Doc, n: _Num) -> Any:
     return _ref(named[-1]) if named else None
 
 
+_OF_END = re.compile(r"\bof\s+(?:the\s+)?$")
+
+
 def _me_subject(doc: _Doc, n: _Num) -> Any:
     """"FooNet achieves 91.2%", "Llama3-8B outperforms PromptRank by 9.4%": the nearest system
     before the number that is not compared to, used or trained on."""
     if n.kind == "setting":
         return _SKIP
-    s = doc.sentence(n)[0]
-    breaks = list(CLAUSE_BREAK.finditer(doc.text[s:n.start]))
-    if breaks:
-        s += breaks[-1].end()
-    systems = [o for o in _systems(doc, n) if s <= o.start and o.end <= n.start]
-    runs = doc.runs(systems)
-    for k in range(len(runs) - 1, -1, -1):
-        run = runs[k]
+    s = doc.clause_start(n)
+    for k, run in doc.runs_back(doc.between(_systems(doc, n), s, n.start)):
+        lead = run[0].start          # (the patterns end the lead: searched over its last words)
         if k > 0 and (re.match(r"(?:'s|’s)\b", doc.text[run[-1].end:run[-1].end + 3])
-                      or re.search(r"\bof\s+(?:the\s+)?$", doc.text[s:run[0].start])):
+                      or _OF_END.search(doc.text, doc.last_words(s, lead, 3), lead)):
             continue                # "FooNet improves GPT-4o's success rate", "the rate of GPT-4o": objects
-        lead = doc.text[s:run[0].start]
-        if _COMPARE_OBJ.search(lead) and not re.search(r"^\W*$", lead):
+        if _COMPARE_OBJ.search(doc.text, doc.last_words(s, lead, 8), lead):
             continue
-        if run[-1].role == "system" and _OWN.search(doc.text[run[-1].end:n.start]):
+        if run[-1].role == "system" and doc.occurs(_OWN, n, run[-1].end, n.start):
             break                   # "Compared with GPT-4o, our method ...": the paper's own
         if len(run) > 1:
             return None             # "AceGPT and Jais reach 60%": stated jointly for several

@@ -25,7 +25,8 @@ _THEORY = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?prove|proofs?|theorems?|lower\s+bo
                      r"characteriz\w+|provabl\w+|asymptotic\w*|information-theoretic|polynomial(?:-time)?|"
                      r"quasi-polynomial|super-polynomial|np-hard\w*|hardness|statistical\s+query|"
                      r"bounds?|complexity|lemma|corollary|in\s+time|competitive\s+ratio|approximation\s+ratio|"
-                     r"approximation\s+guarantee)\b", re.I)
+                     r"approximation\s+guarantee|converge[sd]?|convergence|equivalen(?:t|ce)|establish(?:es)?|"
+                     r"identifiab\w+)\b", re.I)
 _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|examine|find|show|"
                        r"observe|uncover|identify|reveal|demonstrate|measure|quantify|revisit|"
                        r"explore|ask|characterize|evaluate|benchmark|compare|assess|probe|audit|test)|"

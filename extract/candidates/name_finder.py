@@ -26,6 +26,7 @@ tables of :mod:`.name_rules`, applied here and in :mod:`.name_scoring`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
 from ..text.cues import we
@@ -123,11 +124,13 @@ class _Finder:
     # -- generators ----------------------------------------------------------------------
     def tokens(self) -> None:
         t = self.text
-        in_math = [(s, e) for s, e in self.maths]
+        maths = sorted(self.maths)
+        math_starts = [a for a, _ in maths]
         for m in TOKEN.finditer(t):
             tok = m.group(0).rstrip(".")
             s, e = m.start(), m.start() + len(tok)
-            if any(a < s < b for a, b in in_math):
+            k = bisect_left(math_starts, s) - 1          # the last math span starting before s
+            if k >= 0 and s < maths[k][1]:
                 continue
             ok, shape = is_namey(tok)
             if not ok and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():

@@ -116,6 +116,32 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None) -> bool:
     return False
 
 
+# Formula parts that are no quantity: an interval or a set a variable ranges over
+# ("\gamma \in (0,1)", "p \in [1, 2)", "Y = \{0, 1\}"), a variable's bound by 0 or 1 ("\delta > 0",
+# "\beta \leq 1"), an index range ("i = 1, 2, \dots, N").
+_DOMAIN_BEFORE = re.compile(r"(?:(?:\\in|∈)\s*(?:\\left\s*)?[(\[]|(?:\\in|∈|=)\s*(?:\\left\s*)?(?:\\\{|\\lbrace))\s*"
+                            r"(?:[-+−]?\s*[\w.\\]+\s*,\s*)*[-+−]?\s*$")
+_BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*"
+                           r"(?:>|<|\\geq?|\\leq?|≥|≤|\\gtrsim|\\lesssim)\s*$")
+_INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
+_OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
+
+
+def _formula_part(text: str, s: int, e: int, value: float) -> bool:
+    """Digits of a formula that state no quantity (see above), or digits inside an exponent or
+    subscript group that is still open ("k^{\\lceil p/2 \\rceil + 1}", "W^(w+1)")."""
+    before = text[max(0, s - 40):s]
+    if _DOMAIN_BEFORE.search(before) or re.search(r"=\s*(?:\d+\s*,\s*)*$", before) and _INDEX_AFTER.match(text, e):
+        return True
+    if value in (0.0, 1.0) and _BOUND_BEFORE.search(before):
+        return True
+    for m in _OPEN_GROUP.finditer(before):
+        inner = before[m.end():]
+        if inner.count("}" if m.group(1) == "{" else ")") <= inner.count(m.group(1)):
+            return True             # the group m opens is not closed before the number
+    return False
+
+
 def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
     nxt = text[e:e + 12]
     if re.match(r"\s*/\s*(?:\\?[A-Za-z(])", nxt):   # 1/\epsilon, 1/T
@@ -188,7 +214,7 @@ def _scan(text: str) -> list[Raw]:
                     value = safe_pow(value, float((mm.group(1) or mm.group(2)).replace("−", "-")))
                     ce = mm.end()
         pos = max(pos, ce)
-        if _reject_left(text, s, math) or _reject_right(text, ce, math):
+        if _reject_left(text, s, math) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value):
             continue
         # letters glued to the right: multiplier, unit, or a name/ordinal (reject)
         unit, mult, end = None, 1.0, ce
@@ -233,10 +259,9 @@ def _scan(text: str) -> list[Raw]:
         vp = VAR_PREFIX.search(text[max(0, j - 30):j])
         if vp and not (math is None and vp.group(0).startswith("\\")):
             cand = max(0, j - 30) + vp.start()
-            if cand > 0 and text[cand - 1] in "_^":
-                pass
-            else:
-                j = cand
+            if cand > 0 and text[cand - 1] in "_^{" and re.search(r"[_^]\s*\{?$", text[max(0, cand - 3):cand]):
+                continue                                    # \sum_{i=1}: an index, no quantity
+            j = cand
         start = j
         # unit after the number (possibly after a space)
         if unit is None and mult == 1.0:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..text.cues import TASK_INTRO_FORMS, stems
+from ..text.spans import blank_notices
 from .rules import Rule, fire
 from .task_phrase import (CLAUSE, MAX_PHRASES, MAX_WORDS, META, MIN_WORDS, PREP, PRONOUN, TRAIL, VERB,  # noqa: F401
                           core, cut, ok, plain, polish, sentences, words_of)
@@ -286,6 +287,7 @@ def task_hint(text: str) -> str | None:
 def final_task(hint: str | None, text: str) -> str:
     """The exported task: the polished hint when it has 3-12 words, else the best candidate
     that does, else a cut of the first sentence; 'unspecified' when the text gives nothing."""
+    text = blank_notices(text)
     options = ([hint] if hint else []) + [c.raw for c in task_candidates(text)]
     for raw in options:
         p = polish(raw, text)
@@ -306,6 +308,7 @@ def final_task(hint: str | None, text: str) -> str:
 def task_phrases(text: str) -> list[str]:
     """Up to :data:`MAX_PHRASES` distinct candidates of 3-12 words that occur verbatim in the
     abstract, best first: the phrases a model may choose among (its pick is polished after)."""
+    text = blank_notices(text)
     out: list[str] = []
     raws = [c.raw for c in task_candidates(text)] + [_fallback(text) or ""]
     for raw in raws:

@@ -21,7 +21,7 @@ MAX_PHRASES = 4
 _LATEX_WRAP = re.compile(r"\\(?:textbf|textit|texttt|emph|textsc|mathrm|mathbf|text|underline|textsf)\s*\{([^{}]*)\}")
 _MD_WRAP = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 _UNDERSCORE_WRAP = re.compile(r"(?<![\w\\])_(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
-_PAREN = re.compile(r"\s*\([^()]*\)")
+_PAREN = re.compile(r"(?<!\s)\s*\([^()]*\)")     # entered at a run's first space: linear
 _MATH = re.compile(r"\$[^$]*\$")
 
 

@@ -83,7 +83,7 @@ MODEL_NOUNS = (r"models?|LLMs?|LMs?|VLMs?|MLLMs?|backbones?|generators?|encoders
                r"teachers?|students?|policies|baselines?")
 
 
-_SIZE = re.compile(r"(?<![A-Za-z])\d+(?:\.\d+)?[BMK](?![A-Za-z])")
+_SIZE = re.compile(r"(?<![A-Za-z])\d+(?:\.\d+)?[BM](?![A-Za-z])")   # 1K, 16K: data sizes (ImageNet-1K, KVC16K)
 _TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
 
 

@@ -6,13 +6,35 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-__all__ = ["SpanIndex", "excluded_spans", "math_spans"]
+__all__ = ["SpanIndex", "blank_notices", "excluded_spans", "math_spans", "notice_spans"]
 
 # Inline math: $...$ (not $$), \( ... \).  Bounded length, no blank line inside.
 _MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$\n]{1,300}?)(?<!\\)\$|\\\((.{1,300}?)\\\)")
 _URL = re.compile(r"https?://[^\s)\]>]+|\]\([^)\s]*\)|\bwww\.[^\s)]+")
 # Citation-like brackets: [12], [3, 4], [12-15], \cite{...}
 _CITE = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]|\\cite[tp]?\{[^}]*\}")
+
+
+# A copyright notice: "© 2024 Elsevier B.V. All rights reserved.", "(c) 2023 IEEE", "Copyright
+# 2022 by the authors."; from its mark to the end of its sentence (and a following "All rights reserved").
+_YEAR = r"(?:19|20)\d\d\b"
+_NOTICE = re.compile(r"(?:©|\(c\)(?=\s*" + _YEAR + r"\s*(?:(?-i:[A-Z])|[,.]|$))|\bcopyright\b(?=\s*(?:©|\(c\)|" + _YEAR + r")))"
+                     r"[^\n]*?(?:[.!?](?=\s+(?-i:[A-Z])|\s*$)(?:\s*all\s+rights\s+reserved\b\.?)?|(?=\n)|$)", re.I)
+
+
+def notice_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every copyright notice: publisher boilerplate, no part of the abstract."""
+    return [(m.start(), m.end()) for m in _NOTICE.finditer(text)]
+
+
+def blank_notices(text: str) -> str:
+    """``text`` with its copyright notices turned to spaces (offsets unchanged): the rules find no
+    number, name or task phrase in them."""
+    parts, at = [], 0
+    for s, e in notice_spans(text):
+        parts += [text[at:s], " " * (e - s)]
+        at = e
+    return "".join(parts) + text[at:]
 
 
 def math_spans(text: str) -> list[tuple[int, int]]:

@@ -1,0 +1,52 @@
+"""Claims follow the discourse and parallel structures (issue 17 item 3), on sentences written
+for these tests."""
+
+from __future__ import annotations
+
+from extract.decision import decide
+
+
+def claims(text):
+    rec = decide(text)
+    return {n["text"]: (n["dataset"], n["method"]) for n in rec["numbers"]}
+
+
+def test_a_result_takes_the_one_dataset_the_abstract_evaluates_on():
+    got = claims("We evaluate FooNet on ALFWorld, a household benchmark. Across 134 tasks, FooNet solves 61% "
+                 "of them.")
+    assert got["61%"][0] == "ALFWorld"
+    assert got["134"][0] is None                # a count the text ties to no dataset
+
+
+def test_no_discourse_dataset_when_the_abstract_names_two():
+    got = claims("We evaluate FooNet on ALFWorld and on WebShop. Overall, FooNet solves 61% of the tasks.")
+    assert got["61%"][0] is None
+
+
+def test_an_introduced_dataset_and_the_system_named_with_the_value():
+    got = claims("We introduce POISK, a large-scale dataset of protein pairs. Using this dataset, we benchmark "
+                 "ten models. The best, Protenix-v2, achieves 87% pairwise accuracy.")
+    assert got["87%"] == ("POISK", "Protenix-v2")
+
+
+def test_each_compared_system_keeps_its_own_value():
+    got = claims("SwiftDet achieves 52.1 AP on COCO, outperforming YOLOv8-L (50.3 AP) and RT-DETR (51.0 AP).")
+    assert got["52.1"] == ("COCO", "SwiftDet")
+    assert got["50.3"][1] == "YOLOv8-L" and got["51.0"][1] == "RT-DETR"
+
+
+def test_a_metric_before_its_value_is_no_system():
+    got = claims("We propose FooNet. On COCO, FooNet reaches an AP50 (84.9) above prior detectors.")
+    assert got["84.9"][1] == "FooNet"
+
+
+def test_parallel_from_to_pairs_each_range_with_its_dataset():
+    got = claims("We propose FooNet. FooNet lowers perplexity on WikiText-103 from 18.3 to 16.9 and on PTB "
+                 "from 22.1 to 20.4.")
+    assert [got[v][0] for v in ("18.3", "16.9")] == ["WikiText-103", "WikiText-103"]
+    assert [got[v][0] for v in ("22.1", "20.4")] == ["PTB", "PTB"]
+
+
+def test_there_and_on_both_name_no_dataset():
+    got = claims("We evaluate FooNet on ALFWorld, a household benchmark. FooNet solves 61% of the tasks there.")
+    assert got["61%"][0] is None

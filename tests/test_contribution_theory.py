@@ -1,0 +1,17 @@
+"""Convergence analyses and equivalence results are theory (the guideline's contribution
+conventions); a method paper that mentions convergence stays a method."""
+
+from __future__ import annotations
+
+from extract.decision import decide
+
+
+def test_a_convergence_analysis_is_theory():
+    text = ("We study the convergence of stochastic gradient descent for non-convex objectives. We prove "
+            "that SGD converges at rate O(1/sqrt(T)) and establish a matching lower bound.")
+    assert decide(text)["contribution"] == "theory"
+
+
+def test_a_method_that_converges_is_a_method():
+    text = "We propose FooNet, a new method for image retrieval that converges faster than prior work."
+    assert decide(text)["contribution"] == "method"

@@ -18,7 +18,7 @@ HEAVY = ("openai", "instructor", "aiohttp", "httpx", "llama_cpp", "tenacity")
 PROBE = r"""
 import json, sys
 argv = json.loads(sys.argv[1])
-loaded = lambda: sorted({m.split(".")[0] for m in sys.modules} | {m for m in sys.modules if m.startswith("extract.")})
+loaded = lambda: sorted(sys.modules)
 if argv == ["import"]:
     import extract
     extract.RunConfig            # a public name loads its module only
@@ -41,7 +41,8 @@ def modules_after(argv: list[str], stdin: str = "", env_extra: dict | None = Non
     proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(argv)], input=stdin,
                           capture_output=True, text=True, env=env, timeout=120)
     last = proc.stderr.strip().splitlines()[-1]
-    return proc, set(json.loads(last))
+    mods = set(json.loads(last))
+    return proc, mods | {m.split(".")[0] for m in mods}
 
 
 def test_help_imports_no_backend_no_pipeline(tmp_path):
@@ -91,3 +92,14 @@ def test_listed_help_is_each_commands_own():
         for limit in (20, 45, 60, 94, 200):
             assert listed.short_help(name, limit) == cmd.get_short_help_str(limit), (name, limit)
     assert not listed.loaded
+
+
+def test_builtin_backends_are_the_registered_entry_points():
+    """BUILTIN (found without reading metadata) is what pyproject registers."""
+    import tomllib
+    from pathlib import Path
+
+    from extract.backends.base import BUILTIN
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    assert pyproject["project"]["entry-points"]["extract.backends"] == BUILTIN

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..backends.base import installed_backends
+from ..backends.base import has_backend, installed_backends
 from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
 from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
@@ -69,8 +69,8 @@ def describe(extractor: Extractor) -> str:
 
 
 def _check_backend(name: str) -> None:
-    found = installed_backends()
-    if name not in found:
+    if not has_backend(name):
+        found = installed_backends()
         raise UsageError(f"unknown backend {name!r} (installed: {', '.join(found) or 'none'}; "
                          "a plugin adds one under the extract.backends entry-point group)")
 

@@ -15,8 +15,7 @@ STAMP  := $(VENV)/.installed
 # (The distribution was named `extract` before it became extract-abstracts: an old .venv
 # loses that one first, so one distribution owns the package and the command.)
 $(BASE): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip uninstall --quiet --yes extract 2>/dev/null || true
 	$(BIN)/pip install --quiet --disable-pip-version-check -e .
 	touch $(BASE)

@@ -69,3 +69,25 @@ def test_the_installed_wheel_runs_the_default_on_the_seeds(wheel, tmp_path):
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
     assert record["status"] == "ok" and record["extraction"]["datasets"][0]["text"] == "ImageNet"
+
+
+def test_readme_install_lines_name_this_distribution(wheel):
+    """Every `pip install` of this project in the README names what pyproject builds: `.` or
+    `.[extra]` in a clone, the built wheel's file name, or the registry name with an extra
+    that exists; never the unrelated `extract`."""
+    import fnmatch
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    extras = set(PYPROJECT["project"]["optional-dependencies"])
+    lines = re.findall(r"`pip\s+install\s+([^`]+)`", readme)
+    ours = [a.strip("'\"") for line in lines for a in line.split()
+            if not a.startswith("-") and re.match(r"['\"]?(\.|dist/|extract)", a)]
+    assert any(a == "." for a in ours) and any(a.startswith("dist/") for a in ours)
+    for arg in ours:
+        m = re.fullmatch(r"(\.|dist/(\S+?\.whl)|extract-abstracts)(?:\[(\w+)\])?", arg)
+        assert m, f"README: pip install {arg}: not this project's distribution"
+        if m.group(2):
+            assert fnmatch.fnmatch(wheel.name, m.group(2)), (m.group(2), wheel.name)
+        if m.group(3):
+            assert m.group(3) in extras, arg

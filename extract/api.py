@@ -145,6 +145,9 @@ class _Kept(Backend):
         self.config = inner.config
         self.name = inner.name
         self.max_concurrency = inner.max_concurrency
+        # Backend's class attributes would hide the inner backend's (__getattr__ is not asked)
+        self.hybrid = getattr(inner, "hybrid", False)
+        self.describes_model = getattr(inner, "describes_model", True)
 
     def fingerprint(self):
         return self._inner.fingerprint()

@@ -56,6 +56,7 @@ from .inputs.csvfmt import read_csv
 from .inputs.jsonfmt import read_json, read_jsonl
 from .inputs.txt import read_txt
 from .output import record_line, text_digest
+from .shards import shard_files, shard_lines
 
 ITEM = "_item"                      # read_abstracts' column: one Item or Problem, as JSON
 KINDS = ("record", "error", "skipped")
@@ -389,25 +390,6 @@ class Shards(Datasink):
         self.result = total
 
 
-def shard_files(out: str | Path, kind: str) -> list[Path]:
-    """The complete shards of ``kind`` ("records" or "errors") in ``out``, oldest run first."""
-    d = Path(out)
-    return sorted(p for p in d.glob(f"{kind}-*") if p.suffix in (".jsonl", ".parquet"))
-
-
-def shard_lines(path: Path) -> Iterator[str]:
-    """The JSON lines of one shard."""
-    if path.suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        yield from pq.read_table(path, columns=["line"]).column("line").to_pylist()
-        return
-    with path.open("r", encoding="utf-8", errors="surrogateescape") as fh:
-        for line in fh:
-            if line.strip():
-                yield line.rstrip("\n")
-
-
 def done_in(out: str | Path) -> dict[str, str]:
     """id -> text digest of the records the shards in ``out`` hold (a rerun skips them).
     Left-over temporary files of a killed job are removed."""
@@ -416,7 +398,7 @@ def done_in(out: str | Path) -> dict[str, str]:
         tmp.unlink(missing_ok=True)
     done: dict[str, str] = {}
     for path in shard_files(d, "records"):
-        for line in shard_lines(path):
+        for _, line in shard_lines(path):
             rec = json.loads(line)
             if rec.get("status") == "ok" and "id" in rec:
                 done[str(rec["id"])] = text_digest(rec["text"] if isinstance(rec.get("text"), str) else "")

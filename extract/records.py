@@ -196,6 +196,26 @@ def paper_from_record(obj: dict, line: int = 0) -> Paper:
     return paper
 
 
+def _read_shards(files: list[Path], warn: Warn, what: str) -> Iterable[tuple[int, dict]]:
+    """As :func:`_read_jsonl`, over the shards of an `--engine ray` output directory."""
+    from .shards import shard_lines
+
+    try:
+        for path in files:
+            for n, text in shard_lines(path):
+                try:
+                    obj = jsonl.loads(text)
+                except (ValueError, RecursionError) as e:
+                    warn(f"{path}:{n}: {e}, skipped")
+                    continue
+                if not isinstance(obj, dict):
+                    warn(f"{path}:{n}: not a JSON object, skipped")
+                else:
+                    yield n, obj
+    except OSError as e:
+        raise InputError(f"cannot read {what} {files[0].parent}: {e.strerror or e}") from None
+
+
 def _read_jsonl(path: Path, warn: Warn, what: str) -> Iterable[tuple[int, dict]]:
     """(line number, object) for each line that is a strict-JSON object; every other line
     (not JSON, NaN/Infinity, a number too large for a double, nesting too deep) is named
@@ -219,11 +239,19 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
     id also has a record (it succeeded on a later resume) is not reported as failed.
     """
     path = Path(path)
+    shards = None
     if path.is_dir():
-        raise InputError(f"cannot read records {path}: is a directory")
+        from .shards import is_shard_dir, shard_files
+
+        if not is_shard_dir(path):
+            raise InputError(f"cannot read records {path}: is a directory (and holds no shards "
+                             "of `extract run --engine ray`)")
+        shards = {k: shard_files(path, k) for k in ("records", "errors")}
     rs = RecordSet(path=path)
     by_id: dict[str, int] = {}
-    for n, obj in _read_jsonl(path, warn, "records"):
+    lines = _read_jsonl(path, warn, "records") if shards is None else \
+        _read_shards(shards["records"], warn, "records")
+    for n, obj in lines:
         if not isinstance(obj.get("id"), (str, int)) or not isinstance(obj.get("text"), str):
             warn(f"{path}:{n}: not a record (needs 'id' and 'text'), skipped")
             continue
@@ -239,11 +267,14 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
     if rs.foreign_schema:
         warn(f"{path}: {rs.foreign_schema} record(s) do not follow the default schema; "
              "fields that could not be read are left empty")
-    epath = Path(errors_path) if errors_path is not None else errors_path_for(path)
-    if epath.is_file():
+    epath = Path(errors_path) if errors_path is not None else \
+        (errors_path_for(path) if shards is None else path)
+    if epath.is_file() or (shards is not None and errors_path is None and shards["errors"]):
         rs.errors_path = epath
         seen: set[str] = set()
-        for n, obj in _read_jsonl(epath, warn, "errors file"):
+        errors = _read_jsonl(epath, warn, "errors file") if epath.is_file() else \
+            _read_shards(shards["errors"], warn, "errors file")
+        for n, obj in errors:
             # an input-level failure may have no id (id: null): name it by its source
             fid = str(obj["id"]) if isinstance(obj.get("id"), (str, int)) and not isinstance(obj.get("id"), bool) \
                 else (_str(obj.get("source")) or f"{epath.name}:{n}")

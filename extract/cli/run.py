@@ -95,9 +95,9 @@ class _Notes:
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), callback=not_empty,
+@click.option("-o", "--output", type=click.Path(), callback=not_empty,
               help="Write records here (resumable) instead of stdout; failures go to "
-                   "OUTPUT minus .jsonl plus .errors.jsonl.")
+                   "OUTPUT minus .jsonl plus .errors.jsonl. With --engine ray: a directory of shards.")
 @click.option("--errors", "errors_file", type=click.Path(dir_okay=False),
               callback=not_empty,
               help="Errors file (default: next to --output; stderr lines without -o).")
@@ -148,10 +148,17 @@ class _Notes:
 @click.option("-v", "--verbose", is_flag=True, help="Every input note and the full configuration.")
 @click.option("--json", "as_json", is_flag=True,
               help="The run summary as one JSON line: on stdout with -o, else stderr's last line.")
-def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
+@click.option("--engine", type=click.Choice(("local", "ray")), default="local", show_default=True,
+              help="local: this machine; ray: Ray Data (the [ray] extra), -o DIR of shards, "
+                   "the cache off unless --cache-dir is given.")
+@click.option("--address", metavar="ADDR", callback=not_empty,
+              help="With --engine ray: the cluster to join (default: $RAY_ADDRESS, else a local Ray).")
+@click.option("--parquet", is_flag=True, help="With --engine ray: Parquet shards instead of JSONL.")
+@click.pass_context
+def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
         concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
-        text_field, input_format, progress, quiet, verbose, as_json):
+        text_field, input_format, progress, quiet, verbose, as_json, engine, address, parquet):
     """Extract grounded records from the abstracts in INPUTS.
 
     INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
@@ -173,6 +180,14 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
                               max_chars, max_tokens_total, temperature,
                               backend_options=backend_options, decide=decide)
         _check_backend(config.backend)
+        if engine == "ray":
+            from .run_ray import run_ray
+            run_ray(config, inputs, output, errors_file=errors_file, address=address, parquet=parquet,
+                    fields=FieldMap(id=id_field, title=title_field, text=text_field),
+                    input_format=input_format, quiet=quiet, verbose=verbose, as_json=as_json,
+                    cache_given=ctx.get_parameter_source("cache_dir").name != "DEFAULT", say=say)
+        if address or parquet:
+            raise UsageError("--address and --parquet go with --engine ray")
         out_path = output_path(output)          # checked before anything loads or is read
         errors_path = Path(errors_file) if errors_file else (errors_path_for(out_path) if out_path else None)
         check_paths(out_path, errors_path, inputs)

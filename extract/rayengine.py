@@ -34,6 +34,7 @@ Parquet rows as JSON objects; duplicate ids are found within a file, not across 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import json
@@ -56,7 +57,7 @@ from .inputs.csvfmt import read_csv
 from .inputs.jsonfmt import read_json, read_jsonl
 from .inputs.txt import read_txt
 from .output import record_line, text_digest
-from .shards import shard_files, shard_lines
+from .shards import next_run, shard_files, shard_lines
 
 ITEM = "_item"                      # read_abstracts' column: one Item or Problem, as JSON
 KINDS = ("record", "error", "skipped")
@@ -334,13 +335,56 @@ def add_stats(total: dict, stats: dict) -> dict:
     return total
 
 
-def _atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
+RUN_FILE, LOCK_FILE = ".run", ".lock"
+
+
+@contextlib.contextmanager
+def _locked(out: str | Path, exclusive: bool):
+    """``out``'s lock: write tasks hold it shared to rename a shard, a new run exclusively
+    to take over the directory, so a task of a killed job that outlives its driver
+    never adds a shard once a rerun has read what is done."""
+    import fcntl
+
+    fd = os.open(os.path.join(str(out), LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)
+
+
+def current_run(out: str | Path) -> str | None:
+    try:
+        return Path(out, RUN_FILE).read_text().strip() or None
+    except FileNotFoundError:
+        return None
+
+
+def begin_run(out: str | Path) -> str:
+    """Take ``out`` over for a new run (r0001, r0002, ...): from now on only this run's
+    tasks add shards.  Call before :func:`done_in`."""
+    Path(out).mkdir(parents=True, exist_ok=True)
+    with _locked(out, exclusive=True):
+        run = next_run(out, current_run(out))
+        tmp = Path(out, f".{RUN_FILE}.tmp")
+        tmp.write_text(run + "\n")
+        os.replace(tmp, Path(out, RUN_FILE))
+    return run
+
+
+def _atomic(path: Path, data: bytes, run: str) -> None:
+    """Write ``path`` whole under a temporary name, then rename it in, if ``run`` still
+    owns the directory (else the shard is dropped: a newer run redoes its records)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as fh:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    with _locked(path.parent, exclusive=False):
+        if current_run(path.parent) == run:
+            os.replace(tmp, path)
+            return
+    tmp.unlink(missing_ok=True)
 
 
 class Shards(Datasink):
@@ -359,9 +403,9 @@ class Shards(Datasink):
 
             buf = pa.BufferOutputStream()
             pq.write_table(pa.table({"id": ids, "line": lines}), buf)
-            _atomic(path, buf.getvalue().to_pybytes())
+            _atomic(path, buf.getvalue().to_pybytes(), self.run)
         else:
-            _atomic(path, "".join(line + "\n" for line in lines).encode("utf-8", "surrogatepass"))
+            _atomic(path, "".join(line + "\n" for line in lines).encode("utf-8", "surrogatepass"), self.run)
 
     def write(self, blocks, ctx) -> dict:
         recs: tuple[list, list] = ([], [])
@@ -394,8 +438,9 @@ def done_in(out: str | Path) -> dict[str, str]:
     """id -> text digest of the records the shards in ``out`` hold (a rerun skips them).
     Left-over temporary files of a killed job are removed."""
     d = Path(out)
-    for tmp in d.glob(".*.tmp"):
-        tmp.unlink(missing_ok=True)
+    with _locked(d, exclusive=True):          # no task of this run writes yet: stale temporaries
+        for tmp in d.glob(".*.tmp"):
+            tmp.unlink(missing_ok=True)
     done: dict[str, str] = {}
     for path in shard_files(d, "records"):
         for _, line in shard_lines(path):
@@ -405,9 +450,11 @@ def done_in(out: str | Path) -> dict[str, str]:
     return done
 
 
-def write_shards(ds: Dataset, out: str | Path, run: str, *, parquet: bool = False) -> dict:
-    """Write :func:`extract_dataset`'s rows into ``out``; return the run's summed counts."""
-    sink = Shards(out, run, parquet)
+def write_shards(ds: Dataset, out: str | Path, run: str | None = None, *,
+                 parquet: bool = False) -> dict:
+    """Write :func:`extract_dataset`'s rows into ``out`` as run ``run`` (default: a new one,
+    :func:`begin_run`); return the run's summed counts."""
+    sink = Shards(out, run or begin_run(out), parquet)
     ds.write_datasink(sink)
     keep = _summary_fields()
     return {k: v for k, v in sink.result.items() if k in keep}

@@ -39,8 +39,9 @@ def shard_lines(path: Path) -> Iterator[tuple[int, str]]:
                 yield n, line.rstrip("\n")
 
 
-def next_run(out: str | Path) -> str:
-    """The name of the next run's shards in ``out``: r0001, r0002, ..."""
-    runs = [int(p.name.split("-")[1][1:]) for k in KINDS for p in shard_files(out, k)
-            if p.name.split("-")[1][:1] == "r" and p.name.split("-")[1][1:].isdigit()]
+def next_run(out: str | Path, last: str | None = None) -> str:
+    """The name of the next run's shards in ``out``: r0001, r0002, ... (after ``last`` and
+    every run whose shards are there)."""
+    names = [p.name.split("-")[1] for k in KINDS for p in shard_files(out, k) if p.name.count("-") >= 2]
+    runs = [int(n[1:]) for n in names + [last or ""] if n[:1] == "r" and n[1:].isdigit()]
     return f"r{max(runs, default=0) + 1:04d}"

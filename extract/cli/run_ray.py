@@ -59,7 +59,6 @@ def run_ray(config: RunConfig, inputs, output, *, errors_file, address, parquet,
     except ImportError:
         raise UsageError(INSTALL) from None
     from ..pipeline import Summary
-    from ..shards import next_run
 
     files = rayengine.input_files(inputs)          # usage errors before Ray starts
     out.mkdir(parents=True, exist_ok=True)
@@ -75,10 +74,10 @@ def run_ray(config: RunConfig, inputs, output, *, errors_file, address, parquet,
         ctx = ray.data.DataContext.get_current()
         ctx.enable_progress_bars = not quiet and sys.stderr.isatty()
         ctx.print_on_execution_start = False
+        run = rayengine.begin_run(out)        # before reading what is done (see begin_run)
         done = rayengine.done_in(out)
         if done:
             say(f"extract: resuming: {len(done):,} records already in {output}")
-        run = next_run(out)
         say(f"extract: engine ray ({int(ray.cluster_resources().get('CPU', 0))} CPUs); backend "
             f"{config.backend}; {len(files)} input file{'' if len(files) == 1 else 's'}; cache "
             f"{config.cache_dir if config.use_cache else 'off'}")

@@ -152,7 +152,7 @@ class _Abstracts(FileBasedDatasource):
             import pyarrow.parquet as pq
 
             n = 0
-            for batch in pq.ParquetFile(f).iter_batches():
+            for batch in pq.ParquetFile(pa.BufferReader(f.read())).iter_batches():  # (a stream: not seekable)
                 for row in batch.to_pylist():
                     n += 1
                     yield from_mapping(row, label, n, f"{name}:{n}", self._fields)

@@ -203,3 +203,28 @@ def test_a_killed_job_rerun_finishes_without_loss_or_duplicates(tmp_path):
     assert f"resuming: {len(first):,} records already in" in r.stderr
     assert shards(out) == want                    # every record once: nothing lost, nothing twice
     assert not list(out.glob(".*.tmp"))
+
+
+def test_jsonl_gz_and_parquet_inputs_read_as_extract_run_reads_jsonl(tmp_path):
+    """The same rows as .jsonl, .jsonl.gz and .parquet: the same items (ids, text, title,
+    meta); a row without an abstract is an input problem, not a failed job."""
+    import gzip
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import extract.rayengine as xr
+    from extract.inputs import read_inputs
+
+    rows = [json.loads(l) for l in DEV2.read_text().splitlines()[:5]] + [{"id": "bad", "title": "t"}]
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with gzip.open(tmp_path / "b.jsonl.gz", "wt") as fh:
+        fh.write("".join(json.dumps(r) + "\n" for r in rows))
+    pq.write_table(pa.Table.from_pylist([{"abstract": None, **r} for r in rows]), tmp_path / "c.parquet")
+    want = [(e.id, getattr(e, "text", None), getattr(e, "title", None), getattr(e, "meta", None))
+            for e in read_inputs([tmp_path / "a.jsonl"])]
+    for name in ("a.jsonl", "b.jsonl.gz", "c.parquet"):
+        got = [xr._decode(r[xr.ITEM]) for r in xr.read_abstracts([tmp_path / name]).take_all()]
+        assert [(e.id, getattr(e, "text", None), getattr(e, "title", None), getattr(e, "meta", None))
+                for e in got] == want, name
+        assert got[-1].reason.startswith("empty abstract") or "no 'abstract'" in got[-1].reason

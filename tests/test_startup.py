@@ -13,7 +13,7 @@ import sys
 import pytest
 
 #: what only a model backend (or the batch command) needs
-HEAVY = ("openai", "instructor", "aiohttp", "httpx", "llama_cpp", "tenacity")
+HEAVY = ("openai", "instructor", "aiohttp", "httpx", "llama_cpp", "tenacity", "ray", "pyarrow")
 
 PROBE = r"""
 import json, sys

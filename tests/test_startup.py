@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -103,3 +104,23 @@ def test_builtin_backends_are_the_registered_entry_points():
 
     pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
     assert pyproject["project"]["entry-points"]["extract.backends"] == BUILTIN
+
+
+def test_engine_ray_without_ray_installed_says_how_to_install_it(tmp_path):
+    """Ray is an extra: without it `--engine ray` is one line naming the extra (exit 2); the
+    usage checks come first."""
+    probe = ("import sys; sys.modules['ray'] = None\n"
+             "from extract.cli import main\n"
+             "main(sys.argv[1:], prog_name='extract')")
+    seeds = str(Path(__file__).resolve().parents[1] / "seeds")
+    env = {**__import__("os").environ, "EXTRACT_CACHE_DIR": str(tmp_path / "cache")}
+    r = subprocess.run([sys.executable, "-c", probe, "run", seeds, "-o", str(tmp_path / "out"),
+                        "--engine", "ray"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and "pip install 'extract-abstracts[ray]'" in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1
+    r = subprocess.run([sys.executable, "-c", probe, "run", seeds, "--engine", "ray"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and "give -o DIR" in r.stderr
+    r = subprocess.run([sys.executable, "-c", probe, "run", seeds, "--parquet"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and "go with --engine ray" in r.stderr

@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from ..config import RunConfig
-from ..errors import EXIT_BACKEND, ExtractError, UsageError
+from ..errors import EXIT_BACKEND, UsageError
 from ..inputs import FieldMap
 from .common import fail
 

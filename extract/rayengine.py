@@ -265,7 +265,13 @@ def _loop() -> asyncio.AbstractEventLoop:
 def _run_batch(batch: pa.Table, config: RunConfig, fields, done) -> pa.Table:
     from .pipeline import Extractor
 
-    done = ray.get(done) if isinstance(done, ray.ObjectRef) else (done or {})
+    if isinstance(done, ray.ObjectRef):          # fetched once per process, not per batch
+        with _LOCK:
+            key = ("done", done.hex())
+            if key not in _SHARED:
+                _SHARED[key] = ray.get(done)
+            done = _SHARED[key]
+    done = done or {}
     entries = [_entry(row, fields) for row in batch.to_pylist()]
     sink = _Lines(done)
     extractor = Extractor(config, backend=_backend(config))

@@ -103,6 +103,9 @@ class Options(Mapping):
     def __repr__(self) -> str:
         return f"Options({dict(self._items)!r})"
 
+    def __reduce__(self):              # pickled (Ray sends the config to its workers)
+        return (Options, (self._items,))
+
 
 @dataclass(frozen=True)
 class RunConfig:

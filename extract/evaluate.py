@@ -157,8 +157,14 @@ class EvalResult:
 # reading
 # ---------------------------------------------------------------------------------------
 def load_jsonl(path: str | Path, what: str = "file") -> list[dict]:
-    """Objects of a JSONL file; InputError (one line) if missing, unreadable or not JSONL."""
+    """Objects of a JSONL file (or of the records shards of an `extract run --engine ray`
+    directory); InputError (one line) if missing, unreadable or not JSONL."""
     p = Path(path)
+    from .shards import is_shard_dir, shard_files, shard_lines
+
+    if is_shard_dir(p):
+        lines = [line for f in shard_files(p, "records") for _, line in shard_lines(f)]
+        return _objects(lines, what, path)
     try:
         raw = p.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -167,8 +173,12 @@ def load_jsonl(path: str | Path, what: str = "file") -> list[dict]:
         raise InputError(f"{what} is a directory: {path}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"cannot read {what} {path}: {e.__class__.__name__}") from None
+    return _objects(raw.splitlines(), what, path)
+
+
+def _objects(lines: list[str], what: str, path) -> list[dict]:
     out = []
-    for n, line in enumerate(raw.splitlines(), 1):
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:

@@ -47,6 +47,17 @@ FSYNC_EVERY = 256
 dumps = jsonl.dumps
 
 
+def record_line(rec: dict) -> str:
+    """A record's line (no newline), strict JSON: a value JSON cannot hold is replaced and
+    named in the record's ``notes`` (the Ray engine's shards use this too)."""
+    line, notes = jsonl.dumps_noted(rec)
+    if notes:
+        rec, _ = jsonl.sanitize(rec)
+        rec["notes"] = list(rec.get("notes") or []) + notes
+        line = dumps(rec)
+    return line
+
+
 def _last_newline_end(fh, size: int, chunk: int = 1 << 16) -> int:
     """Offset just past the last newline of the file (0 if none), reading backwards."""
     pos = size
@@ -247,12 +258,7 @@ class RecordSink:
 
     # -- writing -----------------------------------------------------------------------
     def record(self, rec: dict) -> None:
-        line, notes = jsonl.dumps_noted(rec)
-        if notes:
-            rec, _ = jsonl.sanitize(rec)
-            rec["notes"] = list(rec.get("notes") or []) + notes
-            line = dumps(rec)
-        line += "\n"
+        line = record_line(rec) + "\n"
         if self._fh is not None:
             try:
                 self._fh.write(line)

@@ -219,6 +219,26 @@ def paper_from_record(obj: dict, line: int = 0) -> Paper:
     return paper
 
 
+def _read_shards(files: list[Path], warn: Warn, what: str) -> Iterable[tuple[int, dict]]:
+    """As :func:`_read_jsonl`, over the shards of an `--engine ray` output directory."""
+    from .shards import shard_lines
+
+    try:
+        for path in files:
+            for n, text in shard_lines(path):
+                try:
+                    obj = jsonl.loads(text)
+                except (ValueError, RecursionError) as e:
+                    warn(f"{path}:{n}: {e}, skipped")
+                    continue
+                if not isinstance(obj, dict):
+                    warn(f"{path}:{n}: not a JSON object, skipped")
+                else:
+                    yield n, obj
+    except OSError as e:
+        raise InputError(f"cannot read {what} {files[0].parent}: {e.strerror or e}") from None
+
+
 def _read_jsonl(path: Path, warn: Warn, what: str, stream=None) -> Iterable[tuple[int, dict]]:
     """(line number, object) for each line that is a strict-JSON object; every other line
     (not JSON, NaN/Infinity, a number too large for a double, nesting too deep) is named
@@ -245,14 +265,22 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
     (:mod:`extract.identity`): the same id from two inputs is two papers.
     """
     stream = None
+    shards = None
     if str(path) == STDIN:
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode("utf-8"))
     path = Path("<stdin>") if stream is not None else Path(path)
     if stream is None and path.is_dir():
-        raise InputError(f"cannot read records {path}: is a directory")
+        from .shards import is_shard_dir, shard_files
+
+        if not is_shard_dir(path):
+            raise InputError(f"cannot read records {path}: is a directory (and holds no shards "
+                             "of `extract run --engine ray`)")
+        shards = {k: shard_files(path, k) for k in ("records", "errors")}
     rs = RecordSet(path=path)
     by_id: dict[tuple, int] = {}
-    for n, obj in _read_jsonl(path, warn, "records", stream):
+    lines = _read_jsonl(path, warn, "records", stream) if shards is None else \
+        _read_shards(shards["records"], warn, "records")
+    for n, obj in lines:
         if not isinstance(obj.get("id"), (str, int)) or not isinstance(obj.get("text"), str):
             warn(f"{path}:{n}: not a record (needs 'id' and 'text'), skipped")
             continue
@@ -269,13 +297,20 @@ def load_records(path: str | Path, *, errors_path: str | Path | None = None, war
     if rs.foreign_schema:
         warn(f"{path}: {rs.foreign_schema} record(s) do not follow the default schema; "
              "fields that could not be read are left empty")
-    epath = Path(errors_path) if errors_path is not None else (None if stream is not None
-                                                                 else errors_path_for(path))
-    if epath is not None and epath.is_file():
+    if errors_path is not None:
+        epath = Path(errors_path)
+    elif stream is not None:
+        epath = None                    # stdin has no errors file next to it
+    else:
+        epath = errors_path_for(path) if shards is None else path
+    if epath is not None and (epath.is_file() or (shards is not None and errors_path is None
+                                                  and shards["errors"])):
         rs.errors_path = epath
         seen: set[tuple] = set()
         done = {k[0] for k in by_id}
-        for n, obj in _read_jsonl(epath, warn, "errors file"):
+        errors = _read_jsonl(epath, warn, "errors file") if epath.is_file() else \
+            _read_shards(shards["errors"], warn, "errors file")
+        for n, obj in errors:
             # an input-level failure may have no id (id: null): name it by its source
             has_id = isinstance(obj.get("id"), (str, int)) and not isinstance(obj.get("id"), bool)
             fid = str(obj["id"]) if has_id else (_str(obj.get("source")) or f"{epath.name}:{n}")

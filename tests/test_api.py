@@ -132,3 +132,16 @@ def test_read_side_refuses_what_the_cli_refuses(tmp_path):
         extract.triage_records(rs, format="xml")
     with pytest.raises(ValueError, match="unknown format"):
         extract.build_table(rs, format="xlsx")
+
+
+def test_extract_sends_the_job_the_cli_sends(server, opts, cli, tmp_path):
+    """A shared backend lent to a run keeps its kind: a capable remote model gets the hybrid
+    job (the rules propose, the model decides) from the API as from `extract run`."""
+    rec = extract.extract(TEXT, **opts).to_dict()
+    inp = tmp_path / "one.txt"
+    inp.write_text(TEXT + "\n")
+    out = tmp_path / "out.jsonl"
+    assert cli("run", str(inp), server=server, out=out).exit_code == 0
+    ran = json.loads(out.read_text())
+    assert rec["provenance"]["decided_by"] == ran["provenance"]["decided_by"] == "model"
+    assert rec["provenance"]["prompt_sha"] == ran["provenance"]["prompt_sha"]

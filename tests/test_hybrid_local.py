@@ -13,7 +13,7 @@ from extract import hybrid
 from extract.schemas.paper import PaperExtraction
 
 HAVE_LLAMA = importlib.util.find_spec("llama_cpp") is not None
-needs_llama = pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract[local]')")
+needs_llama = pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract-abstracts[local]')")
 ABSTRACT = ("We propose FooNet, which improves top-1 accuracy by 3.2% on BarBench over the "
             "MegaBaseline model, using 120 GPUs.")
 

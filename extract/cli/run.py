@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from .. import redact
-from ..backends.base import installed_backends
+from ..backends.base import has_backend, installed_backends
 from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
 from ..errors import EXIT_INTERRUPTED, EXIT_SOME_FAILED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
@@ -73,8 +73,8 @@ def describe(extractor: Extractor) -> str:
 
 
 def _check_backend(name: str) -> None:
-    found = installed_backends()
-    if name not in found:
+    if not has_backend(name):
+        found = installed_backends()
         raise UsageError(f"unknown backend {name!r} (installed: {', '.join(found) or 'none'}; "
                          "a plugin adds one under the extract.backends entry-point group)")
 
@@ -132,9 +132,9 @@ class _Notes:
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), callback=not_empty,
+@click.option("-o", "--output", type=click.Path(), callback=not_empty,
               help="Write records here (resumable) instead of stdout; failures go to "
-                   "OUTPUT minus .jsonl plus .errors.jsonl.")
+                   "OUTPUT minus .jsonl plus .errors.jsonl. With --engine ray: a directory of shards.")
 @click.option("--errors", "errors_file", type=click.Path(dir_okay=False),
               callback=not_empty,
               help="Errors file (default: next to --output; stderr lines without -o).")
@@ -202,11 +202,18 @@ class _Notes:
 @click.option("-v", "--verbose", is_flag=True, help="Every input note and the full configuration.")
 @click.option("--json", "as_json", is_flag=True,
               help="The run summary as one JSON line: on stdout with -o, else stderr's last line.")
-def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
+@click.option("--engine", type=click.Choice(("local", "ray")), default="local", show_default=True,
+              help="local: this machine; ray: Ray Data (the [ray] extra), -o DIR of shards, "
+                   "the cache off unless --cache-dir is given.")
+@click.option("--address", metavar="ADDR", callback=not_empty,
+              help="With --engine ray: the cluster to join (default: $RAY_ADDRESS, else a local Ray).")
+@click.option("--parquet", is_flag=True, help="With --engine ray: Parquet shards instead of JSONL.")
+@click.pass_context
+def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
         concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
         temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
-        text_field, input_format, label, redo, progress, quiet, verbose, as_json, strict=False,
-        examples=None, dry_run=False, price=None):
+        text_field, input_format, label, redo, progress, quiet, verbose, as_json, engine, address,
+        parquet, strict=False, examples=None, dry_run=False, price=None):
     """Extract grounded records from the abstracts in INPUTS.
 
     INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
@@ -232,6 +239,16 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         if price is not None and not dry_run:
             raise UsageError("--price goes with --dry-run (an estimate of what a run would cost)")
         _check_backend(config.backend)
+        if engine == "ray":
+            if dry_run or redo or strict:
+                raise UsageError("--dry-run, --redo and --strict go with the default engine, not --engine ray")
+            from .run_ray import run_ray
+            run_ray(config, inputs, output, errors_file=errors_file, address=address, parquet=parquet,
+                    fields=FieldMap(id=id_field, title=title_field, text=text_field),
+                    input_format=input_format, quiet=quiet, verbose=verbose, as_json=as_json,
+                    cache_given=ctx.get_parameter_source("cache_dir").name != "DEFAULT", say=say)
+        if address or parquet:
+            raise UsageError("--address and --parquet go with --engine ray")
         _check_suffix(output)
         out_path = output_path(output)          # checked before anything loads or is read
         errors_path = Path(errors_file) if errors_file else (errors_path_for(out_path) if out_path else None)

@@ -360,6 +360,8 @@ class Extractor:
                             note(f"{entry.id} ({entry.source}): the text differs from the one "
                                  "its record was extracted from; extracting it again")
                     taken += 1
+                    if taken == 2:           # more than one: a worker pool pays off now
+                        self.backend.expect_batch()
                     pending.append((entry, asyncio.ensure_future(guarded(entry))))
                     if taken <= width:       # the first requests go out while reading on
                         await asyncio.sleep(0)

@@ -12,7 +12,7 @@ import click
 
 from ..backends.base import installed_backends
 from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
-from ..errors import EXIT_INTERRUPTED, ExtractError, OutputClosed, UsageError
+from ..errors import ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..outpaths import check_paths, output_path
 from ..output import RecordSink, errors_path_for
@@ -21,6 +21,7 @@ from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option
                      no_cache_option, not_empty, prompt_option, ranged, schema_option,
                      temperature_option)
 from .progress import Progress
+from .signals import sigterm_as_interrupt
 
 
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
@@ -161,12 +162,14 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
     Exit status: 0 all ok; 1 some records or inputs failed (listed in the errors file);
     2 bad usage (an option value out of range, say) or unreadable input; 3 the backend is
     unusable (run stopped); 4 token budget spent (rerun resumes); 5 the output file is
-    locked by another run; 7 the output cannot be written (disk full); 130 interrupted.
+    locked by another run; 7 the output cannot be written (disk full); 130 interrupted
+    (Ctrl-C), 143 terminated (SIGTERM): both resumable.
     """
     def say(line: str) -> None:
         if not quiet:
             click.echo(line, err=True)
 
+    stop = sigterm_as_interrupt()      # SIGTERM stops the run as Ctrl-C does
     try:
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
@@ -220,8 +223,8 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
     except ExtractError as e:
         fail(str(e), e.exit_code)
     except KeyboardInterrupt:
-        click.echo("extract: interrupted; rerun with the same -o to resume", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        click.echo(stop.line(), err=True)
+        sys.exit(stop.exit_code)
     say(summary.line())
     if summary.stopped:
         click.echo(f"extract: stopped: {summary.stopped}", err=True)

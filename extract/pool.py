@@ -34,7 +34,7 @@ from collections import deque
 from concurrent.futures import Future, InvalidStateError
 from pathlib import Path
 
-from .errors import FatalBackendError, RecordError
+from .errors import FatalBackendError, RecordError, UsageError
 
 #: The most tasks one worker holds at once (one computing, the rest queued in its pipe):
 #: enough that a worker never waits for the main process to hand it the next one.
@@ -45,6 +45,28 @@ RETRIES = 1
 MAX_START_FAILURES = 3
 
 _POOLS: "weakref.WeakSet[RulesPool]" = weakref.WeakSet()
+
+
+def cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count() -> int:
+    """``EXTRACT_WORKERS``, else one worker per available core, at most 8."""
+    env = os.environ.get("EXTRACT_WORKERS", "").strip()
+    if env and not env.isdigit():
+        raise UsageError(f"EXTRACT_WORKERS must be a whole number, got {env!r}")
+    return max(1, int(env)) if env else min(cpu_count(), 8)
+
+
+def proposal_workers() -> int:
+    """Workers for the hybrid job's proposals, as for the rules backend: 0 (in this
+    process, on the event loop) when ``EXTRACT_WORKERS=1`` or there is one core."""
+    n = worker_count()
+    return 0 if n == 1 else n
 
 
 class WorkerLost(RecordError):

@@ -19,8 +19,9 @@ import threading
 
 def functions() -> dict:
     from .decision import decide
+    from .hybrid import propose
 
-    return {"decide": decide}
+    return {"decide": decide, "propose": propose}
 
 
 def _feed(stream, tasks: queue.SimpleQueue) -> None:

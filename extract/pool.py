@@ -88,6 +88,7 @@ class _Proc:
         # the worker imports extract from where this process does (a source checkout too)
         root = str(Path(__file__).resolve().parent.parent)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env["PYTHONSAFEPATH"] = "1"     # never the current directory's modules (Python 3.11+)
         self.popen = subprocess.Popen([sys.executable, "-m", "extract.pool_worker"],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       env=env, close_fds=True)

@@ -14,6 +14,14 @@ the openai SDK, its HTTP stack and instructor), so the figure depends on what el
 machine runs: each run prints its client CPU per record and how busy other processes
 (the fake server included) kept the CPUs.
 
+The peer is the hand-written loop a user would write instead: ``openai.AsyncOpenAI``, a
+semaphore of ``C``, one JSON-mode request per abstract, ``json.loads`` of the answer, a JSONL
+line written; same server, same abstracts (real ones from ``../shared/corpus/`` when it is
+there, else synthetic).  Each repeat runs the peer and then extract's default remote path
+(``--prompt auto``: the hybrid job, its proposals computed in the rules' worker pool), and
+prints extract's rate and CPU per record as ratios to the peer's (CPU counts every process:
+the client, and for extract its worker processes, not the server).
+
     .venv/bin/python bench/throughput.py                 # 600 abstracts, concurrency 32
     .venv/bin/python bench/throughput.py -n 2000 -c 64 --profile prof.out
 """
@@ -56,12 +64,82 @@ def synth_abstract(i: int, rng: random.Random) -> str:
             f"for abstract {i}.")
 
 
+REAL = [ROOT.parent / "shared" / "corpus" / "papers-13-venues.jsonl.gz",
+        ROOT.parent.parent / "shared" / "corpus" / "papers-13-venues.jsonl.gz"]
+
+
+def real_abstracts(n: int) -> list[str] | None:
+    """The first ``n`` abstracts of the real corpus, or None where it is not."""
+    import gzip
+    for path in REAL:
+        if path.exists():
+            out = []
+            with gzip.open(path, "rt", encoding="utf-8") as fh:
+                for line in fh:
+                    text = (json.loads(line).get("abstract") or "").strip()
+                    if text:
+                        out.append(text)
+                    if len(out) == n:
+                        break
+            return out
+    return None
+
+
 def write_corpus(path: Path, n: int, seed: int = 0) -> Path:
     rng = random.Random(seed)
     with path.open("w", encoding="utf-8") as fh:
         for i in range(n):
             fh.write(json.dumps({"id": f"a{i}", "abstract": synth_abstract(i, rng)}) + "\n")
     return path
+
+
+def write_real_corpus(path: Path, n: int, seed: int = 0) -> tuple[Path, str]:
+    """(the input JSONL, which abstracts it holds): real ones where the corpus is there."""
+    texts = real_abstracts(n)
+    what = f"real abstracts ({REAL[0].name})"
+    if texts is None or len(texts) < n:
+        rng = random.Random(seed)
+        texts, what = [synth_abstract(i, rng) for i in range(n)], "synthetic abstracts"
+    with path.open("w", encoding="utf-8") as fh:
+        for i, text in enumerate(texts):
+            fh.write(json.dumps({"id": f"a{i}", "abstract": text}) + "\n")
+    return path, what
+
+
+PEER_PROMPT = ("Extract from the research abstract a JSON object with task, contribution, "
+               "method_names, datasets and numbers (text, value, unit, kind, metric, dataset, method).")
+
+
+async def peer_loop(corpus: Path, url: str, concurrency: int, out: Path) -> int:
+    """The hand-written AsyncOpenAI loop: the peer extract is measured against."""
+    from openai import AsyncOpenAI
+
+    texts = [json.loads(line)["abstract"] for line in corpus.open(encoding="utf-8")]
+    client = AsyncOpenAI(base_url=url, api_key="bench", max_retries=0)
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(i: int, text: str):
+        async with gate:
+            r = await client.chat.completions.create(
+                model="bench-model", response_format={"type": "json_object"},
+                messages=[{"role": "system", "content": PEER_PROMPT}, {"role": "user", "content": text}])
+            return {"id": f"a{i}", "extraction": json.loads(r.choices[0].message.content)}
+
+    try:
+        results = await asyncio.gather(*(one(i, t) for i, t in enumerate(texts)))
+    finally:
+        await client.close()
+    with out.open("w", encoding="utf-8") as fh:
+        for rec in results:
+            fh.write(json.dumps(rec) + "\n")
+    return len(results)
+
+
+def run_peer(corpus: Path, url: str, concurrency: int, out: Path) -> tuple[int, float, float]:
+    """(records, seconds, CPU seconds of this process)."""
+    cpu0, t0 = cpu_seconds(), time.monotonic()
+    n = asyncio.run(peer_loop(corpus, url, concurrency, out))
+    return n, time.monotonic() - t0, cpu_seconds() - cpu0
 
 
 @contextmanager
@@ -123,8 +201,10 @@ def machine_busy_seconds() -> float:
 
 
 def cpu_seconds() -> float:
-    u = resource.getrusage(resource.RUSAGE_SELF)
-    return u.ru_utime + u.ru_stime
+    """CPU of this process and of its children that ended (extract's worker processes are
+    stopped, and so counted, when the run ends)."""
+    u, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime + c.ru_utime + c.ru_stime
 
 
 def main(argv=None) -> int:
@@ -143,10 +223,15 @@ def main(argv=None) -> int:
     import_s = time.perf_counter() - t0
     ceiling = args.concurrency / args.latency
     rows = []
+    peers = []
     with tempfile.TemporaryDirectory() as tmp, fake_server(args.latency) as url:
         tmp = Path(tmp)
-        corpus = write_corpus(tmp / "corpus.jsonl", args.n)
+        corpus, what = write_real_corpus(tmp / "corpus.jsonl", args.n)
         for k in range(args.repeat):
+            n, secs, pcpu = run_peer(corpus, url, args.concurrency, tmp / f"peer{k}.jsonl")
+            peers.append({"rate": n / secs, "cpu_ms": 1000 * pcpu / n})
+            print(f"throughput: run {k + 1}: peer (hand-written AsyncOpenAI loop) "
+                  f"{peers[-1]['rate']:.1f} records/s, CPU {peers[-1]['cpu_ms']:.2f} ms per record")
             prof = None
             if args.profile and k == 0:
                 import cProfile
@@ -173,6 +258,9 @@ def main(argv=None) -> int:
                   f"{steady:.0f}/s; client CPU {rows[-1]['cpu_ms']:.2f} ms per record; other "
                   f"processes, server included, busy {others:.2f} of {os.cpu_count()} CPUs)")
     med = sorted(rows, key=lambda r: r["rate"])[len(rows) // 2]
+    peer = sorted(peers, key=lambda r: r["rate"])[len(peers) // 2]
+    peer_cpu = sorted(r["cpu_ms"] for r in peers)[len(peers) // 2]
+    ext_cpu = sorted(r["cpu_ms"] for r in rows)[len(rows) // 2]
     best = max(rows, key=lambda r: r["rate"])
     steady = sorted(r["steady"] for r in rows)[len(rows) // 2]
     print(f"throughput: {args.n} abstracts, concurrency {args.concurrency}, server latency "
@@ -183,6 +271,10 @@ def main(argv=None) -> int:
           f"thirds of the records) {steady / ceiling:.2f}")
     print(f"throughput: client CPU {med['cpu_ms']:.2f} ms per record; imports {import_s:.2f} s "
           f"(process start-up, not in the ratio)")
+    print(f"throughput: {what}; against the hand-written AsyncOpenAI loop (median "
+          f"{peer['rate']:.1f} records/s, {peer_cpu:.2f} ms CPU per record): rate "
+          f"{med['rate'] / peer['rate']:.2f}x (target >= 0.9), CPU per record {ext_cpu / peer_cpu:.2f}x "
+          f"(target <= 1.5; worker processes counted)")
     return 0
 
 

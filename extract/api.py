@@ -182,6 +182,9 @@ class _Kept(Backend):
     async def extract(self, job):
         return await self._inner.extract(job)
 
+    def expect_batch(self) -> None:
+        self._inner.expect_batch()
+
     async def aclose(self) -> None:
         return None
 

@@ -38,7 +38,8 @@ EXIT_BUDGET = 4
 EXIT_LOCKED = 5
 EXIT_BATCH_PENDING = 6     # extract batch collect: the batch has not finished
 EXIT_OUTPUT = 7            # the output cannot be written (disk full, ...)
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130     # Ctrl-C (SIGINT): resumable
+EXIT_TERMINATED = 143      # SIGTERM (kill PID): stopped as Ctrl-C stops it, resumable
 
 
 class ExtractError(Exception):

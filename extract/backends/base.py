@@ -76,6 +76,11 @@ class Backend(abc.ABC):
         """Return a validated object for ``job`` or raise a ``RecordError`` (this record
         failed), ``FatalBackendError`` (every record would fail) or ``BudgetExhausted``."""
 
+    def expect_batch(self) -> None:
+        """The run holds more than one abstract: a backend with a start-up cost worth paying
+        only for many (the rules' worker pool) may pay it now.  Default: nothing."""
+        return None
+
     async def aclose(self) -> None:  # pragma: no cover - default is nothing to close
         return None
 

@@ -64,7 +64,7 @@ def install() -> None:
         _instructor_patch.reject_async_validators = _reject_async_once
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=1024)   # one per hybrid answer shape (extract.hybrid.answer)
 def prepared(model: type) -> type:
     """The response model wrapped the way instructor wraps it, once per model: instructor
     otherwise builds a new wrapper class per request (and so misses its own schema cache),

@@ -4,16 +4,16 @@ What a user wants for a first pass over a million abstracts: every number the ru
 (values normalized), the names they are confident of, their task phrase and contribution
 label.  It is the rules' decision (:func:`extract.decision.decide`), the same
 function the local backend falls back on, run in a process pool over the machine's cores
-(the rules are pure Python: threads would share one core).  Answers do not depend on the
-pool: one worker or many, the records are identical, in input order (the core keeps it).
+(:mod:`extract.pool`: the rules are pure Python, threads would share one core).  One
+abstract never starts the pool: the rules run in this process until the run says it holds
+more than one (:meth:`Backend.expect_batch`).  Answers do not depend on the pool: one worker
+or many, the records are identical, in input order (the core keeps it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from typing import Any
 
 from ..config import RunConfig
@@ -24,6 +24,7 @@ from .base import Answer, Backend, Job
 from ..schema_loader import default_schema
 from .local import rules_digest
 from ..decision import CONSTRAINT_VERSION, RULES_POLICY, decide
+from ..pool import RulesPool
 
 _NO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
 
@@ -53,18 +54,21 @@ class RulesBackend(Backend):
                 raise UsageError(f"EXTRACT_WORKERS must be a whole number, got {env!r}")
             workers = int(env) if env else min(cpu_count(), 8)
         self.workers = max(1, workers)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: RulesPool | None = None
+        self._batch = False          # the run holds more than one abstract
 
     def fingerprint(self) -> dict[str, Any]:
         return {"backend": self.name, "constraints": CONSTRAINT_VERSION,
                 "rules_sha256": rules_digest(), "policy": RULES_POLICY.as_dict()}
 
-    def _executor(self) -> ProcessPoolExecutor | None:
-        if self.workers == 1:
+    def expect_batch(self) -> None:
+        self._batch = True
+
+    def _executor(self) -> RulesPool | None:
+        if self.workers == 1 or not (self._batch or self._pool is not None):
             return None
         if self._pool is None:
-            # forkserver: workers do not inherit the event loop's threads and locks
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("forkserver"))
+            self._pool = RulesPool(self.workers)
         return self._pool
 
     async def extract(self, job: Job) -> Answer:
@@ -76,7 +80,7 @@ class RulesBackend(Backend):
         if pool is None:
             fields = decide(job.text)
         else:
-            fields = await asyncio.get_running_loop().run_in_executor(pool, decide, job.text)
+            fields = await asyncio.wrap_future(pool.submit("decide", job.text))
         try:
             obj = model.model_validate(fields, context={**job.context, "lenient": True})
         except ValidationError as e:     # a subclass schema refusing a rules' field
@@ -85,5 +89,5 @@ class RulesBackend(Backend):
 
     async def aclose(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool.close()
             self._pool = None

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Sequence
 from .claim_metric import HEADS
 from .claims_doc import CLAUSE_BREAK
 from ..text import is_model_name
+from ..text.literal import starts
 
 _CLAIM_VERB = re.compile(
     r"\s*(?:\([^()]{1,30}\)\s*)?(?:models?\s+|framework\s+|method\s+|system\s+)?(?:,[^,]{1,60},\s*)?"
@@ -41,8 +42,8 @@ def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
                 or c.role_hint == "dataset" or " " in c.text.strip() or HEADS.fullmatch(c.text) \
                 or re.fullmatch(r"[A-Z]{2,}s", c.text):       # a metric (AP50), a plural acronym (LLMs)
             continue
-        for m in re.finditer(re.escape(c.text), text):
-            s, e = m.start(), m.end()
+        for s in starts(text, c.text):
+            e = s + len(c.text)
             if s > 0 and text[s - 1].isalnum() or e < len(text) and text[e].isalnum():
                 continue
             verb = _CLAIM_VERB.match(text, e)

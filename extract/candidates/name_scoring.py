@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 
 from ..text.lexicon import GENERIC_ACRONYMS
+from ..text.literal import bounded_starts, starts as occurrences
 from .name_rules import CAP_RULES, DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Verdict, cap
 from .name_types import Evidence, NameCandidate
 from .rules import fire, first
 
 
+# what follows a name in a variant of it (FooNet-Lite, FooNet2, GCD+)
+_VARIANT_TAIL = re.compile(r"(?:[-‐–+]?[A-Z0-9]|\+)")
 # the suffixes that name a collection ("-Eval" may name an evaluation method: DnA-Eval)
 _BENCH_SUFFIX = re.compile(r"(?:Bench|Benchmark|Dataset|Corpus|Arena|Suite|Set|Data|Leaderboard)$", re.I)
 
@@ -24,8 +27,7 @@ def score(self) -> list[NameCandidate]:
     t = self.text
     aggs = self.aggs
     for a in aggs.values():
-        occs = [mm.start() for mm in re.finditer(r"(?<![\w\-‐–])" + re.escape(a.text) + r"(?![\w\-‐–])", t)] \
-            or [a.start]
+        occs = bounded_starts(t, a.text) or [a.start]
         for o in occs[:6]:
             e = o + len(a.text)
             occ = self.intro(o, e)
@@ -112,7 +114,7 @@ def score(self) -> list[NameCandidate]:
         if " " not in a.text:
             for b in introduced:
                 if b is not a and " " not in b.text and len(b.text) >= 3 and \
-                        re.match(re.escape(b.text) + r"(?:[-‐–+]?[A-Z0-9]|\+)", a.text):
+                        a.text.startswith(b.text) and _VARIANT_TAIL.match(a.text, len(b.text)):
                     fire("variant")
                     a.method = max(a.method, 0.7)
                     a.cues.add("variant")
@@ -167,7 +169,7 @@ def score(self) -> list[NameCandidate]:
             head.cues.add("short-form")
     # a candidate that only ever occurs inside a longer, better candidate is a fragment
     good = [(s0, e0, b) for b in aggs.values() if max(b.method, b.dataset) >= 0.5
-            for s0, e0 in ([(m.start(), m.end()) for m in re.finditer(re.escape(b.text), t)])]
+            for s0, e0 in [(i, i + len(b.text)) for i in occurrences(t, b.text)]]
     for a in aggs.values():
         if not occ[a.text]:
             continue

@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["Rule", "fire", "first", "trace"]
+__all__ = ["Rule", "fire", "first", "trace", "tracing"]
 
 _TRACE: ContextVar[set[str] | None] = ContextVar("extract_rule_trace", default=None)
 
@@ -30,6 +30,11 @@ class Rule:
     gives: Any
     example: str
     at: str = ""
+
+
+def tracing() -> bool:
+    """Whether a :func:`trace` is open (a cached result would hide the rules that fire)."""
+    return _TRACE.get() is not None
 
 
 def fire(name: str) -> None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..text.cues import TASK_INTRO_FORMS, stems
 from ..text.spans import blank_notices
-from .rules import Rule, fire
+from .rules import Rule, fire, tracing
 from .task_phrase import (CLAUSE, MAX_PHRASES, MAX_WORDS, META, MIN_WORDS, PREP, PRONOUN, TRAIL, VERB,  # noqa: F401
                           core, cut, ok, plain, polish, sentences, words_of)
 
@@ -170,7 +171,20 @@ def _complaint(sent: str, text: str, opening: str | None, i: int) -> list[tuple[
 
 
 def task_candidates(text: str) -> list[TaskCandidate]:
-    """Ranked task phrase candidates of ``text`` (best first, distinct, each 1-12 words)."""
+    """Ranked task phrase candidates of ``text`` (best first, distinct, each 1-12 words).
+    One abstract asks for them three times (the hint, the exported task, the phrases
+    offered): they are computed once (outside a rule-firing trace, which must see them fire)."""
+    if not isinstance(text, str) or tracing():
+        return _task_candidates(text)
+    return list(_task_candidates_once(text))
+
+
+@lru_cache(maxsize=8)
+def _task_candidates_once(text: str) -> tuple[TaskCandidate, ...]:
+    return tuple(_task_candidates(text))
+
+
+def _task_candidates(text: str) -> list[TaskCandidate]:
     if not isinstance(text, str) or not text.strip():
         return []
     sents = sentences(text)

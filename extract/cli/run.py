@@ -13,7 +13,7 @@ import click
 from .. import redact
 from ..backends.base import has_backend, installed_backends
 from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
-from ..errors import EXIT_INTERRUPTED, EXIT_SOME_FAILED, ExtractError, OutputClosed, UsageError
+from ..errors import EXIT_SOME_FAILED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..outpaths import check_paths, output_path
 from ..output import RecordSink, errors_path_for
@@ -22,6 +22,7 @@ from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option
                      no_cache_option, not_empty, prompt_option, ranged, schema_option,
                      temperature_option, _FiniteFloatRange)
 from .progress import Progress
+from .signals import sigterm_as_interrupt
 from .streams import stdout_failed
 
 PRICE = _FiniteFloatRange(0, None)     # USD per million tokens
@@ -225,12 +226,14 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
     and an entry had no abstract; 2 bad usage (an option value out of range, say),
     unreadable input, or an -o made with another configuration (see --redo); 3 the backend is
     unusable (run stopped); 4 token budget spent (rerun resumes); 5 the output file is
-    locked by another run; 7 the output cannot be written (disk full); 130 interrupted.
+    locked by another run; 7 the output cannot be written (disk full); 130 interrupted
+    (Ctrl-C), 143 terminated (SIGTERM): both resumable.
     """
     def say(line: str) -> None:
         if not quiet:
             click.echo(line, err=True)
 
+    stop = sigterm_as_interrupt()      # SIGTERM stops the run as Ctrl-C does
     try:
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
@@ -314,8 +317,8 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
     except ExtractError as e:
         fail(str(e), e.exit_code)
     except KeyboardInterrupt:
-        click.echo("extract: interrupted; rerun with the same -o to resume", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        click.echo(stop.line(), err=True)
+        sys.exit(stop.exit_code)
     if strict and summary.no_abstract and summary.exit_code == 0:
         summary.exit_code = EXIT_SOME_FAILED
     say(summary.line(tokens=getattr(extractor.backend, "describes_model", True)))

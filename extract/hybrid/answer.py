@@ -22,6 +22,7 @@ are candidate ids or verbatim spans: a span that is not in the abstract is rejec
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
@@ -109,8 +110,16 @@ def _ref(value: Optional[str], info: ValidationInfo, ids: frozenset[str]) -> Opt
 
 
 def answer_model(proposal: Proposal, contributions: tuple[str, ...]) -> type[BaseModel]:
-    """The response model for ``proposal``'s abstract."""
-    ref_ids = frozenset(proposal.names)
+    """The response model for ``proposal``'s abstract: one class per shape (its number and
+    candidate ids), built once and reused, so its JSON schema is made once too (instructor
+    and the backends cache by class)."""
+    return _answer_model(tuple(proposal.numbers), tuple(proposal.names), tuple(contributions))
+
+
+@lru_cache(maxsize=1024)     # shapes seen on 10,901 real abstracts: a few hundred
+def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
+                  contributions: tuple[str, ...]) -> type[BaseModel]:
+    ref_ids = frozenset(name_ids)
 
     class NumberDecision(BaseModel):
         model_config = ConfigDict(extra="forbid", json_schema_extra=_all_required)
@@ -143,11 +152,11 @@ def answer_model(proposal: Proposal, contributions: tuple[str, ...]) -> type[Bas
         def _refs(cls, v, info: ValidationInfo):
             return _ref(v, info, ref_ids)
 
-    number_fields = {k: (NumberDecision, None) for k in proposal.numbers}
+    number_fields = {k: (NumberDecision, None) for k in number_ids}
     strict = ConfigDict(extra="forbid", json_schema_extra=_all_required)
     Numbers = create_model("Numbers", __config__=strict, **number_fields)
     label = Literal[NAME_LABELS]  # type: ignore[valid-type]
-    Names = create_model("Names", __config__=strict, **{k: (label, "other") for k in proposal.names})
+    Names = create_model("Names", __config__=strict, **{k: (label, "other") for k in name_ids})
 
     def more_validator(cls, v, info: ValidationInfo):
         return _grounded(v, info, frozenset(), info.field_name)

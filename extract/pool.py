@@ -1,0 +1,271 @@
+"""The rules' worker pool: the rule layer over the machine's cores (core: no backend).
+
+The rules are pure Python, so threads would share one core; this pool runs them in worker
+processes, ``python -m extract.pool_worker`` children that read pickled tasks on stdin and
+write answers on stdout, one at a time, in order.
+
+Why by hand and not :class:`concurrent.futures.ProcessPoolExecutor` (or loky, or
+multiprocessing.Pool): their workers are started by ``spawn``/``forkserver``, which re-run the
+caller's ``__main__`` in every worker (a plain script without an ``if __name__ ==
+"__main__":`` guard starts a pool from inside the pool and dies "in the bootstrapping phase";
+``python - <<EOF`` cannot be re-read at all: ``FileNotFoundError: '<stdin>'``), and ``fork``
+copies the caller's threads and locks (the event loop's).  One dead worker breaks the whole
+executor for good (every pending and later task fails, in a notebook until the kernel
+restarts), and after SIGTERM its forkserver and resource tracker outlive the run.  These
+workers import only ``extract`` (never the caller's ``__main__``), so they work the same from
+a script, stdin, ``python -c`` and Jupyter; a worker that dies is replaced and the abstracts
+it held are sent again (the one it was computing is charged a try: an abstract that kills
+its worker twice is an error record, never a loop); a worker ends when its stdin closes, so
+none outlives the process that started it, however that process ends.
+
+Answers do not depend on the pool: one worker or many, the same function on the same text.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import weakref
+from collections import deque
+from concurrent.futures import Future, InvalidStateError
+from pathlib import Path
+
+from .errors import FatalBackendError, RecordError, UsageError
+
+#: The most tasks one worker holds at once (one computing, the rest queued in its pipe):
+#: enough that a worker never waits for the main process to hand it the next one.
+PER_WORKER = 8
+#: An abstract whose worker died while computing it is sent again this many times.
+RETRIES = 1
+#: Workers that die before answering anything, in a row, before the pool gives up.
+MAX_START_FAILURES = 3
+
+_POOLS: "weakref.WeakSet[RulesPool]" = weakref.WeakSet()
+
+
+def cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count() -> int:
+    """``EXTRACT_WORKERS``, else one worker per available core, at most 8."""
+    env = os.environ.get("EXTRACT_WORKERS", "").strip()
+    if env and not env.isdigit():
+        raise UsageError(f"EXTRACT_WORKERS must be a whole number, got {env!r}")
+    return max(1, int(env)) if env else min(cpu_count(), 8)
+
+
+def proposal_workers() -> int:
+    """Workers for the hybrid job's proposals, as for the rules backend: 0 (in this
+    process, on the event loop) when ``EXTRACT_WORKERS=1`` or there is one core."""
+    n = worker_count()
+    return 0 if n == 1 else n
+
+
+class WorkerLost(RecordError):
+    """The worker computing this abstract died, again after a retry."""
+
+
+class _Task:
+    __slots__ = ("fn", "args", "future", "tries")
+
+    def __init__(self, fn: str, args: tuple):
+        self.fn, self.args, self.future, self.tries = fn, args, Future(), 0
+
+
+class _Proc:
+    """One worker: its process, the tasks sent to it (answered in order), a reader thread."""
+
+    def __init__(self, pool: "RulesPool"):
+        env = dict(os.environ)
+        # the worker imports extract from where this process does (a source checkout too)
+        root = str(Path(__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env["PYTHONSAFEPATH"] = "1"     # never the current directory's modules (Python 3.11+)
+        self.popen = subprocess.Popen([sys.executable, "-m", "extract.pool_worker"],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      env=env, close_fds=True)
+        self.sent: deque[_Task] = deque()
+        self.answered = 0
+        self.reader = threading.Thread(target=pool._read, args=(self,), daemon=True,
+                                       name=f"extract-pool-{self.popen.pid}")
+        self.reader.start()
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def send(self, task: _Task) -> None:
+        pickle.dump((task.fn, task.args), self.popen.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        self.popen.stdin.flush()
+
+    def stop(self, busy: bool = False, timeout: float = 1.0) -> None:
+        """End the worker: its stdin closed, it ends after its task; a busy one (tasks the
+        run no longer waits for) is terminated at once."""
+        try:
+            self.popen.stdin.close()
+        except OSError:
+            pass
+        if busy:
+            self.popen.terminate()
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            self.popen.wait()
+
+
+class RulesPool:
+    """``size`` worker processes, started on the first task; :meth:`submit` returns a
+    :class:`concurrent.futures.Future` (await it with :func:`asyncio.wrap_future`), so the
+    pool serves any event loop and any thread."""
+
+    def __init__(self, size: int):
+        self.size = max(1, size)
+        self._lock = threading.Lock()
+        self._procs: list[_Proc] = []
+        self._pending: deque[_Task] = deque()
+        self._closed = False
+        self._start_failures = 0
+        self._broken: str | None = None
+        self.replaced = 0            # workers that died and were replaced
+        _POOLS.add(self)
+
+    # -- the caller's side ---------------------------------------------------------------
+    def submit(self, fn: str, *args) -> Future:
+        """Run ``extract.pool_worker.FUNCTIONS[fn](*args)`` in a worker."""
+        task = _Task(fn, args)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the rules pool is closed")
+            if self._broken:
+                raise FatalBackendError(self._broken)
+            self._pending.append(task)
+            self._dispatch()
+        return task.future
+
+    def pids(self) -> list[int]:
+        with self._lock:
+            return [p.pid for p in self._procs]
+
+    def close(self) -> None:
+        """Stop every worker; tasks not answered are cancelled.  Safe to call again (at exit,
+        after an interrupted close): workers not yet stopped are stopped then."""
+        with self._lock:
+            self._closed = True
+            procs = list(self._procs)
+            left = list(self._pending) + [t for p in procs for t in p.sent]
+            self._pending.clear()
+        for task in left:
+            task.future.cancel()
+        for p in procs:
+            p.stop(busy=bool(p.sent))
+            with self._lock:
+                if p in self._procs:
+                    self._procs.remove(p)
+
+    # -- inside (the lock held) ----------------------------------------------------------
+    def _dispatch(self) -> None:
+        while self._pending:
+            idle = min(self._procs, key=lambda p: len(p.sent), default=None)
+            if (idle is None or idle.sent) and len(self._procs) < self.size:
+                idle = self._start()
+            if idle is None or len(idle.sent) >= PER_WORKER:
+                return
+            task = self._pending.popleft()
+            if task.future.cancelled():      # its caller stopped waiting
+                continue
+            idle.sent.append(task)
+            try:
+                idle.send(task)
+            except (OSError, ValueError):    # it died: its reader thread requeues what it held
+                return
+
+    def _start(self) -> _Proc | None:
+        try:
+            proc = _Proc(self)
+        except OSError as e:
+            self._give_up(f"cannot start a rules worker: {e.strerror or e}")
+            return None
+        self._procs.append(proc)
+        return proc
+
+    def _give_up(self, why: str) -> None:
+        self._broken = why
+        left = list(self._pending)
+        self._pending.clear()
+        for task in left:
+            _settle(task.future, error=FatalBackendError(why))
+
+    # -- the reader thread of each worker --------------------------------------------------
+    def _read(self, proc: _Proc) -> None:
+        stream = proc.popen.stdout
+        while True:
+            try:
+                ok, payload = pickle.load(stream)
+            except Exception:                # EOF or a torn answer: the worker ended
+                break
+            with self._lock:
+                task = proc.sent.popleft()
+                proc.answered += 1
+                self._start_failures = 0
+                self._dispatch()
+            if ok:
+                _settle(task.future, result=payload)
+            else:
+                _settle(task.future, error=RecordError(f"the rules failed on this abstract: {payload}"))
+        self._lost(proc)
+
+    def _lost(self, proc: _Proc) -> None:
+        code = proc.popen.wait()
+        with self._lock:
+            if self._closed or proc not in self._procs:      # stopped by close()
+                return
+            self._procs.remove(proc)
+            held = list(proc.sent)
+            proc.sent.clear()
+            how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+            self.replaced += 1
+            if not proc.answered:
+                self._start_failures += 1
+            if self._start_failures >= MAX_START_FAILURES:
+                self._pending.extendleft(reversed(held))
+                self._give_up(f"the rules workers exit before answering ({how}); "
+                              "run with EXTRACT_WORKERS=1 to run the rules in this process")
+                return
+            failed = []
+            if held:                         # the first one was being computed
+                held[0].tries += 1
+                if held[0].tries > RETRIES:
+                    failed.append(held.pop(0))
+            self._pending.extendleft(reversed(held))
+            self._dispatch()
+        for task in failed:
+            _settle(task.future, error=WorkerLost(
+                f"the rules worker computing this abstract died ({how}), again after a retry"))
+
+
+def _settle(future: Future, result=None, error: BaseException | None = None) -> None:
+    """Resolve ``future`` unless its caller cancelled it meanwhile."""
+    try:
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+    except InvalidStateError:
+        pass
+
+
+def close_all() -> None:
+    for pool in list(_POOLS):
+        pool.close()
+
+
+atexit.register(close_all)

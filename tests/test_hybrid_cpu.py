@@ -1,0 +1,54 @@
+"""The hybrid job's client CPU (issue 16 item 6): the rules' proposals are computed in the
+worker pool, off the event loop, and the per-abstract response model is built once per
+shape (its number and candidate ids), not once per abstract."""
+
+import json
+
+from conftest import SEEDS, read_jsonl
+
+from extract import hybrid
+from extract.hybrid.answer import answer_model
+from extract.inputs import Item, expand, read_inputs
+from extract.schema_loader import contributions, default_schema
+
+
+def seed_texts(n):
+    files, _ = expand([SEEDS])
+    return [e.text for e in read_inputs(files) if isinstance(e, Item)][:n]
+
+
+def test_proposals_are_computed_in_the_worker_pool_not_on_the_event_loop(cli, server, tmp_path, monkeypatch):
+    texts = seed_texts(12)
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text("".join(json.dumps({"id": f"p{i}", "abstract": t}) + "\n" for i, t in enumerate(texts)))
+    here = []
+    real = hybrid.propose
+    monkeypatch.setattr(hybrid, "propose", lambda *a, **k: here.append(1) or real(*a, **k))
+    monkeypatch.setenv("EXTRACT_WORKERS", "2")
+    r = cli("run", str(inputs), "--no-cache", server=server, out=tmp_path / "pool.jsonl")
+    assert r.exit_code == 0, r.stderr
+    pooled = read_jsonl(tmp_path / "pool.jsonl")
+    assert len(pooled) == 12 and all(x["provenance"]["decided_by"] == "model" for x in pooled)
+    assert len(here) <= 1          # the first abstract, before the run knew there were more
+
+    here.clear()
+    monkeypatch.setenv("EXTRACT_WORKERS", "1")          # in this process: the same records
+    r = cli("run", str(inputs), "--no-cache", server=server, out=tmp_path / "one.jsonl")
+    assert r.exit_code == 0, r.stderr
+    assert len(here) == 12
+    strip = lambda recs: [{k: v for k, v in x.items() if k not in ("provenance", "source")} for x in recs]
+    assert strip(read_jsonl(tmp_path / "one.jsonl")) == strip(pooled)
+
+
+def test_the_response_model_is_built_once_per_shape():
+    kinds = contributions(default_schema())
+    texts = seed_texts(40)
+    props = [hybrid.propose(t) for t in texts]
+    by_shape = {}
+    for p in props:
+        shape = (tuple(p.numbers), tuple(p.names))
+        model = answer_model(p, kinds)
+        assert by_shape.setdefault(shape, model) is model
+        assert list(model.model_fields["numbers"].annotation.model_fields) == list(p.numbers)
+        assert list(model.model_fields["names"].annotation.model_fields) == list(p.names)
+    assert len(by_shape) < len(props)       # some abstracts share a shape (and so one class)

@@ -253,8 +253,8 @@ def _backend(config: RunConfig):
     key = (config, config.api_key)
     with _LOCK:
         if key not in _SHARED:
-            if config.backend == "rules":
-                os.environ["EXTRACT_WORKERS"] = "1"
+            # Ray owns the cores: no rules worker pool (nor hybrid proposal pool) per task or actor
+            os.environ["EXTRACT_WORKERS"] = "1"
             _SHARED[key] = load_backend(config)
         return _Kept(_SHARED[key])
 

@@ -18,7 +18,6 @@ import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import jsonl
 from .errors import RecordError
 from .inputs import Item, Problem
 from .resume import OutputIndex

@@ -148,13 +148,13 @@ def backend_class(name: str) -> type[Backend]:
 def backends_for_any_schema() -> list[str]:
     """The installed backends that can fill a custom schema (``any_schema``)."""
     out = []
-    for ep in entry_points(group="extract.backends"):
+    for name in installed_backends():
         try:
-            if getattr(ep.load(), "any_schema", True):
-                out.append(ep.name)
+            if getattr(backend_class(name), "any_schema", True):
+                out.append(name)
         except Exception:  # pragma: no cover - a broken plugin is named elsewhere
             continue
-    return sorted(out)
+    return out
 
 
 def load_backend(config: RunConfig) -> Backend:

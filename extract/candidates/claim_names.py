@@ -34,7 +34,7 @@ def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
     kind_hint), in text order; ``exclude`` holds names already decided (any role)."""
     skip = {x.lower() for x in exclude}
     results = [n for n in numbers if (getattr(n, "kind", None) or getattr(n, "kind_hint", None)) == "result"]
-    starts = sorted(n.start for n in results)
+    result_starts = sorted(n.start for n in results)
     out, seen = [], set()
     for c in names:
         key = c.text.lower()
@@ -54,8 +54,8 @@ def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
             end = _sentence_end(text, e)
             stop = CLAUSE_BREAK.search(text, e, end)
             end = stop.start() if stop else end
-            k = bisect_right(starts, e)             # the first result starting after e
-            if k < len(starts) and starts[k] < end:
+            k = bisect_right(result_starts, e)      # the first result starting after e
+            if k < len(result_starts) and result_starts[k] < end:
                 seen.add(key)
                 out.append(c)
                 break

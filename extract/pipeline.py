@@ -153,15 +153,21 @@ class Extractor:
             raise UsageError("--prompt hybrid needs the default schema (or a subclass of it); "
                              "a custom schema is sent with --prompt auto or extract")
         self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
-        self.combine = hybrid.policy(config.decide)
+        #: whose word counts per field (``--decide`` or ``--policy FILE``); the cache keeps the
+        #: model's raw answer under a key without it, so another policy never re-asks
+        self.combine = hybrid.policy(config.decide, config.policy)
+        self.policy = {"decide": config.decide if config.policy is None else None,
+                       "file": str(config.policy) if config.policy is not None else None,
+                       "digest": hybrid.policy_digest(self.combine)}
         self.prompt_sha = hybrid.prompt_digest(self.prompt.sha, self.combine) if self.hybrid else self.prompt.sha
+        self._key_sha = hybrid.prompt_digest(self.prompt.sha) if self.hybrid else self.prompt.sha
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = self.backend.fingerprint()
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
-                         prompt_sha=self.prompt_sha, schema_sha=self.schema_sha,
+                         prompt_sha=self._key_sha, schema_sha=self.schema_sha,
                          reasks=self.config.reasks, text=self.prompt.key_text(text, title))
 
     def _check(self, item: Item) -> None:
@@ -178,6 +184,11 @@ class Extractor:
         }
         if meta.get("decided_by"):
             provenance["decided_by"] = meta["decided_by"]
+        if meta.get("decided") is not None:     # the hybrid job: who decided each field, and why
+            provenance["policy"] = dict(self.policy)
+            provenance["decided"] = dict(meta["decided"])
+            if meta.get("checks"):
+                provenance["checks"] = list(meta["checks"])
         record = build_record(item, obj, provenance)
         if meta.get("notes"):
             record["notes"] = list(meta["notes"])
@@ -190,10 +201,33 @@ class Extractor:
         if hit is None:
             return None
         try:                  # an entry that no longer validates is a miss, not a failure
+            if self.hybrid and hit.get("policy") != self.policy["digest"]:
+                return self._remap(item, hit)
             obj = self.schema.model_validate(hit.get("answer"))
             return self._record(item, obj, hit, True), True, {}
-        except (ValidationError, KeyError, TypeError):
+        except (ValidationError, KeyError, TypeError, SchemaFailure):
             return None
+
+    def _remap(self, item: Item, hit: dict) -> tuple[dict, bool, dict] | None:
+        """A cached hybrid answer mapped under this run's policy (no model call)."""
+        if not isinstance(hit.get("raw"), dict):
+            return None
+        request = self.request(item)
+        raw = request.job.response_model.model_validate(
+            hit["raw"], context={"source": item.text, "lenient": True})
+        obj, decided, checks = self.mapped(item, request, raw, attempts=hit["attempts"], usage=hit["usage"])
+        meta = {**hit, "answer": obj.model_dump(mode="json"), "decided": decided, "checks": checks}
+        return self._record(item, obj, meta, True), True, {}
+
+    def mapped(self, item: Item, request: Request, raw, *, attempts: int, usage: dict):
+        """(the schema's object, decided per field, checks) of a raw hybrid answer."""
+        m = hybrid.decide_fields(request.proposal, raw, self.combine)
+        try:
+            obj = self.schema.model_validate(m.fields, context={"source": item.text, "lenient": True})
+        except ValidationError as e:
+            raise SchemaFailure(f"mapped answer failed validation: {brief(e)}",
+                                attempts=attempts, usage=usage) from None
+        return obj, m.decided, m.checks
 
     def request(self, item: Item) -> Request:
         """What is sent for ``item`` (live or in a batch): the plain job against the schema,
@@ -213,16 +247,15 @@ class Extractor:
         """A validated answer to ``request`` -> the cached record (live runs and batch
         collect alike).  A hybrid answer is mapped onto the schema's fields first: texts,
         values and offsets are the rules', the model decided."""
+        extra = {}
         if request.proposal is not None:
-            fields = hybrid.to_fields(request.proposal, obj, self.combine)
-            try:
-                obj = self.schema.model_validate(fields, context={"source": item.text, "lenient": True})
-            except ValidationError as e:
-                raise SchemaFailure(f"mapped answer failed validation: {brief(e)}",
-                                    attempts=attempts, usage=usage) from None
+            raw = obj
+            obj, decided, checks = self.mapped(item, request, raw, attempts=attempts, usage=usage)
+            extra = {"raw": raw.model_dump(mode="json"), "policy": self.policy["digest"],
+                     "decided": decided, "checks": checks}
             decided_by = "model"
         return self.remember(item, obj, model=model, attempts=attempts, usage=usage,
-                             extracted_at=extracted_at, notes=notes, decided_by=decided_by)
+                             extracted_at=extracted_at, notes=notes, decided_by=decided_by, extra=extra)
 
     async def ask(self, item: Item, request: Request | None = None) -> tuple[dict, bool, dict]:
         """Ask the backend (no cache read), cache the answer: (record, False, tokens spent).
@@ -235,11 +268,13 @@ class Extractor:
         return record, False, answer.usage
 
     def remember(self, item: Item, obj, *, model: str | None, attempts: int, usage: dict,
-                 extracted_at: str | None = None, notes=(), decided_by: str | None = None) -> dict:
-        """Cache a fresh answer under ``item``'s key and return its record."""
+                 extracted_at: str | None = None, notes=(), decided_by: str | None = None,
+                 extra: dict | None = None) -> dict:
+        """Cache a fresh answer under ``item``'s key and return its record (``extra``: the
+        hybrid job's raw answer, policy digest and per-field sources)."""
         meta = {"answer": obj.model_dump(mode="json"), "model": model, "attempts": attempts,
                 "usage": usage, "extracted_at": extracted_at
-                or datetime.now(timezone.utc).isoformat(timespec="seconds")}
+                or datetime.now(timezone.utc).isoformat(timespec="seconds"), **(extra or {})}
         if notes:
             meta["notes"] = list(notes)
         if decided_by:

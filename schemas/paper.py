@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
-from extract.text import is_model_name, parse_number_at
+from extract.text import parse_number_at
 from extract.grounding import Aligner, unwrap
 
 Contribution = Literal["method", "benchmark", "dataset", "analysis", "theory", "system"]
@@ -43,6 +43,10 @@ class NumberMention(BaseModel):
                     "approach; null when it describes no system (dataset sizes, counts, unnamed "
                     "baselines, humans). In 'X improves GPT-4o's success rate from 31.2% to 58.7%', "
                     "31.2% is GPT-4o's and 58.7% is X's; a gain ('by 12 points') is the gainer's")
+    rules_agree: bool | None = Field(
+        default=None,
+        description="filled by extract, not asked of a model: whether the rule layer's reading of "
+                    "this number (kind, dataset, method) and the model's agree; null when only one read it")
 
 
 class PaperExtraction(BaseModel):
@@ -140,7 +144,9 @@ class PaperExtraction(BaseModel):
             return out
 
         methods = spans(self.method_names)
-        datasets = [d for d in spans(self.datasets) if not is_model_name(d["text"])]
+        # a model's explicit dataset label stands, whatever its shape (ImageNet-1K, ADE20K):
+        # "a model name is never a dataset" is a rule of the rules' own decision (extract.decision)
+        datasets = spans(self.datasets)
 
         def listed(name: str | None, pool: list[dict]) -> dict | None:
             """The record's own span for ``name`` (case and wrappers ignored), else None."""
@@ -186,6 +192,8 @@ class PaperExtraction(BaseModel):
                      "metric": near(n.metric, span.start),
                      "dataset": listed(n.dataset, datasets),
                      "method": method}
+            if n.rules_agree is not None:
+                entry["rules_agree"] = n.rules_agree
             if not math.isfinite(value):    # strict JSON has no Infinity
                 entry["value"], entry["value_note"] = None, "does not fit a 64-bit float"
             numbers.append(entry)
@@ -194,7 +202,6 @@ class PaperExtraction(BaseModel):
             "task": self.task,
             "contribution": self.contribution,
             "method_names": methods,
-            # post-validation: a pretrained model's name (Llama3-8B, GPT-4o) is not a dataset
             "datasets": datasets,
             "numbers": numbers,
         }

@@ -95,8 +95,8 @@ class FaultPlan:
         return None
 
 
-_NAME = re.compile(r"^(C\d+): .* -> (method|dataset|both|other)$", re.M)
-_NUMBER = re.compile(r"^(N\d+): .* -> (result|setting);", re.M)
+_NAME = re.compile(r"^(@C\d+): .* -> (method|dataset|both|other)$", re.M)
+_NUMBER = re.compile(r"^(@N\d+): .* -> (result|setting);", re.M)
 _LABELS = {"method": "method", "dataset": "dataset", "both": "both"}
 
 

@@ -25,8 +25,8 @@ def test_the_answer_schema_becomes_a_grammar_whose_keys_are_the_ids():
     p = hybrid.propose(ABSTRACT)
     schema = hybrid.answer_model(p, hybrid.contributions(PaperExtraction)).model_json_schema()
     gbnf = grammar_from_schema(schema)
-    assert '\\"N1\\"' in gbnf and '\\"N2\\"' in gbnf and '\\"N3\\"' not in gbnf
-    assert '\\"C1\\"' in gbnf and '\\"drop\\"' in gbnf
+    assert '\\"@N1\\"' in gbnf and '\\"@N2\\"' in gbnf and '\\"@N3\\"' not in gbnf
+    assert '\\"@C1\\"' in gbnf and '\\"drop\\"' in gbnf
 
 
 @pytest.mark.embedded

@@ -26,7 +26,7 @@ from .progress import Progress
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
                  schema, prompt, reasks, retries, timeout, max_tokens, max_chars,
                  max_tokens_total, temperature, *, backend_options=(), decide=RunConfig.decide,
-                 environ=None) -> RunConfig:
+                 policy=None, environ=None) -> RunConfig:
     """The run's config from the options, with the environment as defaults.
 
     The backend is the one named by ``--backend``, else ``EXTRACT_BACKEND``, else
@@ -44,7 +44,8 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
         use_cache=not no_cache, limit=limit, schema=schema, prompt=prompt, reasks=reasks,
         retries=retries, timeout=timeout, max_tokens=max_tokens, max_chars=max_chars,
         max_tokens_total=max_tokens_total, temperature=temperature,
-        backend_options=dict(backend_options), decide=decide)
+        backend_options=dict(backend_options), decide=decide,
+        policy=Path(policy) if policy else None)
 
 
 def describe(extractor: Extractor) -> str:
@@ -121,8 +122,12 @@ class _Notes:
 @schema_option
 @prompt_option
 @click.option("--decide", type=click.Choice(DECIDE), default=RunConfig.decide, show_default=True,
-              help="The hybrid job: measured = each field from the source that measured better "
-                   "(the README's Benchmarks); model = the model decides every field.")
+              help="The hybrid job: who decides the record. auto = the model, abstract by abstract, "
+                   "unless its reading contradicts the text (then the rules); model = the model "
+                   "(the rules stand in only where its answer is missing or invalid); rules = the rules.")
+@click.option("--policy", "policy_file", metavar="FILE",
+              help="A policy file of `extract calibrate` (who decides each field, as measured on "
+                   "your labeled sample); replaces --decide. Cached answers are re-mapped, never re-asked.")
 @click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks, show_default=True,
               help="Re-asks after an invalid or ungrounded answer.")
 @click.option("--retries", type=ranged("retries"), default=RunConfig.retries, show_default=True,
@@ -149,8 +154,8 @@ class _Notes:
 @click.option("--json", "as_json", is_flag=True,
               help="The run summary as one JSON line: on stdout with -o, else stderr's last line.")
 def run(inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
-        concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
-        temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
+        concurrency, cache_dir, no_cache, limit, schema, prompt, decide, policy_file, reasks, retries,
+        timeout, temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
         text_field, input_format, progress, quiet, verbose, as_json):
     """Extract grounded records from the abstracts in INPUTS.
 
@@ -171,7 +176,7 @@ def run(inputs, output, errors_file, backend, backend_options, model, base_urls,
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
                               max_chars, max_tokens_total, temperature,
-                              backend_options=backend_options, decide=decide)
+                              backend_options=backend_options, decide=decide, policy=policy_file)
         _check_backend(config.backend)
         out_path = output_path(output)          # checked before anything loads or is read
         errors_path = Path(errors_file) if errors_file else (errors_path_for(out_path) if out_path else None)

@@ -21,10 +21,10 @@ see an ordinary :class:`~extract.backends.base.Job` with a response model.
 from __future__ import annotations
 
 from .answer import answer_model
-from .mapping import Combine, policy, to_fields
+from .mapping import Combine, Mapped, decide_fields, policy, to_fields
 from .proposal import HYBRID_VERSION, Proposal, propose, render_messages
 
-__all__ = ["Combine", "policy", "HYBRID_VERSION", "Proposal", "answer_model", "propose", "render_messages", "to_fields"]
+__all__ = ["Combine", "Mapped", "decide_fields", "policy", "HYBRID_VERSION", "Proposal", "answer_model", "propose", "render_messages", "to_fields"]
 
 import json
 from functools import lru_cache
@@ -75,10 +75,16 @@ def code_digest() -> str:
 
 def prompt_digest(prompt_sha: str, combine: "Combine | None" = None) -> str:
     """The ``prompt_sha`` of a hybrid run: the template's digest plus the code's, plus the
-    policy the answer is mapped with (``--decide``) when it is not the measured default
-    (the cached record is the mapped one)."""
-    extra = "" if combine is None or combine == Combine() else ":" + json.dumps(combine.as_dict(), sort_keys=True)
+    policy the answer is mapped with when it is not the default (provenance: the record is
+    the mapped one).  The cache key leaves the policy out (``prompt_digest(sha)``): the raw
+    answer is cached, so applying another policy never asks the model again."""
+    extra = "" if combine is None or combine == Combine() else ":" + policy_digest(combine)
     return sha256(f"{prompt_sha}:{code_digest()}{extra}")
 
 
-__all__ += ["AUTO", "PROMPT", "DEFAULT_PROMPT", "applies", "prompt_name", "code_digest", "contributions", "prompt_digest"]
+def policy_digest(combine: "Combine") -> str:
+    """A short digest of a policy's fields (provenance, and the cached mapped record's tag)."""
+    return sha256(json.dumps(combine.as_dict(), sort_keys=True))[:16]
+
+
+__all__ += ["policy_digest", "AUTO", "PROMPT", "DEFAULT_PROMPT", "applies", "prompt_name", "code_digest", "contributions", "prompt_digest"]

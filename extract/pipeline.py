@@ -161,6 +161,7 @@ class Extractor:
                        "digest": hybrid.policy_digest(self.combine)}
         self.prompt_sha = hybrid.prompt_digest(self.prompt.sha, self.combine) if self.hybrid else self.prompt.sha
         self._key_sha = hybrid.prompt_digest(self.prompt.sha) if self.hybrid else self.prompt.sha
+        self._tag = hybrid.record_tag(self.combine) if self.hybrid else None
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = self.backend.fingerprint()
@@ -201,7 +202,7 @@ class Extractor:
         if hit is None:
             return None
         try:                  # an entry that no longer validates is a miss, not a failure
-            if self.hybrid and hit.get("policy") != self.policy["digest"]:
+            if self.hybrid and hit.get("policy") != self._tag:
                 return self._remap(item, hit)
             obj = self.schema.model_validate(hit.get("answer"))
             return self._record(item, obj, hit, True), True, {}
@@ -251,7 +252,7 @@ class Extractor:
         if request.proposal is not None:
             raw = obj
             obj, decided, checks = self.mapped(item, request, raw, attempts=attempts, usage=usage)
-            extra = {"raw": raw.model_dump(mode="json"), "policy": self.policy["digest"],
+            extra = {"raw": raw.model_dump(mode="json"), "policy": self._tag,
                      "decided": decided, "checks": checks}
             decided_by = "model"
         return self.remember(item, obj, model=model, attempts=attempts, usage=usage,

@@ -55,6 +55,8 @@ class Number(Span):
     dataset: Span | None = None
     method: Span | str | None = None
     has_claims: bool = False  # the record carries the claim fields (older records do not)
+    #: the hybrid job: whether the rules' reading of this number and the model's agree (None: one read it)
+    rules_agree: bool | None = None
 
     def as_dict(self) -> dict:
         d = super().as_dict()
@@ -155,7 +157,8 @@ def _number(obj, text: str) -> Number | None:
                   kind=kind if kind in ("result", "setting") else "", about=_str(obj.get("about")),
                   metric=_span(obj.get("metric"), text), dataset=_span(obj.get("dataset"), text),
                   method="" if method == "" else _span(method, text),
-                  has_claims=any(k in obj for k in ("metric", "dataset", "method")))
+                  has_claims=any(k in obj for k in ("metric", "dataset", "method")),
+                  rules_agree=obj["rules_agree"] if isinstance(obj.get("rules_agree"), bool) else None)
 
 
 _DEFAULT_KEYS = {"task", "contribution", "method_names", "datasets", "numbers"}

@@ -68,3 +68,4 @@ main.add_command(triage)
 main.add_command(report)
 from .eval import eval_cmd; main.add_command(eval_cmd)  # noqa: E402,E702
 from .batch import batch; main.add_command(batch)  # noqa: E402,E702
+from .calibrate import calibrate; main.add_command(calibrate)  # noqa: E402,E702

@@ -208,6 +208,8 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
     listed = {x.lower() for x in datasets}
     for (key, num, d, kind), claim in zip(kept, rules_claims):
         metric, dataset, method = (claim.fields()[f] for f in ("metric", "dataset", "method"))
+        if src["names"] == "rules" and key in ruled:      # the rules' own reading, exactly
+            metric, dataset, method = (ruled[key].get(f) for f in ("metric", "dataset", "method"))
         agree = None
         if d is not None and d.kind == "drop":
             agree = False               # the model left out a number the rules keep

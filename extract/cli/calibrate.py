@@ -38,10 +38,8 @@ from .run import _check_backend, build_config, describe
 @click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks, show_default=True)
 @click.option("--max-tokens-total", type=ranged("max_tokens_total"), metavar="N",
               help="Token budget of the sample's run (a rerun resumes from the cache).")
-@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True,
-              help="The comparison on stdout: a table, or the policy file's JSON.")
 def calibrate(inputs, gold_path, policy_out, backend, model, base_urls, mode, concurrency, cache_dir,
-              reasks, max_tokens_total, fmt) -> None:
+              reasks, max_tokens_total) -> None:
     """Score the rules and the model field by field on a labeled sample; write a policy file.
 
     Runs INPUTS' abstracts through the hybrid job (rules propose, the model answers) with the
@@ -82,7 +80,7 @@ def calibrate(inputs, gold_path, policy_out, backend, model, base_urls, mode, co
             raise UsageError(f"none of the gold records of {gold_path} matched an abstract of the sample")
         policy = result.policy({"model": config.model, "backend": config.backend, "gold": str(gold_path)})
         write_output("calibrate", cal.dumps(policy), policy_out)
-        click.echo(result.table() if fmt == "text" else cal.dumps(policy), nl=False)
+        click.echo(result.table(), nl=False)
         if summary.failed:
             raise SystemExit(1)
     except ExtractError as e:

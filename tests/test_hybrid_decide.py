@@ -116,3 +116,15 @@ def test_the_default_lets_the_rules_decide_an_abstract_whose_reading_swaps_roles
     assert strip(rec["extraction"]) == rules["extraction"]
     model = _run(cli, server, tmp_path, TEXT, [], "--decide", "model", name="m")
     assert model["extraction"]["contribution"] == "theory"     # --decide model: its word, cached answer
+
+
+def test_the_default_keeps_a_generic_phrase_out_of_the_datasets_the_model_keeps_it(cli, server, tmp_path):
+    text = "We propose FooNet and test it on several real-world benchmark suites and on CIFAR-100."
+    p = hybrid.propose(text)
+    ids = {n.text: k for k, n in p.names.items()}
+    answer = hybrid_payload(names={ids["FooNet"]: "method", ids["CIFAR-100"]: "dataset"},
+                            more_datasets=["real-world benchmark suites"])
+    auto = _run(cli, server, tmp_path, text, [answer])
+    assert [d["text"] for d in auto["extraction"]["datasets"]] == ["CIFAR-100"]
+    model = _run(cli, server, tmp_path, text, [], "--decide", "model", name="m")
+    assert [d["text"] for d in model["extraction"]["datasets"]] == ["CIFAR-100", "real-world benchmark suites"]

@@ -10,6 +10,9 @@ checks use the text and the rules' reading only, never the model's name:
   does not swap what a name is ("we propose X" against "on the X benchmark");
 * **kinds** - the model turns more than half of the rules' result/setting readings around
   (the only one, in an abstract with one number): a reader of the text disagrees on a few;
+* **generic datasets** (per name) - a dataset is a named one (the guideline: "no generic
+  descriptions"): a lower-case phrase of several words without a digit ("real-world
+  datasets") that the model calls a dataset and the rules do not stays out;
 * **claims** (per number, not the whole abstract) - the dataset or system a model ties a
   number to must be written in the number's own sentence, or be the rules' reading; else
   the rules' reading of that number stands.  A name from another sentence is where a small
@@ -20,6 +23,8 @@ README's figures measure exactly what a run does.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..text import sentence_at, sentence_bounds
 from .proposal import Proposal
@@ -75,3 +80,8 @@ class Sentences:
             return True                 # null and "" say no name: nothing to check
         s, e = sentence_at(self.bounds, start)
         return name.lower() in self.text[s:e].lower()
+
+
+def generic(name: str) -> bool:
+    """A lower-case phrase of several words without a digit: a description, not a name."""
+    return " " in name.strip() and not re.search(r"[A-Z0-9]", name)

@@ -27,7 +27,7 @@ from ..errors import UsageError
 from ..grounding import Aligner
 from ..text import parse_number_at
 from .answer import _ID
-from .checks import Sentences, contradictions
+from .checks import Sentences, contradictions, generic
 from .proposal import Proposal
 
 SOURCES = ("model", "rules", "auto")
@@ -143,7 +143,8 @@ def _unique(xs) -> list[str]:
     return out
 
 
-def _names(proposal: Proposal, answer: BaseModel, source: str, resolve) -> tuple[list[str], list[str]]:
+def _names(proposal: Proposal, answer: BaseModel, source: str, resolve,
+           checked: bool = False) -> tuple[list[str], list[str]]:
     rules_m, rules_d = list(proposal.rules.get("method_names", ())), list(proposal.rules.get("datasets", ()))
     if source == "rules":
         return rules_m, rules_d
@@ -154,6 +155,9 @@ def _names(proposal: Proposal, answer: BaseModel, source: str, resolve) -> tuple
     model_d += [resolve(r) for r in answer.more_datasets]
     if source == "union":
         return _unique(rules_m + model_m), _unique(rules_d + model_d)
+    if checked:                 # the default: a generic phrase is no dataset unless the rules say so
+        ruled = {x.lower() for x in rules_d}
+        model_d = [d for d in model_d if d and (d.lower() in ruled or not generic(d))]
     return _unique(model_m), _unique(model_d)
 
 
@@ -188,7 +192,7 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
     src = {f.name: ("rules" if checks else "model") if getattr(combine, f.name) == "auto"
            else getattr(combine, f.name) for f in fields(combine) if f.name != "number_datasets"}
     decided = dict(src)
-    methods, datasets = _names(proposal, answer, src["names"], resolve)
+    methods, datasets = _names(proposal, answer, src["names"], resolve, checked=combine.names == "auto")
     contribution = answer.contribution if src["contribution"] == "model" else proposal.rules["contribution"]
     ruled = proposal.rules_numbers()
     kept = []                       # (key, candidate, the model's decision or None, kind)

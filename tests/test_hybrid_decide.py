@@ -128,3 +128,15 @@ def test_the_default_keeps_a_generic_phrase_out_of_the_datasets_the_model_keeps_
     assert [d["text"] for d in auto["extraction"]["datasets"]] == ["CIFAR-100"]
     model = _run(cli, server, tmp_path, text, [], "--decide", "model", name="m")
     assert [d["text"] for d in model["extraction"]["datasets"]] == ["CIFAR-100", "real-world benchmark suites"]
+
+
+def test_the_default_keeps_the_rules_name_where_the_model_names_none_in_the_sentence(cli, server, tmp_path):
+    answer = hybrid_payload(
+        names={ID["FooNet"]: "method", ID["CIFAR-100"]: "dataset", ID["ImageNet-1K"]: "dataset"},
+        numbers={"@N1": {"kind": "result", "metric": "accuracy", "dataset": ID["ImageNet-1K"], "method": None},
+                 "@N2": {"kind": "result", "metric": "accuracy", "dataset": None, "method": None}})
+    auto = _run(cli, server, tmp_path, TEXT, [answer])["extraction"]["numbers"]
+    model = _run(cli, server, tmp_path, TEXT, [], "--decide", "model", name="m")["extraction"]["numbers"]
+    assert (auto[1]["dataset"]["text"], auto[1]["method"]["text"]) == ("CIFAR-100", "FooNet")
+    assert auto[0]["dataset"]["text"] == "ImageNet-1K"         # the model's own name in the sentence
+    assert (model[1]["dataset"], model[1]["method"]) == (None, None)

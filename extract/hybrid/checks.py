@@ -15,7 +15,8 @@ checks use the text and the rules' reading only, never the model's name:
   datasets") that the model calls a dataset and the rules do not stays out;
 * **claims** (per number, not the whole abstract) - the dataset or system a model ties a
   number to must be written in the number's own sentence, or be the rules' reading; else
-  the rules' reading of that number stands.  A name from another sentence is where a small
+  the rules' reading of that number stands; where the model names no dataset (or system)
+  and the rules read one written in that sentence, the rules' name stands.  A name from another sentence is where a small
   model's claims go wrong (measured: ``bench/hybrid.py score``).
 
 Each check is a plain function of (proposal, answer), so ``extract calibrate`` and the

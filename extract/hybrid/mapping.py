@@ -224,6 +224,11 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             mine = ruled.get(key)       # the rules' own reading of this number (none if added)
             agree = mine is not None and d.kind == mine.get("kind") and _same(m_dataset, mine.get("dataset")) \
                 and _same(m_method, mine.get("method"))
+            if combine.claims == "auto":    # no name where the rules read one in the sentence: theirs
+                if m_dataset is None and dataset and sentences.holds(dataset, num.start):
+                    m_dataset = dataset
+                if m_method is None and method and sentences.holds(method, num.start):
+                    m_method = method
             in_sentence = combine.claims != "auto" or all(
                 _same(x, y) or sentences.holds(x, num.start)
                 for x, y in ((m_dataset, dataset), (m_method, method)))

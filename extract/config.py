@@ -67,7 +67,7 @@ RANGES: dict[str, Range] = {
 }
 _OPTIONAL = {"limit", "max_tokens_total"}      # None: no limit
 MODES = ("tools", "json_schema", "json")
-DECIDE = ("measured", "model")                 # --decide (extract.hybrid.mapping.DECIDE)       # instructor modes for remote models
+DECIDE = ("auto", "model", "rules")            # --decide (extract.hybrid.mapping.policy)
 
 
 class Options(Mapping):
@@ -124,9 +124,11 @@ class RunConfig:
     #: auto: the hybrid job (rules propose, the model decides) for the default schema on a
     #: backend with a capable model, else "extract"; or a name of prompts/<name>.*.txt
     prompt: str = "auto"
-    #: the hybrid job: whose word counts per field, "measured" (each field from the source
-    #: that measured better) or "model" (the model decides every field)
-    decide: str = "measured"
+    #: the hybrid job: whose word counts, "auto" (the model, unless its reading of an abstract
+    #: contradicts the text: then the rules), "model" or "rules" (every field)
+    decide: str = "auto"
+    #: a policy file of ``extract calibrate`` (per field: model, rules or auto); replaces ``decide``
+    policy: Path | None = None
     temperature: float = 0.0
     max_tokens: int = 1024
     seed: int | None = 0
@@ -153,6 +155,8 @@ class RunConfig:
         _validate(self)
         if not isinstance(self.backend_options, Options):
             object.__setattr__(self, "backend_options", Options(self.backend_options or ()))
+        if self.policy is not None and not isinstance(self.policy, Path):
+            object.__setattr__(self, "policy", Path(self.policy))
         if not isinstance(self.cache_dir, Path):
             object.__setattr__(self, "cache_dir", Path(self.cache_dir))
         if isinstance(self.base_urls, str):

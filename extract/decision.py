@@ -26,6 +26,7 @@ from .candidates.claim_names import claimed_systems
 from .candidates.claims import attach_claims
 from .candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
 from .schema_loader import contributions, default_schema
+from .text import is_model_name
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
 CONSTRAINT_VERSION = "choices-5"
@@ -314,9 +315,15 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
                                                    contribution=contribution)):
         entry.update(claim.fields())    # metric, dataset, method: read from the sentence by rules
     task = plan.task or written_task(str(answer.get("task", "")))
+    # a pretrained model's name (Llama3-8B, GPT-4o) is never one of the rules' datasets (a
+    # model's own dataset label is not filtered: extract.hybrid keeps it)
+    shaped = {d.text.lower() for d in datasets if is_model_name(d.text)}
+    for entry in numbers:
+        if entry.get("dataset") and entry["dataset"].lower() in shaped:
+            entry["dataset"] = None
     return {"task": task or "unspecified", "contribution": contribution,
-            "method_names": [m.text for m in methods], "datasets": [d.text for d in datasets],
-            "numbers": numbers}
+            "method_names": [m.text for m in methods],
+            "datasets": [d.text for d in datasets if d.text.lower() not in shaped], "numbers": numbers}
 
 
 #: The policy of the rules path: no model call, the rules' choices stand (names they are

@@ -172,8 +172,15 @@ class Extractor:
             raise UsageError("--prompt hybrid needs the default schema (or a subclass of it); "
                              "a custom schema is sent with --prompt auto or extract")
         self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
-        self.combine = hybrid.policy(config.decide)
+        #: whose word counts per field (``--decide`` or ``--policy FILE``); the cache keeps the
+        #: model's raw answer under a key without it, so another policy never re-asks
+        self.combine = hybrid.policy(config.decide, config.policy)
+        self.policy = {"decide": config.decide if config.policy is None else None,
+                       "file": str(config.policy) if config.policy is not None else None,
+                       "digest": hybrid.policy_digest(self.combine)}
         self.prompt_sha = hybrid.prompt_digest(self.prompt.sha, self.combine) if self.hybrid else self.prompt.sha
+        self._key_sha = hybrid.prompt_digest(self.prompt.sha) if self.hybrid else self.prompt.sha
+        self._tag = hybrid.record_tag(self.combine) if self.hybrid else None
         self._few_shot()
         self.schema_sha = sha256(schema_json(self.schema))
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
@@ -214,11 +221,13 @@ class Extractor:
                              "(the packaged tiny model only chooses among the rules' candidates)")
         self.examples = few_shot.load_examples(self.config.examples)
         self._shots = few_shot.turns(self.examples, self.prompt, self.hybrid)
-        self.prompt_sha = sha256(f"{self.prompt_sha}:examples:{few_shot.digest(self._shots)}")
+        shots = few_shot.digest(self._shots)
+        self.prompt_sha = sha256(f"{self.prompt_sha}:examples:{shots}")
+        self._key_sha = sha256(f"{self._key_sha}:examples:{shots}")     # the cache key's prompt part
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
-                         prompt_sha=self.prompt_sha, schema_sha=self.schema_sha,
+                         prompt_sha=self._key_sha, schema_sha=self.schema_sha,
                          reasks=self.config.reasks, text=self.prompt.key_text(text, title))
 
     def _check(self, item: Item) -> None:
@@ -238,6 +247,11 @@ class Extractor:
             provenance["decided_by"] = meta["decided_by"]
         if self.examples:       # digests of the examples' abstracts: eval warns on gold among them
             provenance["examples"] = [few_shot.text_digest(e.text) for e in self.examples]
+        if meta.get("decided") is not None:     # the hybrid job: who decided each field, and why
+            provenance["policy"] = dict(self.policy)
+            provenance["decided"] = dict(meta["decided"])
+            if meta.get("checks"):
+                provenance["checks"] = list(meta["checks"])
         record = build_record(item, obj, provenance)
         if meta.get("notes"):
             record["notes"] = list(meta["notes"])
@@ -252,10 +266,33 @@ class Extractor:
         if hit is None:
             return None
         try:                  # an entry that no longer validates is a miss, not a failure
+            if self.hybrid and hit.get("policy") != self._tag:
+                return self._remap(item, hit)
             obj = self.schema.model_validate(hit.get("answer"))
             return self._record(item, obj, hit, True), True, {}
-        except (ValidationError, KeyError, TypeError):
+        except (ValidationError, KeyError, TypeError, SchemaFailure):
             return None
+
+    def _remap(self, item: Item, hit: dict) -> tuple[dict, bool, dict] | None:
+        """A cached hybrid answer mapped under this run's policy (no model call)."""
+        if not isinstance(hit.get("raw"), dict):
+            return None
+        request = self.request(item)
+        raw = request.job.response_model.model_validate(
+            hit["raw"], context={"source": item.text, "lenient": True})
+        obj, decided, checks = self.mapped(item, request, raw, attempts=hit["attempts"], usage=hit["usage"])
+        meta = {**hit, "answer": obj.model_dump(mode="json"), "decided": decided, "checks": checks}
+        return self._record(item, obj, meta, True), True, {}
+
+    def mapped(self, item: Item, request: Request, raw, *, attempts: int, usage: dict):
+        """(the schema's object, decided per field, checks) of a raw hybrid answer."""
+        m = hybrid.decide_fields(request.proposal, raw, self.combine)
+        try:
+            obj = self.schema.model_validate(m.fields, context={"source": item.text, "lenient": True})
+        except ValidationError as e:
+            raise SchemaFailure(f"mapped answer failed validation: {brief(e)}",
+                                attempts=attempts, usage=usage) from None
+        return obj, m.decided, m.checks
 
     def request(self, item: Item, proposal: hybrid.Proposal | None = None) -> Request:
         """What is sent for ``item`` (live or in a batch): the plain job against the schema,
@@ -270,7 +307,8 @@ class Extractor:
         return Request(Job(item.id, item.text,
                            few_shot.with_turns(hybrid.render_messages(self.prompt, proposal), self._shots),
                            hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
-                           {"source": item.text, "drop_ungrounded": True}), proposal)
+                           {"source": item.text, "drop_ungrounded": True,
+                            "listed": tuple((n.start, n.end) for n in proposal.numbers.values())}), proposal)
 
     def finish(self, item: Item, request: Request, obj, *, model: str | None, attempts: int,
                usage: dict, extracted_at: str | None = None, notes=(),
@@ -278,16 +316,15 @@ class Extractor:
         """A validated answer to ``request`` -> the cached record (live runs and batch
         collect alike).  A hybrid answer is mapped onto the schema's fields first: texts,
         values and offsets are the rules', the model decided."""
+        extra = {}
         if request.proposal is not None:
-            fields = hybrid.to_fields(request.proposal, obj, self.combine)
-            try:
-                obj = self.schema.model_validate(fields, context={"source": item.text, "lenient": True})
-            except ValidationError as e:
-                raise SchemaFailure(f"mapped answer failed validation: {brief(e)}",
-                                    attempts=attempts, usage=usage) from None
+            raw = obj
+            obj, decided, checks = self.mapped(item, request, raw, attempts=attempts, usage=usage)
+            extra = {"raw": raw.model_dump(mode="json"), "policy": self._tag,
+                     "decided": decided, "checks": checks}
             decided_by = "model"
         return self.remember(item, obj, model=model, attempts=attempts, usage=usage,
-                             extracted_at=extracted_at, notes=notes, decided_by=decided_by)
+                             extracted_at=extracted_at, notes=notes, decided_by=decided_by, extra=extra)
 
     async def prepare(self, item: Item) -> Request:
         """:meth:`request`, with the hybrid proposal (the whole rule layer, ~8 ms of CPU)
@@ -314,11 +351,13 @@ class Extractor:
         return record, False, answer.usage
 
     def remember(self, item: Item, obj, *, model: str | None, attempts: int, usage: dict,
-                 extracted_at: str | None = None, notes=(), decided_by: str | None = None) -> dict:
-        """Cache a fresh answer under ``item``'s key and return its record."""
-        meta = {"model": model, "attempts": attempts,
+                 extracted_at: str | None = None, notes=(), decided_by: str | None = None,
+                 extra: dict | None = None) -> dict:
+        """Cache a fresh answer under ``item``'s key and return its record (``extra``: the
+        hybrid job's raw answer, policy digest and per-field sources)."""
+        meta = {"answer": obj.model_dump(mode="json"), "model": model, "attempts": attempts,
                 "usage": usage, "extracted_at": extracted_at
-                or datetime.now(timezone.utc).isoformat(timespec="seconds")}
+                or datetime.now(timezone.utc).isoformat(timespec="seconds"), **(extra or {})}
         if notes:
             meta["notes"] = list(notes)
         if decided_by:

@@ -66,6 +66,8 @@ class Number(Span):
     @property
     def is_change(self) -> bool:
         return self.value_type == "change"
+    #: the hybrid job: whether the rules' reading of this number and the model's agree (None: one read it)
+    rules_agree: bool | None = None
 
     def as_dict(self) -> dict:
         d = super().as_dict()
@@ -178,7 +180,8 @@ def _number(obj, text: str) -> Number | None:
                   method="" if method == "" else _span(method, text),
                   has_claims=any(k in obj for k in ("metric", "dataset", "method")),
                   value_type="change" if obj.get("value_type") == "change" else "absolute",
-                  compared_to=_span(obj.get("compared_to"), text) if obj.get("value_type") == "change" else None)
+                  compared_to=_span(obj.get("compared_to"), text) if obj.get("value_type") == "change" else None,
+                  rules_agree=obj["rules_agree"] if isinstance(obj.get("rules_agree"), bool) else None)
 
 
 _DEFAULT_KEYS = {"task", "contribution", "method_names", "datasets", "numbers"}

@@ -31,6 +31,9 @@ flag                          weight  per item  fires when
                                                 (background sentences are not counted)
 ``settings_only``             2       no        there are numbers but all are settings (sizes,
                                                 counts): no claimed result is quantified
+``rules_disagree``            2       yes       the rules' reading of a number (kind, dataset,
+                                                method) and the model's differ: read it first
+                                                (``--disagree`` lists only these)
 ``result_no_dataset``         1       yes       a result's claim names no dataset although the
                                                 paper names datasets, none in its sentence
 ``change_no_reference``       1       yes       a change (a gain, drop or speedup: ``value_type``
@@ -93,6 +96,8 @@ FLAG_TYPES: dict[str, FlagType] = {f.code: f for f in [
     FlagType("unsupported_superlative", 2, "superlative without number",
              "one of the paper's own claim sentences says 'state-of-the-art', 'significantly', ... "
              "with no number in it", True),
+    FlagType("rules_disagree", 2, "rules and model disagree",
+             "the rules' reading of a number (kind, dataset, method) and the model's differ", True),
     FlagType("settings_only", 2, "numbers are all settings", "every number is a setting; no result is quantified"),
     FlagType("result_no_dataset", 1, "result without dataset",
              "a result's claim names no dataset although the paper names datasets (none in its sentence)", True),
@@ -403,6 +408,9 @@ def paper_flags(p: Paper) -> list[Flag]:
         if n.is_change and n.compared_to is None and n.grounded and \
                 not _REFERENCE.search(text, *sentence_at(bounds, n.start)):
             add("change_no_reference", ev_span(n, "a change: measured against what is not said"))
+    for n in p.numbers:
+        if n.rules_agree is False:
+            add("rules_disagree", ev_span(n, _reading(n)))
     number_sentences = {sentence_at(bounds, n.start)[0] for n in p.numbers if n.grounded}
     superlatives: dict[int, list[re.Match]] = {}
     for m in _SUPERLATIVE.finditer(text):
@@ -431,6 +439,12 @@ def paper_flags(p: Paper) -> list[Flag]:
     return _finish(found)
 
 
+def _reading(n: Number) -> str:
+    """The record's reading of a number, as a note: kind, dataset, method."""
+    method = n.method.text if isinstance(n.method, Span) else ('"" (own approach)' if n.method == "" else "none")
+    return f"kept: {n.kind or '?'}; dataset {n.dataset.text if n.dataset else 'none'}; method {method}"
+
+
 def _finish(found: dict[str, list[Evidence]]) -> list[Flag]:
     flags = [Flag(c, FLAG_TYPES[c].weight, FLAG_TYPES[c].label, ev) for c, ev in found.items()]
     flags.sort(key=lambda f: (-f.points, -f.weight, f.code))
@@ -456,9 +470,12 @@ def triage(rs: RecordSet) -> list[Triage]:
     return out
 
 
-def select(items: Sequence[Triage], top: int | None = None, min_score: int | None = None) -> list[Triage]:
-    """The items with a score of at least ``min_score``, at most the first ``top`` of them."""
-    out = [t for t in items if min_score is None or t.score >= min_score]
+def select(items: Sequence[Triage], top: int | None = None, min_score: int | None = None,
+           only: str | None = None) -> list[Triage]:
+    """The items with a score of at least ``min_score`` (and flag ``only``), at most the
+    first ``top`` of them."""
+    out = [t for t in items if (min_score is None or t.score >= min_score)
+           and (only is None or any(f.code == only for f in t.flags))]
     return out[:top] if top is not None else out
 
 

@@ -78,10 +78,11 @@ def to_csv(items: Sequence[Triage], total=None) -> str:
     return buf.getvalue()
 
 
-def render(rs: RecordSet, fmt: str = "text", top: int | None = None, min_score: int | None = None) -> str:
+def render(rs: RecordSet, fmt: str = "text", top: int | None = None, min_score: int | None = None,
+           only: str | None = None) -> str:
     writers = {"text": to_text, "json": to_json, "csv": to_csv}
     if fmt not in writers:
         raise ValueError(f"unknown format {fmt!r} (one of {', '.join(writers)})")
     every = triage(rs)
-    items = select(every, top, min_score)
+    items = select(every, top, min_score, only)
     return writers[fmt](items, total=every)

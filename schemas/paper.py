@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
-from extract.text import is_model_name, parse_number_at
+from extract.text import parse_number_at
 from extract.grounding import Aligner, unwrap
 
 Contribution = Literal["method", "benchmark", "dataset", "analysis", "theory", "system"]
@@ -53,6 +53,10 @@ class NumberMention(BaseModel):
         description="for a change, the named system its reference value belongs to, verbatim "
                     "('outperforms PromptRank by 9.43%' -> 'PromptRank', '+8.26% over OFA' -> 'OFA'); "
                     "null when unnamed ('over the baseline') and for absolute values")
+    rules_agree: bool | None = Field(
+        default=None,
+        description="filled by extract, not asked of a model: whether the rule layer's reading of "
+                    "this number (kind, dataset, method) and the model's agree; null when only one read it")
 
 
 class PaperExtraction(BaseModel):
@@ -152,7 +156,9 @@ class PaperExtraction(BaseModel):
             return out
 
         methods = spans(self.method_names)
-        datasets = [d for d in spans(self.datasets) if not is_model_name(d["text"])]
+        # a model's explicit dataset label stands, whatever its shape (ImageNet-1K, ADE20K):
+        # "a model name is never a dataset" is a rule of the rules' own decision (extract.decision)
+        datasets = spans(self.datasets)
 
         def listed(name: str | None, pool: list[dict]) -> dict | None:
             """The record's own span for ``name`` (case and wrappers ignored), else None."""
@@ -203,6 +209,8 @@ class PaperExtraction(BaseModel):
                      "metric": near(n.metric, span.start),
                      "dataset": listed(n.dataset, datasets),
                      "method": method, "value_type": n.value_type, "compared_to": compared}
+            if n.rules_agree is not None:
+                entry["rules_agree"] = n.rules_agree
             if not math.isfinite(value):    # strict JSON has no Infinity
                 entry["value"], entry["value_note"] = None, "does not fit a 64-bit float"
             numbers.append(entry)
@@ -211,7 +219,6 @@ class PaperExtraction(BaseModel):
             "task": self.task,
             "contribution": self.contribution,
             "method_names": methods,
-            # post-validation: a pretrained model's name (Llama3-8B, GPT-4o) is not a dataset
             "datasets": datasets,
             "numbers": numbers,
         }

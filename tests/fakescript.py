@@ -103,14 +103,14 @@ class FaultPlan:
         return None
 
 
-_NAME = re.compile(r"^(C\d+): .* -> (method|dataset|both|other)$", re.M)
-_NUMBER = re.compile(r"^(N\d+): .* -> (result|setting);", re.M)
+_NAME = re.compile(r"^(@C\d+): .* -> (method|dataset|both|other)$", re.M)
+_NUMBER = re.compile(r"^(@N\d+): .* -> (result|setting);", re.M)
 _LABELS = {"method": "method", "dataset": "dataset", "both": "both"}
 
 
 def hybrid_payload(task: str = "a task of three words", contribution: str = "method",
                    names: dict | None = None, numbers: dict | None = None,
-                   more_methods=(), more_datasets=()) -> dict:
+                   more_methods=(), more_datasets=(), more_numbers=()) -> dict:
     """A hybrid answer (``extract.hybrid.answer``): ``numbers`` maps an id to a kind or to a
     full decision (``{"kind", "metric", "dataset", "method"}``)."""
     decisions = {}
@@ -119,7 +119,7 @@ def hybrid_payload(task: str = "a task of three words", contribution: str = "met
         decisions[nid] = {"kind": "result", "metric": None, "dataset": None, "method": None, **d}
     return {"task": task, "contribution": contribution, "names": dict(names or {}),
             "more_methods": list(more_methods), "more_datasets": list(more_datasets),
-            "numbers": decisions}
+            "numbers": decisions, "more_numbers": list(more_numbers)}
 
 
 def hybrid_answer(abstract: str, listing: str) -> dict:

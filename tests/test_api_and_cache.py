@@ -94,9 +94,13 @@ def test_record_roundtrip_keeps_valid_offsets(tokens, data):
         <= len(obj.method_names)
 
 
-def test_export_never_lists_a_model_name_as_a_dataset():
-    source = "We fine-tune Llama3-8B and GPT-4o on ImageNet and report 3.2% gains."
+def test_a_models_dataset_label_stands_and_the_rules_never_list_a_model_name():
+    """Issue 16: the "a model name is never a dataset" step drops what a model labels a
+    dataset (ImageNet-1K, ADE20K); it belongs to the rules' own decision only."""
+    source = "We fine-tune Llama3-8B and GPT-4o on ImageNet-1K and report 3.2% gains."
     obj = PaperExtraction(task="fine-tuning", contribution="analysis", method_names=[],
-                          datasets=["Llama3-8B", "ImageNet", "GPT-4o"], numbers=[])
+                          datasets=["Llama3-8B", "ImageNet-1K"], numbers=[])
     extraction, dropped = obj.export(source)
-    assert [d["text"] for d in extraction["datasets"]] == ["ImageNet"] and dropped == []
+    assert [d["text"] for d in extraction["datasets"]] == ["Llama3-8B", "ImageNet-1K"] and dropped == []
+    from extract.decision import decide
+    assert not {"Llama3-8B", "GPT-4o"} & set(decide(source)["datasets"])

@@ -18,12 +18,12 @@ ABSTRACT = ("We propose FooNet, which improves top-1 accuracy by 3.2% on BarBenc
             "MegaBaseline model, using 120 GPUs.")
 TITLE = "FooNet: a title"
 PROPOSAL = hybrid.propose(ABSTRACT, TITLE)
-IDS = {n.text: k for k, n in PROPOSAL.names.items()}        # "FooNet" -> "C1", ...
+IDS = {n.text: k for k, n in PROPOSAL.names.items()}        # "FooNet" -> "@C1", ...
 
 
 def good(**over):
-    decided = {"N1": {"kind": "result", "metric": "top-1 accuracy", "dataset": IDS["BarBench"],
-                      "method": IDS["FooNet"]}, "N2": "setting"}
+    decided = {"@N1": {"kind": "result", "metric": "top-1 accuracy", "dataset": IDS["BarBench"],
+                      "method": IDS["FooNet"]}, "@N2": "setting"}
     return hybrid_payload(task="image classification", names={IDS["FooNet"]: "method",
                                                                IDS["BarBench"]: "dataset"},
                           numbers=decided, **over)
@@ -55,7 +55,7 @@ def test_the_default_request_admits_exactly_the_abstracts_number_ids(cli, server
     assert "hybrid: the rules propose, the model decides" in r.stderr
     assert server.chat_count == 1
     defs = schema_of(server.requests[0]["body"])["$defs"]
-    assert list(defs["Numbers"]["properties"]) == list(PROPOSAL.numbers) == ["N1", "N2"]
+    assert list(defs["Numbers"]["properties"]) == list(PROPOSAL.numbers) == ["@N1", "@N2"]
     assert defs["Numbers"]["additionalProperties"] is False
     assert list(defs["Names"]["properties"]) == list(PROPOSAL.names)
     assert defs["Names"]["additionalProperties"] is False
@@ -78,13 +78,13 @@ def test_a_scripted_answer_keeps_the_rules_texts_values_and_offsets(cli, server,
 
 
 def test_an_unknown_candidate_id_is_reasked_and_the_reask_survives_a_429(cli, server, one, tmp_path):
-    server.push({"payload": good(more_datasets=["C9"])},
+    server.push({"payload": good(more_datasets=["@C9"])},
                 {"status": 429, "headers": {"Retry-After": "0"}}, {"payload": good()})
     r, recs = run(cli, server, one, tmp_path / "o.jsonl")
     assert r.exit_code == 0, r.stderr
     assert server.chat_count == 3
     first, reask, after_429 = (q["body"]["messages"] for q in server.requests)
-    assert len(reask) > len(first) and "C9" in json.dumps(reask[len(first):])
+    assert len(reask) > len(first) and "@C9" in json.dumps(reask[len(first):])
     assert after_429 == reask, "the retry after the 429 sends the re-ask again, not a fresh ask"
     assert recs[0]["provenance"]["attempts"] == 3
     assert [d["text"] for d in recs[0]["extraction"]["datasets"]] == ["BarBench"]
@@ -93,7 +93,7 @@ def test_an_unknown_candidate_id_is_reasked_and_the_reask_survives_a_429(cli, se
 def test_reasks_and_retries_share_one_bound_per_record(cli, server, one, tmp_path):
     """reasks + retries + 1 requests at most, whatever the mix of bad ids and 429s; on the
     last attempt an unknown id is dropped, the rest of the answer kept."""
-    bad, busy = {"payload": good(more_methods=["C9"])}, {"status": 429, "headers": {"Retry-After": "0"}}
+    bad, busy = {"payload": good(more_methods=["@C9"])}, {"status": 429, "headers": {"Retry-After": "0"}}
     server.push(bad, busy, busy)
     r, recs = run(cli, server, one, tmp_path / "o.jsonl", "--reasks", "1", "--retries", "1")
     assert recs == [] and r.exit_code == 1 and server.chat_count == 3
@@ -218,7 +218,7 @@ def test_batch_round_trip_gives_the_live_records(cli, bcli, server, tmp_path):
 
 def test_a_batch_answer_with_an_unknown_id_is_kept_without_it(bcli, server, one, tmp_path):
     """A batch cannot re-ask: what a live run re-asks is dropped, the rest recorded."""
-    server.push({"payload": good(more_datasets=["C9"])})
+    server.push({"payload": good(more_datasets=["@C9"])})
     r = bcli("submit", str(one), "--keep", str(tmp_path / "b.jsonl"))
     [batch_id] = r.stdout.split()
     _finished(bcli, batch_id)

@@ -89,6 +89,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "report": (".report", "report", "Write a self-contained HTML report of RECORDS.jsonl."),
     "eval": (".eval", "eval_cmd", "Score RECORDS.jsonl against gold annotations."),
     "batch": (".batch", "batch", "Run a corpus through the OpenAI Batch API (or vLLM's offline batch runner)."),
+    "calibrate": (".calibrate", "calibrate", "Score the rules and the model field by field on a labeled sample; write a policy file."),
 }
 
 

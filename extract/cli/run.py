@@ -31,7 +31,7 @@ PRICE = _FiniteFloatRange(0, None)     # USD per million tokens
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
                  schema, prompt, reasks, retries, timeout, max_tokens, max_chars,
                  max_tokens_total, temperature, *, backend_options=(), decide=RunConfig.decide,
-                 environ=None, examples=None) -> RunConfig:
+                 policy=None, environ=None, examples=None) -> RunConfig:
     """The run's config from the options, with the environment as defaults.
 
     The backend is the one named by ``--backend``, else ``EXTRACT_BACKEND``, else
@@ -49,7 +49,8 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
         use_cache=not no_cache, limit=limit, schema=schema, prompt=prompt, reasks=reasks,
         retries=retries, timeout=timeout, max_tokens=max_tokens, max_chars=max_chars,
         max_tokens_total=max_tokens_total, temperature=temperature,
-        backend_options=dict(backend_options), decide=decide, examples=examples)
+        backend_options=dict(backend_options), decide=decide, examples=examples,
+        policy=Path(policy) if policy else None)
 
 
 def describe(extractor: Extractor) -> str:
@@ -159,8 +160,12 @@ class _Notes:
 @schema_option
 @prompt_option
 @click.option("--decide", type=click.Choice(DECIDE), default=RunConfig.decide, show_default=True,
-              help="The hybrid job: measured = each field from the source that measured better "
-                   "(the README's Benchmarks); model = the model decides every field.")
+              help="The hybrid job: who decides the record. auto = the model, abstract by abstract, "
+                   "unless its reading contradicts the text (then the rules); model = the model "
+                   "(the rules stand in only where its answer is missing or invalid); rules = the rules.")
+@click.option("--policy", "policy_file", metavar="FILE",
+              help="A policy file of `extract calibrate` (who decides each field, as measured on "
+                   "your labeled sample); replaces --decide. Cached answers are re-mapped, never re-asked.")
 @click.option("--examples", "examples", type=click.Path(dir_okay=False, exists=True), default=None,
               callback=not_empty,
               help="Few-shot examples for the model: JSON Lines of an abstract and its expected record "
@@ -211,8 +216,8 @@ class _Notes:
 @click.option("--parquet", is_flag=True, help="With --engine ray: Parquet shards instead of JSONL.")
 @click.pass_context
 def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_urls, mode,
-        concurrency, cache_dir, no_cache, limit, schema, prompt, decide, reasks, retries, timeout,
-        temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
+        concurrency, cache_dir, no_cache, limit, schema, prompt, decide, policy_file, reasks, retries,
+        timeout, temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
         text_field, input_format, label, redo, progress, quiet, verbose, as_json, engine, address,
         parquet, strict=False, examples=None, dry_run=False, price=None):
     """Extract grounded records from the abstracts in INPUTS.
@@ -238,7 +243,8 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache,
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
                               max_chars, max_tokens_total, temperature,
-                              backend_options=backend_options, decide=decide, examples=examples)
+                              backend_options=backend_options, decide=decide, examples=examples,
+                              policy=policy_file)
         if price is not None and not dry_run:
             raise UsageError("--price goes with --dry-run (an estimate of what a run would cost)")
         _check_backend(config.backend)

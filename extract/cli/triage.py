@@ -19,8 +19,11 @@ _EPILOG = ("\b\nFlags (weight; * = counted per item, up to 3 times; README \"Tri
 @click.option("--top", type=click.IntRange(1), default=None, metavar="N", help="Show only the N highest-scoring papers.")
 @click.option("--min-score", type=click.IntRange(0), default=None, metavar="S",
               help="Show only papers scoring at least S.")
+@click.option("--disagree", is_flag=True,
+              help="Only papers where the rules' reading of a claim and the model's differ (flag rules_disagree).")
 @output_option
-def triage(records: str, fmt: str, top: int | None, min_score: int | None, output: str | None) -> None:
+def triage(records: str, fmt: str, top: int | None, min_score: int | None, disagree: bool,
+           output: str | None) -> None:
     """Papers whose claims need a closer look, highest score first.
 
     Reads RECORDS.jsonl ('-': stdin).  Each flag comes with the evidence (the sentence, the span marked) that raised it; the
@@ -29,4 +32,4 @@ def triage(records: str, fmt: str, top: int | None, min_score: int | None, outpu
     present.  A file that is not a records file of the default schema exits 2.
     """
     rs = load_or_exit("triage", records, default_schema=True)
-    write_output("triage", render(rs, fmt, top, min_score), output)
+    write_output("triage", render(rs, fmt, top, min_score, "rules_disagree" if disagree else None), output)

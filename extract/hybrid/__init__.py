@@ -21,10 +21,10 @@ see an ordinary :class:`~extract.backends.base.Job` with a response model.
 from __future__ import annotations
 
 from .answer import answer_model
-from .mapping import Combine, policy, to_fields
+from .mapping import Combine, Mapped, decide_fields, policy, to_fields
 from .proposal import HYBRID_VERSION, Proposal, propose, render_messages
 
-__all__ = ["Combine", "policy", "HYBRID_VERSION", "Proposal", "answer_model", "propose", "render_messages", "to_fields"]
+__all__ = ["Combine", "Mapped", "decide_fields", "policy", "HYBRID_VERSION", "Proposal", "answer_model", "propose", "render_messages", "to_fields"]
 
 import json
 from functools import lru_cache
@@ -60,25 +60,52 @@ def prompt_name(prompt: str, hybrid_job: bool) -> str:
     return DEFAULT_PROMPT if prompt == AUTO else prompt
 
 
+#: the modules that shape what the model is asked; the mapping (mapping.py, checks.py) only
+#: shapes the record made of its answer, which the cache re-makes from the raw answer
+_REQUEST_SIDE = ("__init__.py", "answer.py", "proposal.py")
+
+
 @lru_cache(maxsize=1)
 def code_digest() -> str:
-    """SHA-256 of the rule layer, the rules' decision (the proposal shows it) and this
-    package: changing a rule or the mapping changes the cache keys of hybrid answers by itself."""
-    import sys
+    """SHA-256 of the rule layer, the rules' decision (the proposal shows it) and the
+    request side of this package: changing a rule or the request changes the cache keys of
+    hybrid answers by itself."""
     from pathlib import Path
 
     from .. import candidates, decision, text
 
-    files = package_files(candidates, text, sys.modules[__name__]) + [Path(decision.__file__)]
+    here = Path(__file__).parent
+    files = package_files(candidates, text) + [Path(decision.__file__)] + [here / f for f in _REQUEST_SIDE]
     return sha256(HYBRID_VERSION + ":" + files_digest(files))
+
+
+@lru_cache(maxsize=1)
+def mapping_digest() -> str:
+    """SHA-256 of the mapping code (mapping.py, checks.py): part of a cached record's tag,
+    so a change re-maps the cached raw answers (never re-asks)."""
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    return sha256(files_digest(sorted(p for p in here.glob("*.py") if p.name not in _REQUEST_SIDE)))
 
 
 def prompt_digest(prompt_sha: str, combine: "Combine | None" = None) -> str:
     """The ``prompt_sha`` of a hybrid run: the template's digest plus the code's, plus the
-    policy the answer is mapped with (``--decide``) when it is not the measured default
-    (the cached record is the mapped one)."""
-    extra = "" if combine is None or combine == Combine() else ":" + json.dumps(combine.as_dict(), sort_keys=True)
+    policy the answer is mapped with when it is not the default (provenance: the record is
+    the mapped one).  The cache key leaves the policy out (``prompt_digest(sha)``): the raw
+    answer is cached, so applying another policy never asks the model again."""
+    extra = "" if combine is None or combine == Combine() else ":" + policy_digest(combine)
     return sha256(f"{prompt_sha}:{code_digest()}{extra}")
 
 
-__all__ += ["AUTO", "PROMPT", "DEFAULT_PROMPT", "applies", "prompt_name", "code_digest", "contributions", "prompt_digest"]
+def policy_digest(combine: "Combine") -> str:
+    """A short digest of a policy's fields (provenance, and the cached mapped record's tag)."""
+    return sha256(json.dumps(combine.as_dict(), sort_keys=True))[:16]
+
+
+def record_tag(combine: "Combine") -> str:
+    """What a cached mapped record was made with: the policy and the mapping code."""
+    return policy_digest(combine) + ":" + mapping_digest()[:16]
+
+
+__all__ += ["mapping_digest", "policy_digest", "record_tag", "AUTO", "PROMPT", "DEFAULT_PROMPT", "applies", "prompt_name", "code_digest", "contributions", "prompt_digest"]

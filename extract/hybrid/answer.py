@@ -3,18 +3,25 @@
 Shape (every property required in the JSON Schema, as OpenAI strict mode wants)::
 
     {"task": "...", "contribution": "method",
-     "names": {"C1": "method", "C2": "dataset", "C3": "other"},
+     "names": {"@C1": "method", "@C2": "dataset", "@C3": "other"},
      "more_methods": ["a verbatim span"], "more_datasets": [],
-     "numbers": {"N1": {"kind": "result", "metric": "accuracy", "dataset": "C2", "method": "C1",
-                        "value_type": "change", "compared_to": "C3"},
-                 "N2": {"kind": "drop", ...}}}
+     "numbers": {"@N1": {"kind": "result", "metric": "accuracy", "dataset": "@C2", "method": "@C1",
+                         "value_type": "change", "compared_to": "@C3"},
+                 "@N2": {"kind": "drop", ...}},
+     "more_numbers": [{"text": "8.1K", "kind": "setting", "metric": null, ...}]}
+
+Ids are written ``@C1``/``@N1``, a form no abstract writes: a dataset named "C4" is a span
+of the abstract, never candidate 4 (a bare ``C4`` that is not in the abstract is still read
+as the id, for a model that forgets the ``@``).
 
 ``names`` and ``numbers`` admit exactly this abstract's candidate and number ids as keys
 (``additionalProperties: false``): the ids are the schema's enum, so an endpoint that
 enforces the schema (OpenAI structured outputs, vLLM guided decoding, a llama.cpp grammar)
-cannot return a number the rules did not find, and every candidate gets an explicit label
-(a small model cannot forget one).  Pydantic rejects any other key too (``extra="forbid"``),
-which instructor re-asks.  Names beyond the candidates (``more_*``) and number references
+cannot invent a number id, and every candidate gets an explicit label (a small model cannot
+forget one).  An invented key (``@C99``) from an endpoint that does not enforce the schema is
+dropped alone: the other labels stand.  A number the rules missed comes back in
+``more_numbers`` as a verbatim span, aligned to the abstract and parsed by the rules' own
+number parser.  Names beyond the candidates (``more_*``), added numbers and number references
 are candidate ids or verbatim spans: a span that is not in the abstract is rejected
 (re-asked) until the last attempt, where it is dropped.
 """
@@ -25,12 +32,16 @@ import re
 from functools import lru_cache
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator, model_validator
 
 from ..grounding import Aligner
+from ..text import parse_number_at
 from .proposal import Proposal
 
-_ID = re.compile(r"^\s*([CN])(\d+)\s*$")
+#: an id as the listing writes it (``@C4``); ``_BARE`` the same without the ``@``, read as an
+#: id only when it is not a span of the abstract
+_ID = re.compile(r"^\s*@\s*([CN])(\d+)\s*$")
+_BARE = re.compile(r"^\s*([CN])(\d+)\s*$")
 NUMBER_KINDS = ("result", "setting", "drop")
 #: method = introduced by this paper; dataset = a named dataset/benchmark/environment;
 #: both = a dataset or benchmark this paper introduces; other = neither
@@ -42,7 +53,7 @@ MAX_MORE = 8
 #: not enforce them: a long answer from an unconstrained endpoint is cut or aligned later,
 #: not re-asked.
 MAX_CHARS = {"task": 120, "metric": 60, "dataset": 80, "method": 80, "compared_to": 80, "more_methods": 80,
-             "more_datasets": 80}
+             "more_datasets": 80, "text": 40}
 
 
 def _bound(node: dict, limit: int) -> None:
@@ -88,12 +99,18 @@ def _grounded(values: list[str], info: ValidationInfo, ids: frozenset[str], what
         if not v:
             continue
         m = _ID.match(v)
-        if m and m.group(1) + m.group(2) in ids:
-            out.append(m.group(1) + m.group(2))
+        bare = None if m else _BARE.match(v)
+        in_text = not m and (aligner is None or aligner.align(v, unwrap_name=True) is not None)
+        if m and f"@{m.group(1)}{m.group(2)}" in ids:
+            out.append(f"@{m.group(1)}{m.group(2)}")
         elif m:
             bad.append(f"{v} (no such candidate id)")
-        elif aligner is None or aligner.align(v, unwrap_name=True) is not None:
-            out.append(v)
+        elif in_text:
+            out.append(v)                   # a span of the abstract ("C4" the dataset)
+        elif bare and f"@{bare.group(1)}{bare.group(2)}" in ids:
+            out.append(f"@{bare.group(1)}{bare.group(2)}")     # an id written without its "@"
+        elif bare:
+            bad.append(f"{v} (no such candidate id)")
         elif not ctx.get("drop_ungrounded"):
             bad.append(f"{v!r} (not in the abstract)")
     if bad and not lenient(info):
@@ -152,20 +169,52 @@ def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
         def _refs(cls, v, info: ValidationInfo):
             return _ref(v, info, ref_ids)
 
+    class MoreNumber(NumberDecision):
+        """A number the rules did not list: its text a verbatim span of the abstract."""
+        model_config = ConfigDict(extra="forbid", json_schema_extra=_all_required)
+        text: str = Field(description="the number with its unit, copied verbatim from the abstract")
+
+        @field_validator("text")
+        @classmethod
+        def _span(cls, v, info: ValidationInfo):
+            return _number_span(v, info)
+
     number_fields = {k: (NumberDecision, None) for k in number_ids}
     strict = ConfigDict(extra="forbid", json_schema_extra=_all_required)
-    Numbers = create_model("Numbers", __config__=strict, **number_fields)
+    known = {"Numbers": frozenset(number_ids), "Names": ref_ids}
+
+    def only_known(cls, data):
+        """An invented key (``@C99``) is dropped alone, the other entries kept."""
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k in known[cls.__name__]}
+        return data
+
+    keep = {"_known": model_validator(mode="before")(classmethod(only_known))}
+    Numbers = create_model("Numbers", __config__=strict, __validators__=keep, **number_fields)
     label = Literal[NAME_LABELS]  # type: ignore[valid-type]
-    Names = create_model("Names", __config__=strict, **{k: (label, "other") for k in name_ids})
+    Names = create_model("Names", __config__=strict, __validators__=keep,
+                         **{k: (label, "other") for k in name_ids})
 
     def more_validator(cls, v, info: ValidationInfo):
         return _grounded(v, info, frozenset(), info.field_name)
+
+    def spans_kept(cls, v, info: ValidationInfo):
+        """Added numbers whose span was dropped (not in the abstract, on the last attempt)
+        or that repeat a listed number are left out."""
+        out, seen = [], set()
+        for x in v:
+            key = getattr(x, "text", None)
+            if key and key not in seen:
+                seen.add(key)
+                out.append(x)
+        return out
 
     return create_model(
         "PaperAnswer",
         __doc__="Decisions about one abstract's candidates (ids from the listing).",
         __config__=ConfigDict(json_schema_extra=_all_required),
-        __validators__={"_more": field_validator("more_methods", "more_datasets")(classmethod(more_validator))},
+        __validators__={"_more": field_validator("more_methods", "more_datasets")(classmethod(more_validator)),
+                        "_added": field_validator("more_numbers")(classmethod(spans_kept))},
         task=(str, Field(description="the research problem, a short noun phrase of 3-12 words")),
         contribution=(Literal[contributions], Field(description="the main kind of contribution")),  # type: ignore[valid-type]
         names=(Names, Field(default_factory=Names, description="one label per candidate id")),
@@ -174,4 +223,32 @@ def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
         more_datasets=(list[str], Field(default_factory=list, max_length=MAX_MORE, description="named datasets that are not "
                                         "candidates, copied verbatim")),
         numbers=(Numbers, Field(default_factory=Numbers, description="one decision per number id")),
+        more_numbers=(list[MoreNumber], Field(default_factory=list, max_length=MAX_MORE,
+                                              description="numbers the list missed, text copied verbatim; usually []")),
     )
+
+
+def _number_span(v: str, info: ValidationInfo) -> str:
+    """An added number's text: a span of the abstract that the rules' number parser reads
+    and that no listed number covers (the validation context's ``listed``: the listed
+    numbers' ``(start, end)``; the model class is one per shape, so the abstract's own
+    spans come with the context).  A span not in the abstract (or without digits) is
+    re-asked, or dropped (``""``) on the last attempt and with ``drop_ungrounded``."""
+    ctx = info.context or {}
+    source = ctx.get("source")
+    v = (v or "").strip()
+    if not source:
+        return v
+    span = Aligner(source).align(v) if v else None
+    problem = None
+    if span is None:
+        problem = f"{v!r} is not in the abstract"
+    elif parse_number_at(source, span.start, span.end) is None:
+        problem = f"{v!r} has no number the parser reads"
+    elif any(a < span.end and span.start < b for a, b in ctx.get("listed", ())):
+        return ""                        # already listed: its id decides it
+    if problem is None:
+        return source[span.start:span.end]
+    if lenient(info) or (span is None and ctx.get("drop_ungrounded")):
+        return ""
+    raise ValueError(f"more_numbers: {problem}. Copy a number verbatim from the abstract, or leave it out.")

@@ -1,69 +1,112 @@
 """The hybrid answer mapped onto the default schema's fields.
 
-Texts, values and units come from the rules' candidates (or, for a name beyond them, from
-the span of the source it aligns to); the model contributes decisions only.  Which source
-decides each field when the rules and the model disagree is a :class:`Combine`, chosen by
-measurement (``bench/hybrid.py score``); with every field on "rules" the record is exactly
-the rules' own decision (:func:`extract.decision.decide`), so a policy can never do worse
-than the rules on a field it leaves to them.
+Texts, values and units come from the rules' candidates (or, for a name or number beyond
+them, from the span of the source it aligns to, a number parsed by the rules' own parser);
+the model decides.  Whose word counts for each field is a :class:`Combine`: "model" (the
+model's answer is the record, the rules standing in only where that answer is missing or
+invalid), "rules" (the rules' own decision, :func:`extract.decision.decide`) or "auto" (the
+default: the model's, unless its reading of the abstract contradicts the text, see
+:mod:`.checks`; then the rules' for that abstract).  ``extract calibrate`` measures the
+three per field on a labeled sample and writes the best as a policy file (``--policy``).
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 
 from pydantic import BaseModel
 
 from ..candidates.claims import attach_claims
+from ..candidates.numbers import NumberCandidate
 from ..config import DECIDE
 from ..candidates.task import final_task
 from ..decision import written_task as cut_task
+from ..errors import UsageError
 from ..grounding import Aligner
+from ..text import parse_number_at
 from .answer import _ID
+from .checks import Sentences, contradictions, generic
 from .proposal import Proposal
 
-SOURCES = ("model", "rules")
+SOURCES = ("model", "rules", "auto")
+#: values a field of a policy file may take (names and claims also "union" / "fill")
+CHOICES = {"names": SOURCES + ("union",), "claims": SOURCES + ("fill",), "number_datasets": ("add", "listed")}
 
 
 @dataclass(frozen=True)
 class Combine:
-    """Whose word decides each field.  The defaults are measured (``bench/hybrid.py score``,
-    Qwen2.5-Coder-1.5B-Instruct behind llama-cpp-python's server on dev2, the README's
-    Benchmarks): the model's task phrase scored better than the rules' (token F1 0.320
-    against 0.292); its names (datasets F1 0.725 against 0.814) and its claims (claims F1
-    0.735 against 0.906) scored worse; on contribution, kinds and drops it scored the same,
-    and a tie goes to the rules (deterministic, and the same for every model)."""
+    """Whose word decides each field (see the module docstring).  The default is "auto"
+    everywhere: the model decides unless its reading contradicts the text.  Nothing here
+    depends on which model answered."""
 
-    task: str = "model"           # "model" | "rules": the task phrase
-    contribution: str = "rules"   # "model" | "rules"
-    kinds: str = "rules"          # "model" | "rules": result or setting
-    drops: str = "rules"          # "model": a number the model calls "drop" is left out | "rules": never
-    #: "model": the model's labels and extra spans | "rules": the rules' names | "union": both
-    names: str = "rules"
-    #: "model": the model's metric/dataset/method per number | "rules": the claims rules,
-    #: re-read with the final names | "fill": the rules', the model's where the rules have none
-    claims: str = "rules"
+    task: str = "auto"            # the task phrase
+    contribution: str = "auto"
+    kinds: str = "auto"           # result or setting
+    drops: str = "auto"           # a number the model calls "drop" is left out (model) or kept (rules)
+    #: the model's labels and extra spans | the rules' names | "union": both
+    names: str = "auto"
+    #: the model's metric/dataset/method per number | the claims rules, re-read with the
+    #: final names | "fill": the rules', the model's where the rules have none
+    claims: str = "auto"
+    #: numbers the model added (spans the rules did not list) join the record
+    added: str = "auto"
     #: a dataset a number names but the record does not list joins ``datasets`` ("add") or
     #: is dropped from the claim ("listed")
     number_datasets: str = "listed"
+
+    def __post_init__(self):
+        for f in fields(self):
+            value, allowed = getattr(self, f.name), CHOICES.get(f.name, SOURCES)
+            if value not in allowed:
+                raise UsageError(f"policy field {f.name!r} must be one of {', '.join(allowed)}; got {value!r}")
 
     def as_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def everything(cls, source: str) -> "Combine":
-        """Every field decided by ``source`` ("model" or "rules")."""
+        """Every field decided by ``source`` ("model", "rules" or "auto")."""
         return cls(**{f.name: source for f in fields(cls) if f.name != "number_datasets"})
 
+    @classmethod
+    def load(cls, path: str | Path) -> "Combine":
+        """A policy file (``extract calibrate`` writes one): ``{"fields": {name: source}}``."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise UsageError(f"--policy {path}: cannot read it ({e.strerror or e})") from None
+        except ValueError as e:
+            raise UsageError(f"--policy {path}: not JSON ({e})") from None
+        chosen = data.get("fields") if isinstance(data, dict) else None
+        if not isinstance(chosen, dict):
+            raise UsageError(f"--policy {path}: expected an object with \"fields\" (written by extract calibrate)")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(chosen) - known)
+        if unknown:
+            raise UsageError(f"--policy {path}: unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        return cls(**{k: str(v) for k, v in chosen.items()})
 
-def policy(decide: str) -> Combine:
-    """The :class:`Combine` of ``--decide`` (:data:`extract.config.DECIDE`): "measured" is
-    :class:`Combine`'s defaults (each field from the source that measured better with a 1.5B
-    model); "model" lets the model decide every field (for a model known to be better than
-    the rules everywhere)."""
+
+def policy(decide: str, policy_file: str | Path | None = None) -> Combine:
+    """The :class:`Combine` of ``--decide`` (:data:`extract.config.DECIDE`) or of a policy
+    file (``--policy``, which replaces it)."""
+    if policy_file is not None:
+        return Combine.load(policy_file)
     if decide not in DECIDE:
         raise ValueError(f"decide must be one of {', '.join(DECIDE)}, got {decide!r}")
-    return Combine() if decide == "measured" else Combine.everything("model")
+    return Combine.everything(decide)
+
+
+@dataclass
+class Mapped:
+    """A mapped answer: the schema's fields, which source decided each field, and why the
+    model's reading was not trusted (``checks``, empty when it was)."""
+
+    fields: dict
+    decided: dict = field(default_factory=dict)
+    checks: list = field(default_factory=list)
 
 
 def written_task(task: str, proposal: Proposal) -> str:
@@ -84,7 +127,7 @@ def _resolver(proposal: Proposal):
             return None
         m = _ID.match(ref)
         if m:
-            n = proposal.names.get(m.group(1) + m.group(2))
+            n = proposal.names.get(f"@{m.group(1)}{m.group(2)}")
             return n.text if n is not None else None
         span = aligner.align(ref, unwrap_name=True)
         return span.text if span is not None else None
@@ -100,17 +143,21 @@ def _unique(xs) -> list[str]:
     return out
 
 
-def _names(proposal: Proposal, answer: BaseModel, combine: Combine, resolve) -> tuple[list[str], list[str]]:
+def _names(proposal: Proposal, answer: BaseModel, source: str, resolve,
+           checked: bool = False) -> tuple[list[str], list[str]]:
     rules_m, rules_d = list(proposal.rules.get("method_names", ())), list(proposal.rules.get("datasets", ()))
-    if combine.names == "rules":
+    if source == "rules":
         return rules_m, rules_d
-    labels = {k: getattr(answer.names, k, "other") for k in proposal.names}
+    labels = _labels(proposal, answer)
     model_m = [proposal.names[k].text for k, v in labels.items() if v in ("method", "both")]
     model_d = [proposal.names[k].text for k, v in labels.items() if v in ("dataset", "both")]
     model_m += [resolve(r) for r in answer.more_methods]
     model_d += [resolve(r) for r in answer.more_datasets]
-    if combine.names == "union":
+    if source == "union":
         return _unique(rules_m + model_m), _unique(rules_d + model_d)
+    if checked:                 # the default: a generic phrase is no dataset unless the rules say so
+        ruled = {x.lower() for x in rules_d}
+        model_d = [d for d in model_d if d and (d.lower() in ruled or not generic(d))]
     return _unique(model_m), _unique(model_d)
 
 
@@ -129,45 +176,113 @@ def _change(claim, d, claims: str, resolve) -> tuple[str, str | None]:
     return value_type, compared
 
 
-def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine()) -> dict:
-    """The default schema's fields (``PaperExtraction``) from a validated hybrid answer."""
+def _labels(proposal: Proposal, answer: BaseModel) -> dict[str, str]:
+    return {k: getattr(answer.names, k, None) or "other" for k in proposal.names}
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    """Two claim references agree ("" and null alike, as ``extract eval`` scores them)."""
+    return (a or "").strip().lower() == (b or "").strip().lower()
+
+
+def _added(proposal: Proposal, answer: BaseModel) -> list[tuple[str, NumberCandidate, BaseModel]]:
+    """The model's added numbers as candidates: aligned to the abstract, value and unit
+    from the rules' number parser (never the model's)."""
+    aligner, out = Aligner(proposal.text), []
+    for i, d in enumerate(getattr(answer, "more_numbers", None) or (), 1):
+        span = aligner.align(d.text) if d.text else None
+        parsed = parse_number_at(proposal.text, span.start, span.end) if span else None
+        if parsed is None or d.kind == "drop" or any(
+                n.start < span.end and span.start < n.end for n in proposal.numbers.values()):
+            continue                    # not a number, left out, or one the list has: its id decides
+        text = proposal.text[span.start:span.end]
+        out.append((f"+{i}", NumberCandidate(text, span.start, span.end, parsed[0], parsed[1], d.kind, ""), d))
+    return out
+
+
+def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine()) -> Mapped:
+    """The default schema's fields (``PaperExtraction``) from a validated hybrid answer, with
+    the source that decided each field and each number's ``rules_agree``."""
     resolve = _resolver(proposal)
-    methods, datasets = _names(proposal, answer, combine, resolve)
-    contribution = answer.contribution if combine.contribution == "model" else proposal.rules["contribution"]
+    checks = contradictions(proposal, answer, _labels(proposal, answer))
+    src = {f.name: ("rules" if checks else "model") if getattr(combine, f.name) == "auto"
+           else getattr(combine, f.name) for f in fields(combine) if f.name != "number_datasets"}
+    decided = dict(src)
+    methods, datasets = _names(proposal, answer, src["names"], resolve, checked=combine.names == "auto")
+    contribution = answer.contribution if src["contribution"] == "model" else proposal.rules["contribution"]
     ruled = proposal.rules_numbers()
     kept = []                       # (key, candidate, the model's decision or None, kind)
     for key, num in proposal.numbers.items():
         d = getattr(answer.numbers, key, None)
-        if d is not None and d.kind == "drop" and combine.drops == "model":
+        if d is not None and d.kind == "drop" and src["drops"] == "model":
             continue
         kind = ruled[key]["kind"]
-        if combine.kinds == "model" and d is not None and d.kind in ("result", "setting"):
+        if src["kinds"] == "model" and d is not None and d.kind in ("result", "setting"):
             kind = d.kind
         kept.append((key, num, d, kind))
+    if src["added"] == "model":
+        kept += [(key, num, d, d.kind) for key, num, d in _added(proposal, answer)]
     rules_claims = attach_claims(proposal.text, [n for _, n, _, _ in kept], methods, datasets,
                                  kinds=[k for *_, k in kept], contribution=contribution)
-    numbers = []
+    sentences, numbers, stood_in = Sentences(proposal.text), [], 0
+    listed = {x.lower() for x in datasets}
     for (key, num, d, kind), claim in zip(kept, rules_claims):
         metric, dataset, method = (claim.fields()[f] for f in ("metric", "dataset", "method"))
-        value_type, compared_to = _change(claim, d, combine.claims, resolve)
-        if combine.claims in ("model", "fill") and d is not None:
+        if src["names"] == "rules" and key in ruled:      # the rules' own reading, exactly
+            metric, dataset, method = (ruled[key].get(f) for f in ("metric", "dataset", "method"))
+        agree = None
+        if d is not None and d.kind == "drop":
+            agree = False               # the model left out a number the rules keep
+        elif d is not None:
             m_metric = d.metric
             m_dataset = resolve(d.dataset) if d.dataset else None
             m_method = None if d.method is None else "" if d.method == "" else resolve(d.method)
-            if combine.claims == "model":
+            mine = ruled.get(key)       # the rules' own reading of this number (none if added)
+            agree = mine is not None and d.kind == mine.get("kind") and _same(m_dataset, mine.get("dataset")) \
+                and _same(m_method, mine.get("method"))
+            if combine.claims == "auto":    # no name where the rules read one in the sentence: theirs
+                if m_dataset is None and dataset and sentences.holds(dataset, num.start):
+                    m_dataset = dataset
+                if m_method is None and method and sentences.holds(method, num.start):
+                    m_method = method
+            in_sentence = combine.claims != "auto" or all(
+                _same(x, y) or sentences.holds(x, num.start)
+                for x, y in ((m_dataset, dataset), (m_method, method)))
+            if src["claims"] == "model" and in_sentence:
                 metric, dataset, method = m_metric, m_dataset, m_method
-            else:
+            elif src["claims"] == "model":
+                stood_in += 1           # the model's names are not in the number's sentence
+            elif src["claims"] == "fill":
                 metric, dataset = metric or m_metric, dataset or m_dataset
                 method = method if method is not None else m_method
-        if dataset and dataset.lower() not in {x.lower() for x in datasets}:
+        elif src["claims"] == "model" and ruled.get(key) is not None:
+            stood_in += 1               # the model left this number out: the rules' reading
+        model_d = d if d is not None and d.kind != "drop" else None
+        value_type, compared_to = _change(claim, model_d, src["claims"], resolve)
+        if src["names"] == "rules" and key in ruled and "value_type" in ruled[key]:
+            value_type, compared_to = ruled[key].get("value_type"), ruled[key].get("compared_to")
+        if dataset and dataset.lower() not in listed:
             if combine.number_datasets == "add":
                 datasets.append(dataset)    # a number is reported on it: a named dataset
+                listed.add(dataset.lower())
             else:
                 dataset = None              # the record's claims name only its own datasets
-        numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit, "kind": kind,
-                        "about": ruled[key].get("about", ""),
-                        "metric": metric, "dataset": dataset, "method": method,
-                        "value_type": value_type, "compared_to": compared_to})
-    task = written_task(answer.task, proposal) if combine.task == "model" else proposal.rules["task"]
-    return {"task": task, "contribution": contribution,
-            "method_names": methods, "datasets": datasets, "numbers": numbers}
+        entry = {"text": num.text, "value": float(num.value), "unit": num.unit, "kind": kind,
+                 "about": ruled[key].get("about", "") if key in ruled else "",
+                 "metric": metric, "dataset": dataset, "method": method,
+                 "value_type": value_type, "compared_to": compared_to}
+        if agree is not None:
+            entry["rules_agree"] = agree
+        numbers.append(entry)
+    if stood_in:
+        decided["claims"] = "model+rules"
+    task = proposal.rules["task"]
+    if src["task"] == "model":
+        task = written_task(answer.task, proposal)
+    return Mapped({"task": task, "contribution": contribution, "method_names": methods,
+                   "datasets": datasets, "numbers": numbers}, decided, checks)
+
+
+def to_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine()) -> dict:
+    """The default schema's fields (``PaperExtraction``) from a validated hybrid answer."""
+    return decide_fields(proposal, answer, combine).fields

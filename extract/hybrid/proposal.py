@@ -22,7 +22,7 @@ from ..candidates import Candidates, NameCandidate, NumberCandidate, find_candid
 from ..decision import decide
 
 #: Bump when the proposal, the answer model or the mapping change answers (cache keys).
-HYBRID_VERSION = "hybrid-2"
+HYBRID_VERSION = "hybrid-3"
 #: Name candidates below this rule score are not offered (noise: single capitalised words),
 #: unless the rules' own decision uses them.
 MIN_NAME_SCORE = 0.3
@@ -37,8 +37,8 @@ class Proposal:
 
     text: str
     title: str | None
-    numbers: dict[str, NumberCandidate]     # "N1" -> candidate, in text order
-    names: dict[str, NameCandidate]         # "C1" -> candidate, in text order
+    numbers: dict[str, NumberCandidate]     # "@N1" -> candidate, in text order
+    names: dict[str, NameCandidate]         # "@C1" -> candidate, in text order
     candidates: Candidates
     rules: dict = field(default_factory=dict)
 
@@ -92,7 +92,7 @@ def _show(v: str | None) -> str:
         return "null"
     if v == "":
         return '""'
-    return v if re.fullmatch(r"C\d+|\".*\"", v) else json.dumps(v, ensure_ascii=False)
+    return v if re.fullmatch(r"@C\d+|\".*\"", v) else json.dumps(v, ensure_ascii=False)
 
 
 def _context(text: str, n: NumberCandidate) -> str:
@@ -105,7 +105,7 @@ def propose(text: str, title: str | None = None, candidates: Candidates | None =
     """Number the rules' candidates of ``text`` and attach the rules' decision (deterministic)."""
     cands = candidates or find_candidates(text)
     rules = decide(text, cands)
-    numbers = {f"N{i}": n for i, n in enumerate(sorted(cands.numbers, key=lambda n: n.start), 1)}
+    numbers = {f"@N{i}": n for i, n in enumerate(sorted(cands.numbers, key=lambda n: n.start), 1)}
     used = {x.lower() for x in rules["method_names"] + rules["datasets"]}
     used |= {x["method"].lower() for x in rules["numbers"] if x.get("method")}
     names, seen = [], set()
@@ -117,7 +117,7 @@ def propose(text: str, title: str | None = None, candidates: Candidates | None =
             seen.add(key)
             names.append(n)
     names.sort(key=lambda n: n.start)
-    return Proposal(text, title or None, numbers, {f"C{i}": n for i, n in enumerate(names, 1)}, cands,
+    return Proposal(text, title or None, numbers, {f"@C{i}": n for i, n in enumerate(names, 1)}, cands,
                     _in_text_order(rules, cands))
 
 

@@ -90,8 +90,10 @@ def _stem(path: str) -> str:
 def input_files(inputs: Iterable[str | Path]) -> list[tuple[str, str, str]]:
     """(path for Ray, name in sources, label for default ids) per input file, in a stable
     order: files, directories (searched recursively; hidden entries skipped), globs, and
-    URLs (passed to Ray as they are).  Labels follow `extract run`'s rule (path relative
-    to the argument, without the extension)."""
+    URLs (passed to Ray as they are).  Labels follow `extract run`'s rule
+    (:mod:`extract.inputs.paths`: the path as given, normalised, without the extension;
+    clashing labels widened the same way)."""
+    from .inputs.paths import _labels
     import glob
 
     out: list[tuple[str, str, str]] = []
@@ -110,16 +112,22 @@ def input_files(inputs: Iterable[str | Path]) -> list[tuple[str, str, str]]:
                 if not found:
                     raise UsageError(f"{p}: no input file in this directory")
                 for f in found:
-                    rel = f.relative_to(p).as_posix()
-                    out.append((str(f.resolve()), str(f), rel[: len(rel) - len(f.name)] + _stem(f.name)))
+                    out.append((str(f.resolve()), str(f), _given(f)))
             elif p.is_file():
                 if not _format(p.name):
                     raise UsageError(f"{p}: unsupported input type (use {', '.join(SUFFIXES)}, "
                                      "optionally .gz)")
-                out.append((str(p.resolve()), str(p), _stem(p.name)))
+                out.append((str(p.resolve()), str(p), _given(p)))
             else:
                 raise UsageError(f"{p}: no such file or directory")
-    return out
+    local = _labels([(Path(name), label) for path, name, label in out if "://" not in path])
+    return [(path, name, local.get(Path(name), label)) for path, name, label in out]
+
+
+def _given(path: Path) -> str:
+    """A local file's label: its path as given, normalised, without the extension (nor .gz)."""
+    norm = Path(os.path.normpath(path))
+    return (norm.parent / _stem(norm.name)).as_posix()
 
 
 def _encode(entry: Item | Problem) -> str:

@@ -44,7 +44,9 @@ def test_training_hours_are_a_setting_on_no_dataset():
     got = claims_of(text, ["OrcaViT"], ["ImageNet-21k", "ADE20K"])
     assert "166 h" in got                                  # the unit stays in the text
     metric, dataset, method, kind, unit = got["166 h"]
-    assert (dataset, method, kind, unit) == (None, None, "setting", "h")
+    # (its kind is no longer pinned: the training-time rule that read it as a setting fired on 7
+    # of the 10,901 corpus abstracts and was removed, issue 17; the claim still names neither)
+    assert (dataset, method, unit) == (None, None, "h")
     assert got["41.2%"][:3] == ("mIoU", "ADE20K", "OrcaViT")
 
 

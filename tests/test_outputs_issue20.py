@@ -111,7 +111,9 @@ def test_a_symlink_loop_is_one_line(records, tmp_path):
         assert len(errors) == 1 and "symlink loop" in errors[0], (name, r.stderr)
         assert "Traceback" not in r.stderr, (name, r.stderr)
     inp = tmp_path / "in.jsonl"
-    r = _rules("run", str(inp), "-o", str(loop), "--cache-dir", str(tmp_path / "c"))
+    run_loop = tmp_path / "loop.jsonl"         # run's -o is JSON Lines (.md is refused for its name)
+    run_loop.symlink_to("loop.jsonl")
+    r = _rules("run", str(inp), "-o", str(run_loop), "--cache-dir", str(tmp_path / "c"))
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "symlink loop" in r.stderr
 
 
@@ -282,7 +284,7 @@ def test_report_evidence_marks_the_span_even_when_the_abstract_holds_guillemets(
                 if e["context"]:
                     assert e["marks"], e
                     marked += [e["context"][a:b] for a, b in e["marks"]]
-    assert marked == ["12.5%"], marked       # what the old split on « » bolded: "hard"
+    assert marked and set(marked) == {"12.5%"}, marked      # the old split on « » bolded "hard"
     ev = next(e for paper in data["papers"] for f in paper["flags"] for e in f["evidence"] if e["context"])
     assert _bolded_by_the_page(ev) == ["12.5%"]
 

@@ -32,6 +32,8 @@ def offline(cmd: str) -> bool:
     words = shlex.split(cmd.replace("|", " "))
     if "OPENAI_API_KEY" in cmd or any(w.startswith(("papers.", "~")) for w in words):
         return False
+    if "--address" in words or any(w.startswith("/shared/") for w in words):
+        return False                    # the Ray cluster recipe (its paths are the cluster's)
     needs_model = "--base-url" in words or {"openai", "local"} & set(
         words[i + 1] for i, w in enumerate(words[:-1]) if w == "--backend")
     return not needs_model or "--dry-run" in words

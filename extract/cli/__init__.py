@@ -84,7 +84,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": (".run", "run", "Extract grounded records from the abstracts in INPUTS."),
     "schema": (".schema", "schema", "Print the JSON Schema of the extraction model (--schema)."),
     "cache": (".cache", "cache", "Inspect or empty the answer cache."),
-    "table": (".table", "table", "Comparison table of the claims in RECORDS.jsonl."),
+    "table": (".table", "table", "Comparison table of the claims in RECORDS.jsonl ('-': stdin, as in "
+                                 "`extract run x | extract table -`)."),
     "triage": (".triage", "triage", "Papers whose claims need a closer look, highest score first."),
     "report": (".report", "report", "Write a self-contained HTML report of RECORDS.jsonl."),
     "eval": (".eval", "eval_cmd", "Score RECORDS.jsonl against gold annotations."),

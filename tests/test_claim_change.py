@@ -276,8 +276,8 @@ HYBRID_ABSTRACT = ("We propose FooNet, which improves top-1 accuracy by 3.2% on 
 def _hybrid_answer(n1: dict) -> dict:
     return {"task": "image classification with tokenizers", "contribution": "method",
             "names": {}, "more_methods": [], "more_datasets": [],
-            "numbers": {"N1": {"kind": "result", "metric": "top-1 accuracy", "dataset": None, "method": "FooNet", **n1},
-                        "N2": {"kind": "setting", "metric": "GPUs", "dataset": None, "method": None}}}
+            "numbers": {"@N1": {"kind": "result", "metric": "top-1 accuracy", "dataset": None, "method": "FooNet", **n1},
+                        "@N2": {"kind": "setting", "metric": "GPUs", "dataset": None, "method": None}}}
 
 
 def test_hybrid_mapping_takes_the_models_reading_only_where_the_policy_says():

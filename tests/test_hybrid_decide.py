@@ -90,7 +90,7 @@ def test_an_added_span_without_a_number_is_reasked(cli, server, tmp_path):
 def test_each_claim_says_whether_rules_and_model_agree_and_triage_lists_the_disagreements(cli, server, tmp_path):
     answer = hybrid_payload(
         names={ID["FooNet"]: "method", ID["CIFAR-100"]: "dataset", ID["C4"]: "dataset"},
-        numbers={"@N1": {"kind": "result", "metric": "accuracy", "dataset": None, "method": ID["FooNet"]},
+        numbers={"@N1": {"kind": "result", "metric": "accuracy", "dataset": ID["ImageNet-1K"], "method": ID["FooNet"]},
                  "@N2": {"kind": "result", "metric": "accuracy", "dataset": ID["C4"], "method": ID["FooNet"]}})
     rec = _run(cli, server, tmp_path, TEXT, [answer])
     n1, n2 = rec["extraction"]["numbers"]

@@ -40,8 +40,9 @@ def test_packaged_model_through_the_hybrid_grammar_path(tmp_path):
 
     if not HAVE_LLAMA or packaged_model_path() is None:
         pytest.skip("needs the [local] extra and its packaged GGUF")
+    # (1,024: the answer of this abstract's shape, with value types and added numbers, runs past 512)
     config = RunConfig(backend="local", model=str(packaged_model_path()), reasks=0,
-                       max_tokens=512, use_cache=False, cache_dir=tmp_path / "c")
+                       max_tokens=1024, use_cache=False, cache_dir=tmp_path / "c")
     backend = LocalBackend(config)
     ex = Extractor(config, backend=backend)
     assert ex.hybrid                          # a --model of the user's own gets the hybrid job

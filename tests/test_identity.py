@@ -93,7 +93,7 @@ def test_rerun_with_another_backend_is_refused_and_redo_replaces(cli, server, tm
 
 @pytest.mark.parametrize("first,second,named", [
     (("--model", "model-a"), ("--model", "model-b"), "model model-a, now model-b"),
-    ((), ("--decide", "model"), "decide measured, now model"),
+    ((), ("--decide", "model"), "decide auto, now model"),
     ((), PLAIN, "prompt hybrid@"),
     (("--temperature", "0"), ("--temperature", "0.7"), "temperature 0.0, now 0.7"),
 ])

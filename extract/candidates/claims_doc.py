@@ -50,7 +50,9 @@ class _Occ:
         return self.ref.text if self.ref else self.text
 
 _SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?")
-_RESULT_AFTER = re.compile(r"\s*,?\s*(?:also\s+)?(?:achiev|reach|attain|scor|obtain|yield)\w*\b")
+# After a comma only a finite verb ("The best, Protenix-v2, achieves 87%"): a participle there
+# belongs to the main clause ("FooNet outperforms BarNet and ZetaNet, reaching 81.2%": FooNet's)
+_RESULT_AFTER = re.compile(r"(?:\s*,\s*(?!\w*ing\b)|\s+)(?:also\s+)?(?:achiev|reach|attain|scor|obtain|yield)\w*\b")
 _VALUE_AFTER = re.compile(r"\s*\(\s*\$?[-+]?\d")        # "YOLOv8-L (50.3 AP)" after a comparison:
 _COMPARED_BEFORE = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|versus|vs\.?|over|against|"
                               r"beat\w*|exceed\w*)\b", re.I)

@@ -149,7 +149,7 @@ def test_hostile_abstract_is_text(page):
 
 
 def _values(page):
-    return page.page.evaluate("""() => Array.from(document.querySelectorAll('#cmp-table tbody td.num'))
+    return page.page.evaluate("""() => Array.from(document.querySelectorAll('#cmp-table tbody td.num.value'))
         .map(td => td.dataset.value === undefined ? null : parseFloat(td.dataset.value))""")
 
 
@@ -182,7 +182,7 @@ def test_table_filters(page):
     assert len(shown) == expected >= 3
     assert all("imagenet" in s.lower() for s in shown)
     page.page.select_option("#table-kind", "result")
-    kinds = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr td:nth-child(6)')).map(t => t.textContent)")
+    kinds = page.page.evaluate("() => Array.from(document.querySelectorAll('#cmp-table tbody tr td:nth-child(8)')).map(t => t.textContent)")
     assert kinds and set(kinds) == {"result"}
     page.page.fill("#table-filter", "no-such-thing-anywhere")
     assert page.page.locator("#cmp-table tbody tr").count() == 0

@@ -321,7 +321,7 @@
     var frag = document.createDocumentFragment();
     slice.forEach(function (r) {
       var tr = el("tr");
-      var v = el("td", "num", r[8] || NONE), ch = el("td", "num", r[11] || NONE);
+      var v = el("td", "num value", r[8] || NONE), ch = el("td", "num change", r[11] || NONE);
       if (r[3] !== null && r[3] !== undefined) v.setAttribute("data-value", String(r[3]));
       if (r[10] !== null && r[10] !== undefined) ch.setAttribute("data-value", String(r[10]));
       var pid = el("button", "pid" + (r[6] === r[7] ? " mono" : ""), r[6]);

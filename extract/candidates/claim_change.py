@@ -21,9 +21,10 @@ number, in the clause the claims rules already delimit.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Any, Callable
 
-from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num, _Occ, _ref
+from .claims_doc import CLAUSE_BREAK, Ref, _covering, _Doc, _Num, _Occ, _ref
 from .rules import fire
 
 __all__ = ["ABSOLUTE", "CHANGE", "CHANGE_RULES", "COMPARED_RULES", "PARALLEL_RULE", "VALUE_TYPES", "change_of"]
@@ -261,17 +262,28 @@ _GENERIC = {"sota", "ai", "llm", "llms", "mllm", "mllms", "vlm", "vlms", "lm", "
             "dnn", "dnns", "snn", "snns", "vit", "vits"}
 
 
+def _shaped(doc: _Doc, n: _Num) -> tuple[list[int], list[Ref]]:
+    """The name-shaped tokens of n's sentence that are no dataset, metric, number or generic
+    acronym, in text order (with their starts): found once per sentence, the overlap test in
+    O(log n), so a long sentence of many numbers stays linear."""
+    def make():
+        sent_s, sent_e = doc.sentence(n)
+        busy = _covering([(o.start, o.end) for o in doc.occ if o.sent == n.sent]
+                         + [(p.start, p.end) for p in doc.metrics if p.start < sent_e and sent_s < p.end]
+                         + [(m.start, m.end) for m in doc.nums if m.sent == n.sent])
+        refs = [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
+                if not all(part in _GENERIC for part in m.group(0).lower().split("-"))
+                and not busy(m.start(), m.end())]
+        return [r.start for r in refs], refs
+    return doc.memo(("change-shaped", n.sent), make)
+
+
 def _systems(doc: _Doc, n: _Num, s: int, e: int) -> list[Any]:
     """The named systems of ``doc.text[s:e]``: the claims document's method and system
     occurrences, and tokens shaped like a name that are no dataset, metric or number."""
     found: list[Any] = [o for o in doc.in_sentence(n, ("method", "system")) if s <= o.start < e]
-    busy = [(o.start, o.end) for o in doc.occ if o.sent == n.sent] + [(p.start, p.end) for p in doc.metrics] \
-        + [(m.start, m.end) for m in doc.nums if m.sent == n.sent]
-    for m in _NAME_SHAPE.finditer(doc.text, s, e):
-        if all(part in _GENERIC for part in m.group(0).lower().split("-")) or \
-                any(a < m.end() and m.start() < b for a, b in busy):
-            continue
-        found.append(Ref(m.group(0), m.start(), m.end()))
+    starts, refs = _shaped(doc, n)
+    found += [r for r in refs[bisect_left(starts, s):bisect_left(starts, e)] if r.end <= e]
     return found
 
 

@@ -37,7 +37,8 @@ from .errors import RecordError, UsageError, brief
 from .identity import request_digest
 from .inputs import Item, Problem
 from .output import RecordSink
-from .pipeline import Summary
+from .summary import Summary
+from .summary import settle_problem
 from .record import error_entry
 
 
@@ -139,15 +140,10 @@ def _one(entry: Item | Problem, reqs: BatchRequests, index: ResultIndex,
          submitted: dict[str, str] | None, sink: RecordSink, summary: CollectSummary,
          seen: set[str]) -> None:
     ex = reqs.extractor
-    sink.reached(entry.source, entry.id)        # collect settles each entry as it reads it
     if isinstance(entry, Problem):
-        if entry.skipped:
-            summary.no_abstract += 1
-        else:
-            summary.problems += 1
-        sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input",
-                               status="skipped" if entry.skipped else "error"))
+        settle_problem(entry, summary, sink)
         return
+    sink.reached(entry.source, entry.id)        # collect settles each entry as it reads it
     item = entry
     request = ex.request(item)           # the hybrid proposal is the submit's: deterministic
     digest = request_digest(reqs.body(item, request))

@@ -22,7 +22,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from pydantic import ValidationError
@@ -33,8 +33,7 @@ from . import hybrid
 from .backends.base import Backend, Job, backends_for_any_schema, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
-from .errors import (EXIT_BACKEND, EXIT_BUDGET, EXIT_OK, EXIT_SOME_FAILED,
-                     FatalBackendError, RecordError, SchemaFailure, TransientBackendError,
+from .errors import (FatalBackendError, RecordError, SchemaFailure, TransientBackendError,
                      UsageError, brief)
 from .identity import config_identity, origin
 from .inputs import Item, Problem
@@ -43,62 +42,7 @@ from .pool import RulesPool, proposal_workers
 from .prompting import load_schema, prompt_for, schema_json, sha256
 from .record import build_record, error_entry
 from .schema_loader import is_default_schema
-
-
-@dataclass
-class Summary:
-    ok: int = 0
-    cached: int = 0
-    failed: int = 0
-    skipped: int = 0          # already in the output file (resume)
-    changed: int = 0          # in the output file from another text: extracted again
-    problems: int = 0         # input problems (bad lines, duplicates)
-    no_abstract: int = 0      # entries without an abstract: skipped, not failed (exit 0)
-    dropped: int = 0          # ungrounded strings removed from records
-    invalid: int = 0          # invalid fields removed to keep their record (record notes)
-    tokens: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0,
-                                                  "total_tokens": 0})
-    seconds: float = 0.0
-    stopped: str | None = None   # why the run stopped early, if it did
-    exit_code: int = EXIT_OK
-
-    def finish(self, started: float, *, fatal: bool = False) -> "Summary":
-        """Set the run's seconds and exit status (one place for live runs and batch collect):
-        3 the backend stopped the run, 4 the token budget stopped it, 1 some record or input
-        failed, else 0."""
-        self.seconds = time.monotonic() - started
-        if fatal:
-            self.exit_code = EXIT_BACKEND
-        elif self.stopped:
-            self.exit_code = EXIT_BUDGET
-        elif self.failed or self.problems:
-            self.exit_code = EXIT_SOME_FAILED
-        else:
-            self.exit_code = EXIT_OK
-        return self
-
-    def line(self, tokens: bool = True) -> str:
-        """The closing summary; ``tokens=False`` for a backend that runs no model (the rules:
-        there is nothing to count)."""
-        t = self.tokens
-        parts = [f"{self.ok} ok ({self.cached} cached)", f"{self.failed} failed"]
-        if self.problems:
-            parts.append(f"{self.problems} input problem{'s' if self.problems != 1 else ''}")
-        if self.no_abstract:
-            parts.append(f"{self.no_abstract} skipped (no abstract)")
-        if self.skipped:
-            parts.append(f"{self.skipped} already done")
-        if self.changed:
-            parts.append(f"{self.changed} re-extracted (text changed)")
-        if self.dropped:
-            parts.append(f"{self.dropped} ungrounded strings dropped")
-        if self.invalid:
-            parts.append(f"{self.invalid} invalid fields dropped")
-        if tokens:
-            parts.append(f"{t['total_tokens']:,} tokens ({t['prompt_tokens']:,} prompt, "
-                         f"{t['completion_tokens']:,} completion)")
-        parts.append(f"{self.seconds:.1f} s")
-        return "extract: " + ", ".join(parts)
+from .summary import Summary, settle_problem
 
 
 def oversize(text: str, max_chars: int) -> str | None:
@@ -421,13 +365,7 @@ class Extractor:
 
         def settle(entry, task) -> None:
             if isinstance(entry, Problem):
-                sink.reached(entry.source, entry.id)
-                if entry.skipped:
-                    summary.no_abstract += 1
-                else:
-                    summary.problems += 1
-                sink.error(error_entry(entry.id, entry.source, entry.reason, kind="input",
-                                       status="skipped" if entry.skipped else "error"))
+                settle_problem(entry, summary, sink)
             else:
                 exc = task.exception() if not task.cancelled() else None
                 if task.cancelled() or (exc is None and task.result() is None):

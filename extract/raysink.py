@@ -19,7 +19,7 @@ from .shards import next_run, shard_files, shard_lines
 
 
 def _summary_fields() -> set[str]:
-    from .pipeline import Summary
+    from .summary import Summary
 
     return {f.name for f in dc_fields(Summary)}
 

@@ -58,7 +58,7 @@ def run_ray(config: RunConfig, inputs, output, *, errors_file, address, parquet,
         from .. import rayengine
     except ImportError:
         raise UsageError(INSTALL) from None
-    from ..pipeline import Summary
+    from ..summary import Summary
 
     files = rayengine.input_files(inputs)          # usage errors before Ray starts
     out.mkdir(parents=True, exist_ok=True)

@@ -30,18 +30,16 @@ from pydantic import ValidationError
 from ._version import __version__
 from . import examples as few_shot
 from . import hybrid
-from .backends.base import Backend, Job, backends_for_any_schema, load_backend
+from .backends.base import Backend, Job, load_backend
 from .cache import AnswerCache, cache_key
 from .config import RunConfig
-from .errors import (FatalBackendError, RecordError, SchemaFailure, TransientBackendError,
-                     UsageError, brief)
-from .identity import config_identity, origin
+from .configured import BackendFacts, configure
+from .errors import FatalBackendError, RecordError, SchemaFailure, TransientBackendError, brief
+from .identity import origin
 from .inputs import Item, Problem
 from .output import RecordSink
 from .pool import RulesPool, proposal_workers
-from .prompting import load_schema, prompt_for, schema_json, sha256
 from .record import build_record, error_entry
-from .schema_loader import is_default_schema
 from .summary import Summary, settle_problem
 
 
@@ -102,72 +100,16 @@ class Extractor:
     def __init__(self, config: RunConfig, backend: Backend | None = None):
         self.config = config
         self.backend = backend or load_backend(config)
-        self.schema = load_schema(config.schema)
-        if not getattr(self.backend, "any_schema", True) and not is_default_schema(self.schema):
-            raise UsageError(
-                f"--schema {getattr(config.schema, '__name__', config.schema)}: backend "
-                f"{self.backend.name} fills the default schema only; a custom schema needs a "
-                f"model: --backend {' or '.join(backends_for_any_schema()) or '(none installed)'} "
-                "with --model (or --base-url URL --model M)")
-        #: the hybrid design (rules propose, the model decides): the default schema with
-        #: ``--prompt auto`` on a backend with a capable model, or ``--prompt hybrid``
-        self.hybrid = hybrid.applies(self.schema, config.prompt, getattr(self.backend, "hybrid", False))
-        if config.prompt == hybrid.PROMPT and not self.hybrid:
-            raise UsageError("--prompt hybrid needs the default schema (or a subclass of it); "
-                             "a custom schema is sent with --prompt auto or extract")
-        self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
-        #: whose word counts per field (``--decide`` or ``--policy FILE``); the cache keeps the
-        #: model's raw answer under a key without it, so another policy never re-asks
-        self.combine = hybrid.policy(config.decide, config.policy)
-        self.policy = {"decide": config.decide if config.policy is None else None,
-                       "file": str(config.policy) if config.policy is not None else None,
-                       "digest": hybrid.policy_digest(self.combine)}
-        self.prompt_sha = hybrid.prompt_digest(self.prompt.sha, self.combine) if self.hybrid else self.prompt.sha
-        self._key_sha = hybrid.prompt_digest(self.prompt.sha) if self.hybrid else self.prompt.sha
-        self._tag = hybrid.record_tag(self.combine) if self.hybrid else None
-        self._few_shot()
-        self.schema_sha = sha256(schema_json(self.schema))
+        c = configure(config, BackendFacts.of(self.backend))
+        self.schema, self.hybrid, self.prompt = c.schema, c.hybrid, c.prompt
+        self.combine, self.policy = c.combine, c.policy          # see extract.configured
+        self.prompt_sha, self._key_sha, self._tag = c.prompt_sha, c.key_sha, c.tag
+        self.examples, self._shots = c.examples, c.shots
+        self.schema_sha = c.schema_sha
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
-        self._fingerprint = self.backend.fingerprint()
-        #: the configuration records are made with (part of their identity: a rerun with
-        #: another one into the same output is refused, or replaces them with --redo)
-        reads_prompt = getattr(self.backend, "describes_model", True)
-        self.identity = config_identity(
-            backend=self.backend.name, fingerprint=self._fingerprint, schema=str(config.schema),
-            schema_sha=self.schema_sha, prompt=self.prompt.name if reads_prompt else None,
-            prompt_sha=self.prompt.sha, decide=self._decide() if self.hybrid else None)
-        if self._shots:         # --examples change what the model is shown
-            self.identity["examples"] = few_shot.digest(self._shots)[:12]
+        self._fingerprint = c.fingerprint
+        self.identity = c.identity         # the configuration records are made with
         self._proposals: RulesPool | None = None     # the hybrid proposals' worker pool
-
-    def _decide(self) -> str:
-        """``--decide`` as the configuration names it, with any field the policy sets
-        otherwise than that choice's defaults."""
-        base = hybrid.policy(self.config.decide).as_dict()
-        extra = {k: v for k, v in self.combine.as_dict().items() if base.get(k) != v}
-        return " ".join([self.config.decide, *(f"{k}={v}" for k, v in sorted(extra.items()))])
-
-    def _few_shot(self) -> None:
-        """``--examples``: the few-shot turns of this run's request format, folded into the
-        prompt digest (and so into every cache key and ``provenance.prompt_sha``)."""
-        self.examples: tuple = ()
-        self._shots: tuple = ()
-        if not self.config.examples:
-            return
-        if not getattr(self.backend, "describes_model", True):
-            raise UsageError(f"--examples: backend {self.backend.name} runs no model to show them to; "
-                             "give a model (--backend local --model PATH.gguf, or --base-url URL --model M)")
-        if not is_default_schema(self.schema):
-            raise UsageError("--examples are records of the default schema; a custom --schema takes none")
-        if self.backend.name == "local" and not self.hybrid:
-            # in-process, the plain job is choices among the rules' candidates, not a record
-            raise UsageError("--examples with --backend local need the hybrid job: --model PATH.gguf "
-                             "(the packaged tiny model only chooses among the rules' candidates)")
-        self.examples = few_shot.load_examples(self.config.examples)
-        self._shots = few_shot.turns(self.examples, self.prompt, self.hybrid)
-        shots = few_shot.digest(self._shots)
-        self.prompt_sha = sha256(f"{self.prompt_sha}:examples:{shots}")
-        self._key_sha = sha256(f"{self._key_sha}:examples:{shots}")     # the cache key's prompt part
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,

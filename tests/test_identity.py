@@ -329,3 +329,80 @@ def test_a_batch_whose_custom_ids_are_record_ids_is_matched_by_its_bodies(cli, s
     r = cli("batch", "collect", b.id, str(small), "-o", str(out), *common)
     assert r.exit_code == 0 and "3 ok" in r.stderr, r.stderr
     assert [x["text"] for x in read_jsonl(out)] == [A, B, C]
+
+
+# -- the configuration identity without a backend (the Ray driver's) ------------------------------
+
+EXAMPLE = {"abstract": "We propose QuillNet, reaching 91.2% F1 on TreeBank.", "task": "parsing",
+           "method_names": ["QuillNet"], "datasets": ["TreeBank"],
+           "numbers": [{"text": "91.2%", "value": 91.2, "kind": "result", "metric": "F1",
+                        "dataset": "TreeBank", "method": "QuillNet"}]}
+
+
+def _configs(tmp_path):
+    from extract.config import RunConfig
+    examples = _jsonl(tmp_path / "examples.jsonl", [EXAMPLE])
+    remote = dict(backend="openai", model="test-model", base_urls=("http://127.0.0.1:9/v1",), api_key="k")
+    return {
+        "rules": RunConfig(),
+        "openai hybrid": RunConfig(**remote),
+        "openai plain, json_schema, sampled": RunConfig(**remote, prompt="extract", mode="json_schema",
+                                                         temperature=0.7, max_tokens=900),
+        "openai, --decide rules": RunConfig(**remote, decide="rules"),
+        "openai, --examples": RunConfig(**remote, examples=str(examples)),
+        "openai plain, --examples": RunConfig(**remote, prompt="extract", examples=str(examples)),
+    }
+
+
+@pytest.mark.parametrize("name", list(_configs(Path("/nonexistent"))))
+def test_run_identity_is_the_extractors_and_builds_no_backend(name, tmp_path, monkeypatch):
+    from extract.backends.openai_compat import OpenAIBackend
+    from extract.backends.rules import RulesBackend
+    from extract.configured import run_identity
+    from extract.pipeline import Extractor
+
+    config = _configs(tmp_path)[name]
+    want = Extractor(config).identity
+    assert want["backend"] == config.backend and ("examples" in want) == bool(config.examples)
+
+    def built(*args, **kwargs):
+        raise AssertionError("a backend was built to compute the identity")
+    for cls in (OpenAIBackend, RulesBackend):
+        monkeypatch.setattr(cls, "__init__", built)
+    monkeypatch.setattr("extract.configured.load_backend", built)
+    assert run_identity(config) == want
+
+
+def test_run_identity_of_a_backend_that_must_be_built_is_the_extractors():
+    """The local backend's fingerprint holds its model file's digest: it is built (its
+    model is not loaded), and the identity is still the Extractor's."""
+    pytest.importorskip("llama_cpp")
+    from extract.config import RunConfig
+    from extract.configured import BackendFacts, run_identity
+    from extract.pipeline import Extractor
+
+    config = RunConfig(backend="local")
+    assert BackendFacts.unbuilt(config) is None
+    assert run_identity(config) == Extractor(config).identity
+
+
+@pytest.mark.parametrize("bad,message", [
+    (dict(model="m"), "runs no model"),                                    # rules with a model
+    (dict(backend="openai", base_urls=("http://127.0.0.1:9/v1",)), "--model is required"),
+    (dict(backend="openai", model="m", base_urls=("ftp://127.0.0.1:9/v1",)), "--base-url"),
+    (dict(backend="openai", model="m"), "OPENAI_API_KEY"),                  # api.openai.com, no key
+    (dict(backend_options={"x": "1"}), "takes no -O options"),
+    (dict(examples="EXAMPLES"), "runs no model to show them to"),
+])
+def test_run_identity_refuses_what_the_extractor_refuses(bad, message, tmp_path):
+    from extract.config import RunConfig
+    from extract.configured import run_identity
+    from extract.errors import UsageError
+    from extract.pipeline import Extractor
+
+    if bad.get("examples"):
+        bad = {**bad, "examples": str(_jsonl(tmp_path / "examples.jsonl", [EXAMPLE]))}
+    config = RunConfig(**bad)
+    for make in (lambda: Extractor(config), lambda: run_identity(config)):
+        with pytest.raises(UsageError, match=message):
+            make()

@@ -71,6 +71,16 @@ class Backend(abc.ABC):
         """Everything about this backend that shapes an answer (model, endpoint,
         decoding parameters, weights digest...).  Goes into cache keys: never secrets."""
 
+    @classmethod
+    def config_fingerprint(cls, config: RunConfig) -> dict[str, Any] | None:
+        """The :meth:`fingerprint` a backend built from ``config`` has, told by the class
+        without building it (no client, no model, no worker pool), after the checks its
+        constructor makes of ``config`` (a one-line UsageError); the class attributes
+        (``hybrid``, ``describes_model``, ``any_schema``) hold for it too.  None (the
+        default): only a built backend can tell (a model file's digest, a ``hybrid`` that
+        depends on the configuration)."""
+        return None
+
     @abc.abstractmethod
     async def extract(self, job: Job) -> Answer:
         """Return a validated object for ``job`` or raise a ``RecordError`` (this record

@@ -29,7 +29,7 @@ from instructor.core.exceptions import InstructorRetryException
 
 from ..config import RunConfig
 from ..errors import FatalBackendError, SchemaFailure, TransientBackendError, UsageError
-from .base import Answer, Backend, Job
+from .base import Answer, Backend, Job, validate_options
 from .instructor_fixes import VERBATIM, install, prepared
 from .replicas import Replica, ReplicaSet, check_base_url, http_client
 from .salvage import salvage_completion
@@ -124,11 +124,7 @@ class OpenAIBackend(Backend):
 
     def __init__(self, config: RunConfig):
         super().__init__(config)
-        if not config.model:
-            raise UsageError("--model is required with --backend openai")
-        if config.mode not in _MODES:
-            raise UsageError(f"--mode must be one of {', '.join(_MODES)}")
-        self.urls = urls = endpoint_urls(config)
+        self.urls = urls = self._endpoints(config)
         install()
         _quiet_instructor_logs()
         key = config.api_key or "no-key"   # local servers ignore it; the client needs one
@@ -144,9 +140,26 @@ class OpenAIBackend(Backend):
             client=None, create=instructor.patch(create=self._send, mode=_MODES[config.mode]),
             mode=_MODES[config.mode], provider=instructor.Provider.OPENAI)
 
+    @staticmethod
+    def _endpoints(config: RunConfig) -> tuple[str, ...]:
+        """The endpoints of ``config``, after the checks of the options a request needs."""
+        if not config.model:
+            raise UsageError("--model is required with --backend openai")
+        if config.mode not in _MODES:
+            raise UsageError(f"--mode must be one of {', '.join(_MODES)}")
+        return endpoint_urls(config)
+
+    @staticmethod
+    def _fingerprint(config: RunConfig, urls) -> dict:
+        return {"model": config.model, "base_urls": sorted(urls), "mode": config.mode, **config.decoding()}
+
+    @classmethod
+    def config_fingerprint(cls, config: RunConfig) -> dict:
+        validate_options(cls, config.backend_options)
+        return cls._fingerprint(config, cls._endpoints(config))
+
     def fingerprint(self) -> dict:
-        return {"model": self.config.model, "base_urls": sorted(self.urls),
-                "mode": self.config.mode, **self.config.decoding()}
+        return self._fingerprint(self.config, self.urls)
 
     async def _send(self, *args, **kwargs):
         """One model request for the current record, retried on transient faults within

@@ -20,7 +20,7 @@ from ..config import RunConfig
 from pydantic import ValidationError
 
 from ..errors import FatalBackendError, SchemaFailure, UsageError, brief
-from .base import Answer, Backend, Job
+from .base import Answer, Backend, Job, validate_options
 from ..schema_loader import default_schema
 from .local import rules_digest
 from ..decision import CONSTRAINT_VERSION, RULES_POLICY, decide
@@ -46,8 +46,7 @@ class RulesBackend(Backend):
 
     def __init__(self, config: RunConfig, workers: int | None = None):
         super().__init__(config)
-        if config.model:
-            raise UsageError("--backend rules runs no model; drop --model (or use --backend local)")
+        self._check(config)
         if workers is None:
             env = os.environ.get("EXTRACT_WORKERS", "").strip()
             if env and not env.isdigit():
@@ -57,9 +56,20 @@ class RulesBackend(Backend):
         self._pool: RulesPool | None = None
         self._batch = False          # the run holds more than one abstract
 
-    def fingerprint(self) -> dict[str, Any]:
-        return {"backend": self.name, "constraints": CONSTRAINT_VERSION,
+    @staticmethod
+    def _check(config: RunConfig) -> None:
+        if config.model:
+            raise UsageError("--backend rules runs no model; drop --model (or use --backend local)")
+
+    @classmethod
+    def config_fingerprint(cls, config: RunConfig) -> dict[str, Any]:
+        validate_options(cls, config.backend_options)
+        cls._check(config)
+        return {"backend": cls.name, "constraints": CONSTRAINT_VERSION,
                 "rules_sha256": rules_digest(), "policy": RULES_POLICY.as_dict()}
+
+    def fingerprint(self) -> dict[str, Any]:
+        return self.config_fingerprint(self.config)
 
     def expect_batch(self) -> None:
         self._batch = True

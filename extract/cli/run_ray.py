@@ -75,9 +75,9 @@ def run_ray(config: RunConfig, inputs, output, *, errors_file, address, parquet,
         ctx.enable_progress_bars = not quiet and sys.stderr.isatty()
         ctx.print_on_execution_start = False
         run = rayengine.begin_run(out)        # before reading what is done (see begin_run)
-        from ..pipeline import Extractor
+        from ..configured import run_identity
 
-        identity = Extractor(config).identity      # the configuration records are made with
+        identity = run_identity(config)      # the configuration records are made with (no backend built)
         done = rayengine.done_in(out, identity)
         if done:
             say(f"extract: resuming: {len(done):,} records already in {output}")

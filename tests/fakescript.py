@@ -62,10 +62,10 @@ class FaultPlan:
 
     A share ``rate`` of abstracts (chosen by a hash of the text) meet one or two faults on
     their first calls, the kind chosen by the hash too; later calls are answered.  Kinds:
-    ``429`` (with Retry-After), ``500``, ``timeout`` (a delay of ``delay`` seconds: set the
-    client's timeout below it), ``reset`` (connection dropped) and ``nonjson`` (a
-    completion whose content is not JSON: a re-ask, not a retry).  ``seen`` counts the
-    faults injected per kind.
+    ``429`` (with Retry-After), ``500``, ``timeout`` (the answer held until the client hangs
+    up, at most ``delay`` seconds: set the client's timeout below it), ``reset`` (connection
+    dropped) and ``nonjson`` (a completion whose content is not JSON: a re-ask, not a
+    retry).  ``seen`` counts the faults injected per kind.
     """
 
     KINDS = ("429", "500", "timeout", "reset", "nonjson")

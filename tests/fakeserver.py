@@ -4,8 +4,9 @@ It speaks ``POST /v1/chat/completions`` (plain, ``tools`` and ``response_format`
 json_schema/json_object requests) and answers from a script of actions, then from a
 default responder (:func:`fakescript.answer_for`: a hybrid answer to a hybrid request,
 else a PaperExtraction-shaped one).  Actions inject faults: an HTTP status with headers (429 with
-Retry-After, 500) and message, a delay (client timeouts), a dropped connection, malformed
-JSON, schema-invalid JSON, truncated output, a body dripped one byte at a time
+Retry-After, 500) and message, a delay (``{"delay": seconds}``: the answer is held until the
+client hangs up, i.e. until its timeout however slow the machine, at most that long), a
+dropped connection, malformed JSON, schema-invalid JSON, truncated output, a body dripped one byte at a time
 (``{"drip": seconds}``), a body that never ends (``{"endless": True}``) and a 200 whose
 body is an error object (``{"error_body": message}``).  Every request is recorded.
 
@@ -25,6 +26,7 @@ import email.policy
 import itertools
 import json
 import re
+import select
 import signal
 import socket
 import sys
@@ -61,7 +63,10 @@ class FakeOpenAI:
         self.files: dict[str, dict] = {}       # id -> {"meta": FileObject dict, "data": bytes}
         self.batches: dict[str, dict] = {}     # id -> Batch dict
         self.batch_lines: list[dict] = []      # every batch request line answered
-        self.batch_delay = 0.0                 # seconds a batch stays in_progress
+        #: an Event: batches stay in_progress until it is set (a test of a batch not yet done)
+        self.batch_gate: threading.Event | None = None
+        self._hold: tuple[int, threading.Event] | None = None    # see hold_after
+        self._settled: dict[str, threading.Event] = {}    # batch id -> set once it is finished
         self.no_download: set[str] = set()     # file purposes whose content is refused (403)
         self.endless_finished = False          # True if a client read a whole endless body
         self._chat = 0
@@ -85,11 +90,29 @@ class FakeOpenAI:
     def chat_count(self) -> int:
         return self._chat
 
+    def hold_after(self, n: int) -> threading.Event:
+        """Chat requests after the first ``n`` are held (unanswered) until the returned
+        Event is set or their client hangs up: a run stops at a known point, however fast
+        or slow the machine."""
+        gate = threading.Event()
+        with self.lock:
+            self._hold = (n, gate)
+        return gate
+
+    def wait_batch(self, batch_id: str, timeout: float = 300.0) -> bool:
+        """Block until batch ``batch_id`` is finished (completed or failed): woken by the
+        batch's thread, not by polling; ``timeout`` only bounds a hung test."""
+        with self.lock:
+            settled = self._settled[batch_id]
+        return settled.wait(timeout)
+
     def __enter__(self) -> "FakeOpenAI":
         self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        if self._hold is not None:
+            self._hold[1].set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -115,13 +138,17 @@ class FakeOpenAI:
                 "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                           "total_tokens": prompt_tokens + completion_tokens}}
 
-    def _note(self, path: str, body: Any, headers: dict) -> None:
+    def _note(self, path: str, body: Any, headers: dict) -> threading.Event | None:
+        """Record a request; the Event it must wait for when it is held (hold_after)."""
         with self.lock:
             if path.endswith("/chat/completions"):
                 self._chat += 1
             if self.keep_requests:
                 self.requests.append({"path": path, "body": body})
                 self.headers.append(headers)
+            if self._hold is not None and path.endswith("/chat/completions") and self._chat > self._hold[0]:
+                return self._hold[1]
+        return None
 
     def _next_action(self, body: dict) -> dict:
         with self.lock:
@@ -176,10 +203,17 @@ class FakeOpenAI:
                  "request_counts": {"total": 0, "completed": 0, "failed": 0}}
         with self.lock:
             self.batches[bid] = batch
+            self._settled[bid] = threading.Event()
         threading.Thread(target=self._run_batch, args=(bid,), daemon=True).start()
         return 200, dict(batch)
 
     def _run_batch(self, bid: str) -> None:
+        try:
+            self._answer_batch(bid)
+        finally:
+            self._settled[bid].set()
+
+    def _answer_batch(self, bid: str) -> None:
         batch = self.batches[bid]
         lines = self.files[batch["input_file_id"]]["data"].decode("utf-8").splitlines()
         reqs, ids, problems = [], set(), []
@@ -204,7 +238,8 @@ class FakeOpenAI:
                 return
             batch.update(status="in_progress", in_progress_at=int(time.time()),
                          request_counts={"total": len(reqs), "completed": 0, "failed": 0})
-        time.sleep(self.batch_delay)
+        if self.batch_gate is not None:
+            self.batch_gate.wait()
         out, err = [], []
         for req in reqs:
             line = self._batch_answer(req)
@@ -272,6 +307,20 @@ class FakeOpenAI:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (its timeout): nothing to answer
 
+            def _hold(self, seconds: float, until: threading.Event | None = None) -> bool:
+                """Wait until the client hangs up (True), ``until`` is set or ``seconds``
+                pass: a client's timeout is met however slow the machine."""
+                deadline = time.monotonic() + seconds
+                while not (until is not None and until.is_set()):
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    ready, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+                    if ready:           # the client hung up (or sent more: it no longer waits)
+                        self.close_connection = True
+                        return True
+                return False
+
             def _drip(self, data: bytes, every: float):
                 """A well-formed answer, one byte every ``every`` seconds."""
                 self.send_response(200)
@@ -330,7 +379,9 @@ class FakeOpenAI:
                     body = json.loads(raw or b"{}")
                 except ValueError:
                     return self._send(400, {"error": {"message": "invalid JSON body"}})
-                server._note(self.path, body, {k.lower(): v for k, v in self.headers.items()})
+                held = server._note(self.path, body, {k.lower(): v for k, v in self.headers.items()})
+                if held is not None and self._hold(3600.0, held):
+                    return
                 if self.path.rstrip("/").endswith("/batches"):
                     return self._send(*server._create_batch(body))
                 if not self.path.endswith("/chat/completions"):
@@ -338,8 +389,8 @@ class FakeOpenAI:
                 action = server._next_action(body)
                 if server.latency:
                     time.sleep(server.latency)
-                if "delay" in action:
-                    time.sleep(action["delay"])
+                if "delay" in action and self._hold(action["delay"]):
+                    return
                 if action.get("reset"):
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
                                                b"\x01\x00\x00\x00\x00\x00\x00\x00")

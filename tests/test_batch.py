@@ -2,7 +2,7 @@
 /v1/batches, with the real openai client."""
 
 import json
-import time
+import threading
 
 import pytest
 
@@ -30,19 +30,18 @@ def bcli(cli, server, tmp_path):
         if args[0] in ("submit", "collect"):
             argv += ["--model", model, "--cache-dir", str(tmp_path / "cache")]
         return cli(*argv)
+    invoke.server = server
     return invoke
 
 
-def wait_done(bcli, batch_id, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        r = bcli("status", batch_id)
-        assert r.exit_code == 0, r.stderr
-        info = json.loads(r.stdout)
-        if info["status"] not in ("validating", "in_progress", "finalizing"):
-            return info
-        assert time.monotonic() < deadline, info
-        time.sleep(0.05)
+def wait_done(bcli, batch_id):
+    """The batch's status (``extract batch status``) once the server has finished it."""
+    assert bcli.server.wait_batch(batch_id), f"the fake server never finished {batch_id}"
+    r = bcli("status", batch_id)
+    assert r.exit_code == 0, r.stderr
+    info = json.loads(r.stdout)
+    assert info["status"] in ("completed", "failed"), info
+    return info
 
 
 def submit(bcli, *inputs, keep, extra=()):
@@ -151,14 +150,17 @@ def test_per_line_status_codes_and_bad_answers_go_to_the_errors_file(server, bcl
 
 
 def test_collect_before_the_batch_is_done_says_so(server, bcli, small, tmp_path):
-    server.batch_delay = 1.0
+    server.batch_gate = threading.Event()          # the batch stays in_progress until set
     [batch_id] = submit(bcli, small, keep=tmp_path / "b.jsonl")
     r = bcli("collect", batch_id, str(small), "-o", str(tmp_path / "o.jsonl"))
     assert r.exit_code == 6 and ("in_progress" in r.stderr or "validating" in r.stderr)
     assert not (tmp_path / "o.jsonl").read_text()
     r = bcli("status", batch_id)
     assert r.exit_code == 0 and json.loads(r.stdout)["status"] in ("validating", "in_progress")
+    server.batch_gate.set()
     assert wait_done(bcli, batch_id)["status"] == "completed"
+    r = bcli("collect", batch_id, str(small), "-o", str(tmp_path / "o.jsonl"))
+    assert r.exit_code == 0 and len(read_jsonl(tmp_path / "o.jsonl")) == 4, r.stderr
 
 
 def test_collect_with_other_options_or_changed_inputs_is_refused(server, bcli, small, tmp_path):
@@ -261,3 +263,4 @@ def test_collect_without_the_input_file_still_works_and_says_it_could_not_check(
     r = bcli("collect", batch_id, str(small), "-o", str(out))
     assert r.exit_code == 0, r.stderr
     assert "inputs are not checked" in r.stderr and len(read_jsonl(out)) == 4
+

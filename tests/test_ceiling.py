@@ -9,7 +9,6 @@ plausible-but-wrong reader must not take the default below the rules alone.
 """
 
 import json
-import time
 
 import pytest
 
@@ -87,11 +86,9 @@ def test_a_perfect_reader_reaches_the_record_through_the_batch_api(cli, labeled,
             assert r.exit_code == 0, r.stderr
             return r
         [batch_id] = batch("submit", str(SETS[setname][0])).stdout.split()
-        for _ in range(400):
-            r = cli("batch", "status", batch_id, "--base-url", server.base_url)
-            if json.loads(r.stdout)["status"] == "completed":
-                break
-            time.sleep(0.05)
+        assert server.wait_batch(batch_id), "the fake server never finished the batch"
+        r = cli("batch", "status", batch_id, "--base-url", server.base_url)
+        assert json.loads(r.stdout)["status"] == "completed", r.stdout
         batch("collect", batch_id, str(SETS[setname][0]), "-o", str(tmp_path / "b.jsonl"))
     got = figures(read_jsonl(tmp_path / "b.jsonl"), gold)
     assert got["grounded"] == 1.0, got

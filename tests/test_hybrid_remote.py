@@ -3,7 +3,6 @@ OpenAI client, instructor's re-asks and the transient retries against the fake
 OpenAI-compatible server on 127.0.0.1, live and through the Batch API."""
 
 import json
-import time
 
 import pytest
 
@@ -171,16 +170,15 @@ def bcli(cli, server, tmp_path):
         if args[0] in ("submit", "collect"):
             argv += ["--model", "test-model", "--cache-dir", str(tmp_path / cache)]
         return cli(*argv)
+    invoke.server = server
     return invoke
 
 
 def _finished(bcli, batch_id):
-    for _ in range(200):
-        info = json.loads(bcli("status", batch_id).stdout)
-        if info["status"] == "completed":
-            return info
-        time.sleep(0.05)
-    raise AssertionError(info)
+    assert bcli.server.wait_batch(batch_id), "the fake server never finished the batch"
+    info = json.loads(bcli("status", batch_id).stdout)
+    assert info["status"] == "completed", info
+    return info
 
 
 def test_batch_round_trip_gives_the_live_records(cli, bcli, server, tmp_path):

@@ -211,11 +211,9 @@ def test_collect_results_after_an_insert_attaches_no_answer_to_another_abstract(
     r = cli("batch", "submit", str(small), "--keep", str(keep), *common)
     assert r.exit_code == 0, r.stderr
     batch_id = r.stdout.strip()
-    for _ in range(200):
-        info = json.loads(cli("batch", "status", batch_id, "--base-url", server.base_url).stdout)
-        if info["status"] == "completed":
-            break
-        __import__("time").sleep(0.05)
+    assert server.wait_batch(batch_id), "the fake server never finished the batch"
+    info = json.loads(cli("batch", "status", batch_id, "--base-url", server.base_url).stdout)
+    assert info["status"] == "completed", info
     results = tmp_path / "results.jsonl"
     results.write_bytes(server.files[info["output_file_id"]]["data"])
 
@@ -321,10 +319,8 @@ def test_a_batch_whose_custom_ids_are_record_ids_is_matched_by_its_bodies(cli, s
     client = openai.OpenAI(base_url=server.base_url, api_key="x")
     f = client.files.create(file=("b.jsonl", keep.read_bytes()), purpose="batch")
     b = client.batches.create(input_file_id=f.id, endpoint="/v1/chat/completions", completion_window="24h")
-    for _ in range(200):
-        if client.batches.retrieve(b.id).status == "completed":
-            break
-        __import__("time").sleep(0.05)
+    assert server.wait_batch(b.id), "the fake server never finished the batch"
+    assert client.batches.retrieve(b.id).status == "completed"
     out = tmp_path / "o.jsonl"
     r = cli("batch", "collect", b.id, str(small), "-o", str(out), *common)
     assert r.exit_code == 0 and "3 ok" in r.stderr, r.stderr

@@ -43,13 +43,16 @@ def llama_server(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=open(tmp_path / "server.log", "w"))
     url = f"http://127.0.0.1:{port}/v1"
     try:
-        for _ in range(240):
+        deadline = time.monotonic() + 600          # a hang guard: a loaded machine loads the model slowly
+        while True:
             try:
-                urllib.request.urlopen(url + "/models", timeout=1)
+                urllib.request.urlopen(url + "/models", timeout=5)
                 break
             except OSError:
                 if proc.poll() is not None:
                     pytest.fail((tmp_path / "server.log").read_text()[-2000:])
+                if time.monotonic() > deadline:
+                    pytest.fail("the llama.cpp server did not come up")
                 time.sleep(0.25)
         yield url
     finally:
@@ -57,6 +60,7 @@ def llama_server(tmp_path):
         proc.wait(timeout=20)
 
 
+@pytest.mark.timeout(900)       # a real model behind a real server: slow on a loaded machine
 def test_llama_cpp_python_server_recipe(llama_server, tmp_path):
     cmd, mode = recipe()
     inp = write_abstracts(tmp_path / "in.jsonl",
@@ -68,7 +72,8 @@ def test_llama_cpp_python_server_recipe(llama_server, tmp_path):
     # the default (--prompt auto) sends the hybrid job; the server's tools grammar lets the
     # model write raw newlines inside strings, which the backend escapes before parsing
     r = CliRunner().invoke(main, argv + ["--cache-dir", str(tmp_path / "c"), "--reasks", "0",
-                                         "--max-tokens", "300"], catch_exceptions=False)
+                                         "--max-tokens", "300", "--timeout", "600"],
+                           catch_exceptions=False)
     assert r.exit_code == 0, r.stderr
     (rec,) = read_jsonl(out)
     assert rec["status"] == "ok" and rec["provenance"]["attempts"] >= 1

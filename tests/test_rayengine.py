@@ -131,8 +131,8 @@ def test_remote_backend_through_an_actor_pool_with_faults(tmp_path, server, monk
     refused = json.loads(DEV2.read_text().splitlines()[7])["abstract"]
 
     def faults():
-        plan = FaultPlan(rate=0.5, kinds=("429", "500", "timeout", "reset", "nonjson"), delay=3.0,
-                         retry_after="0")
+        plan = FaultPlan(rate=0.5, kinds=("429", "500", "timeout", "reset", "nonjson"), delay=120,
+                         retry_after="0")          # a timeout fault is held until the client gives up
 
         def fault(body, n):
             from fakescript import abstract_of
@@ -143,11 +143,11 @@ def test_remote_backend_through_an_actor_pool_with_faults(tmp_path, server, monk
 
     plan, server.fault = faults()                 # the same faults meet both engines
     ref_faulty = tmp_path / "ref-faulty.jsonl"
-    assert run(DEV2, "-o", ref_faulty, "--no-cache", "-q", *_remote(server, 4, "1.5")).exit_code == 1
+    assert run(DEV2, "-o", ref_faulty, "--no-cache", "-q", *_remote(server, 4, "3")).exit_code == 1
     want = comparable(ref_faulty.read_text().splitlines())
     plan, server.fault = faults()
     faulty = tmp_path / "faulty"
-    r = run(DEV2, "-o", faulty, "--engine", "ray", *_remote(server, 4, "1.5"))
+    r = run(DEV2, "-o", faulty, "--engine", "ray", *_remote(server, 4, "3"))
     assert r.exit_code == 1, r.stderr
     assert sum(plan.seen.values()) >= 10 and all(plan.seen.values())
     # a retry's timing (a timeout) may cost another attempt: all else is the same

@@ -6,7 +6,6 @@ refuse us, a bad field that does not sink its record, and one bound per record."
 import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -33,20 +32,18 @@ def _errors(tmp_path):
 
 def test_a_dripping_body_is_cut_at_the_timeout(cli, server, one, tmp_path):
     server.push({"drip": 0.2})
-    t0 = time.monotonic()
     r = cli("run", str(one), "--timeout", "1", "--retries", "0", server=server, out=tmp_path / "o.jsonl")
-    took = time.monotonic() - t0
-    # a hang guard, not a speed target: the whole dripped body would take over a minute
-    assert r.exit_code == 1 and took < 30, took
+    # the whole dripped body (a byte every 0.2 s: over a minute) would be a valid answer
+    # (exit 0); read within a per-read timeout it never times out: cut at the timeout instead
+    assert r.exit_code == 1, r.stderr
     err = _errors(tmp_path)[0]
     assert "timed out after 1 s" in err["reason"] and err["attempts"] == 1
 
 
 def test_a_never_ending_body_is_cut_at_the_size_cap(cli, server, one, tmp_path):
     server.push({"endless": True})
-    t0 = time.monotonic()
     r = cli("run", str(one), "--timeout", "30", "--retries", "0", server=server, out=tmp_path / "o.jsonl")
-    assert r.exit_code == 1 and time.monotonic() - t0 < 30      # a hang guard
+    assert r.exit_code == 1, r.stderr          # cut by the size cap (its reason), not the timeout
     assert "bytes" in _errors(tmp_path)[0]["reason"] and not server.endless_finished
 
 
@@ -63,11 +60,11 @@ def _free_port() -> int:
 def test_an_unreachable_endpoint_stops_the_run_at_once_with_exit_3(cli, tmp_path):
     inp = write_abstracts(tmp_path / "in.jsonl", [f"{A} Variant {i}." for i in range(100)])
     url = f"http://127.0.0.1:{_free_port()}/v1"
-    t0 = time.monotonic()
     r = cli("run", str(inp), "--base-url", url, "--model", "m", "--cache-dir", str(tmp_path / "c"),
             "-o", str(tmp_path / "o.jsonl"))
+    # exit 3 is the stop: without it each of the 100 records would fail on its own after 7
+    # tries (exit 1, minutes of back-off)
     assert r.exit_code == 3, r.stderr
-    assert time.monotonic() - t0 < 30, "a hang guard: 100 records x 7 tries took minutes"
     assert f"cannot connect to {url} (connection refused)" in r.stderr
     assert "APITimeoutError" not in r.stderr and "APIConnectionError" not in r.stderr
 

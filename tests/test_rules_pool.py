@@ -188,7 +188,7 @@ def test_after_a_worker_dies_later_api_calls_still_work(tmp_path, monkeypatch):
     assert workers
     for pid in workers:
         os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120          # killed workers go at once; a loaded machine reaps late
     while any(alive(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.02)
     again = list(extract.extract_many(texts[10:30], use_cache=False, cache_dir=tmp_path / "c"))
@@ -221,7 +221,7 @@ def test_sigterm_stops_workers_releases_the_lock_says_so_and_the_rerun_resumes(t
     assert proc.returncode == 143, err
     assert err.strip().splitlines()[-1] == "extract: terminated (SIGTERM); rerun with the same -o to resume"
     assert "Traceback" not in err
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 120          # a hang guard: the workers stop at once
     while any(alive(p) for p in children) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not [p for p in children if alive(p)]

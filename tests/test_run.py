@@ -32,11 +32,11 @@ def files_under(path):
 
 def test_seeds_survive_faults_then_rerun_is_cached_and_identical(cli, server, tmp_path):
     server.push({"status": 429, "headers": {"Retry-After": "0"}}, {"status": 500},
-                {"status": 503, "headers": {"retry-after-ms": "10"}}, {"delay": 1.5},
+                {"status": 503, "headers": {"retry-after-ms": "10"}}, {"delay": 120},     # held until --timeout
                 {"reset": True}, {"raw": "{this is not json"},
                 {"payload": {"task": "x", "contribution": "nonsense"}})
     out = tmp_path / "out.jsonl"
-    r = cli("run", str(SEEDS), "--timeout", "0.7", server=server, out=out)
+    r = cli("run", str(SEEDS), "--timeout", "5", server=server, out=out)
     assert r.exit_code == 0, r.stderr
     first = read_jsonl(out)
     assert len(first) == 90 and len({x["id"] for x in first}) == 90

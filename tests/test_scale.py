@@ -59,12 +59,14 @@ def lines_in(path: Path) -> int:
 
 
 def test_600_abstracts_survive_every_fault_kind(cli, tmp_path):
-    plan = FaultPlan(rate=0.35, delay=1.5, retry_after="1")
+    # a timeout fault is held until the client gives up: a --timeout a loaded machine's
+    # ordinary answer never reaches still meets every one of them
+    plan = FaultPlan(rate=0.35, delay=120, retry_after="1")
     with FakeOpenAI() as server:
         server.fault = plan
         out = tmp_path / "out.jsonl"
         r = cli("run", str(corpus(tmp_path / "in.jsonl")), "--concurrency", "32",
-                "--timeout", "0.6", server=server, out=out)
+                "--timeout", "5", server=server, out=out)
     assert r.exit_code == 0, r.stderr
     assert all(plan.seen[k] >= 10 for k in plan.KINDS), plan.seen
     records = check_complete(out)
@@ -77,9 +79,10 @@ def test_600_abstracts_survive_every_fault_kind(cli, tmp_path):
 def test_sigkill_midway_then_rerun_finishes_and_a_second_writer_is_refused(cli, tmp_path):
     inputs, out, cache = corpus(tmp_path / "in.jsonl"), tmp_path / "out.jsonl", tmp_path / "cache"
     with FakeOpenAI(latency=0.05) as server:
+        held = server.hold_after(N // 2)      # the run stops halfway, however fast the machine
         proc = spawn(inputs, out, server, cache, "--concurrency", "4")
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 240     # a hang guard only
             while lines_in(out) < 60:
                 assert proc.poll() is None, proc.stderr.read()
                 assert time.monotonic() < deadline
@@ -93,9 +96,10 @@ def test_sigkill_midway_then_rerun_finishes_and_a_second_writer_is_refused(cli, 
             proc.stderr.close()
         assert proc.returncode == -signal.SIGKILL
         written_before = lines_in(out)
-        assert 60 <= written_before < N
+        assert 60 <= written_before <= N // 2
 
         server.latency = 0
+        held.set()
         r = cli("run", str(inputs), "--concurrency", "32", server=server, out=out, cache_dir=cache)
         assert r.exit_code == 0, r.stderr
         assert "resuming" in r.stderr
@@ -110,13 +114,14 @@ def test_sigkill_midway_then_rerun_finishes_and_a_second_writer_is_refused(cli, 
         assert N <= sent <= N + 4 + 1
 
 
+@pytest.mark.timeout(900)      # two processes of 300 requests each on a loaded machine
 def test_two_processes_share_one_cache_directory(cli, tmp_path):
     inputs, cache = corpus(tmp_path / "in.jsonl", 300), tmp_path / "cache"
     with FakeOpenAI(latency=0.01) as server:
         procs = [spawn(inputs, tmp_path / f"out{k}.jsonl", server, cache, "--concurrency", "16")
                  for k in (1, 2)]
         for p in procs:
-            _, err = p.communicate(timeout=60)
+            _, err = p.communicate(timeout=600)       # a hang guard only
             assert p.returncode == 0, err
         for k in (1, 2):
             check_complete(tmp_path / f"out{k}.jsonl", 300)

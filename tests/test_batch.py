@@ -264,3 +264,65 @@ def test_collect_without_the_input_file_still_works_and_says_it_could_not_check(
     assert r.exit_code == 0, r.stderr
     assert "inputs are not checked" in r.stderr and len(read_jsonl(out)) == 4
 
+
+# -- --examples: the few-shot turns of `extract run --examples`, in the batch too ------------------
+
+EX_TEXT = ("We propose QuillNet, a parser that reaches 91.2% F1 on TreeBank, 3.4 points above "
+           "GPT-4o, using 12 layers.")
+EXAMPLE = {"id": "ex1", "abstract": EX_TEXT, "task": "syntactic parsing", "contribution": "method",
+           "method_names": ["QuillNet"], "datasets": ["TreeBank"],
+           "numbers": [{"text": "91.2%", "value": 91.2, "kind": "result", "about": "F1", "metric": "F1",
+                        "dataset": "TreeBank", "method": "QuillNet"},
+                       {"text": "12", "value": 12, "kind": "setting", "about": "layers", "metric": "layers",
+                        "dataset": None, "method": None}]}
+
+
+@pytest.mark.parametrize("job", [(), PLAIN], ids=["hybrid", "plain"])
+def test_examples_are_in_every_request_its_custom_id_and_the_cache_key(cli, server, bcli, small, tmp_path, job):
+    from extract.examples import text_digest
+
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(json.dumps(EXAMPLE) + "\n")
+    shots = ("--examples", str(examples), *job)
+    # the request a live json_schema run with the same examples sends, byte for byte
+    r = cli("run", str(small), "--mode", "json_schema", "--no-cache", *shots, server=server,
+            out=tmp_path / "live0.jsonl")
+    assert r.exit_code == 0, r.stderr
+    live = {json.dumps(q["body"]["messages"]): q["body"] for q in server.requests}
+    live_records = {x["id"]: x for x in read_jsonl(tmp_path / "live0.jsonl")}
+    without = submit(bcli, small, keep=tmp_path / "plain.jsonl", extra=("--dry-run", *job))
+    assert without == []
+    keep = tmp_path / "b.jsonl"
+    [batch_id] = submit(bcli, small, keep=keep, extra=shots)
+    lines = read_jsonl(keep)
+    assert len(lines) == 4
+    for line in lines:
+        messages = line["body"]["messages"]
+        assert [m["role"] for m in messages[:3]] == ["system", "user", "assistant"]
+        assert EX_TEXT in messages[1]["content"] and "syntactic parsing" in messages[2]["content"]
+        assert line["body"] == live[json.dumps(messages)]
+        assert line["custom_id"] == request_digest(line["body"])
+    other = {x["custom_id"] for x in read_jsonl(tmp_path / "plain.jsonl")}
+    assert other and not other & {x["custom_id"] for x in lines}, "the examples are part of each request"
+
+    wait_done(bcli, batch_id)
+    r = bcli("collect", batch_id, str(small), "-o", str(tmp_path / "refused.jsonl"), *job)
+    assert r.exit_code == 2 and "other options" in r.stderr, "collect without the examples is refused"
+    out = tmp_path / "out.jsonl"
+    r = bcli("collect", batch_id, str(small), "-o", str(out), *shots)
+    assert r.exit_code == 0, r.stderr
+    records = read_jsonl(out)
+    assert [x["status"] for x in records] == ["ok"] * 4
+    for rec in records:
+        prov = rec["provenance"]
+        assert prov["examples"] == [text_digest(EX_TEXT)]
+        assert prov["config"]["examples"] and prov["config"] == live_records[rec["id"]]["provenance"]["config"]
+        assert prov["prompt_sha"] == live_records[rec["id"]]["provenance"]["prompt_sha"]
+
+    # filed under the live run's cache key: a live run with the examples asks nothing
+    sent = server.chat_count
+    r = cli("run", str(small), "--mode", "json_schema", *shots, server=server, out=tmp_path / "live.jsonl")
+    assert r.exit_code == 0 and server.chat_count == sent and "4 ok (4 cached)" in r.stderr, r.stderr
+    # ... and one without them is not a cached rerun
+    r = cli("run", str(small), "--mode", "json_schema", *job, server=server, out=tmp_path / "live2.jsonl")
+    assert r.exit_code == 0 and server.chat_count == sent + 4, r.stderr

@@ -15,7 +15,7 @@ from ..config import RunConfig, remote_from_env
 from ..errors import ExtractError, UsageError
 from ..output import RecordSink
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
-                     no_cache_option, prompt_option, schema_option, temperature_option)
+                     no_cache_option, not_empty, prompt_option, schema_option, temperature_option)
 from .common import ranged
 from .run import build_config
 
@@ -32,6 +32,11 @@ def request_options(func):
                      show_default=True,
                      help="Only part of the cache key here (a batch cannot re-ask): keep it "
                           "equal to later live runs' so they hit the cache."),
+        click.option("--examples", "examples", type=click.Path(dir_okay=False, exists=True), default=None,
+                     callback=not_empty,
+                     help="Few-shot examples for the model, as `extract run --examples`: JSON Lines of "
+                          "an abstract and its expected record; part of every request (and so of its "
+                          "custom_id) and of the cache key: give collect the same file."),
         cache_dir_option, no_cache_option,
     ]
     for option in reversed(options):
@@ -40,10 +45,10 @@ def request_options(func):
 
 
 def make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars, reasks,
-                cache_dir, no_cache) -> RunConfig:
+                examples, cache_dir, no_cache) -> RunConfig:
     return build_config("openai", model, (base_url,) if base_url else (), "json_schema", 1,
                         cache_dir, no_cache, None, schema, prompt, reasks, 0, 60.0, max_tokens,
-                        max_chars, None, temperature)
+                        max_chars, None, temperature, examples=examples)
 
 
 def handled(func):
@@ -89,7 +94,7 @@ def batch() -> None:
 @click.option("--dry-run", is_flag=True, help="Write the request file(s) only; upload nothing.")
 @handled
 def submit(inputs, model, base_url, schema, prompt, temperature, max_tokens, max_chars, reasks,
-           cache_dir, no_cache, keep, max_lines, dry_run):
+           examples, cache_dir, no_cache, keep, max_lines, dry_run):
     """Write the requests for INPUTS, upload them and create the batch (ids on stdout).
 
     Abstracts already in the cache are left out (collect takes them from the cache).
@@ -97,7 +102,7 @@ def submit(inputs, model, base_url, schema, prompt, temperature, max_tokens, max
     from ..batch import submit as do_submit, write_requests
 
     config = make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars,
-                         reasks, cache_dir, no_cache)
+                         reasks, examples, cache_dir, no_cache)
     if dry_run and not config.api_key:
         # nothing is sent, so no key is needed; the key is in no request line nor cache key
         config = config.with_(api_key="unused-by-a-dry-run")
@@ -152,7 +157,7 @@ def status(batch_id, base_url):
 @click.option("--progress/--no-progress", default=None)
 @handled
 def collect(args, model, base_url, schema, prompt, temperature, max_tokens, max_chars,
-            reasks, cache_dir, no_cache, results, output, errors_file, verify, redo, progress):
+            reasks, examples, cache_dir, no_cache, results, output, errors_file, verify, redo, progress):
     """Validate and ground a finished batch's answers into records, fill the cache.
 
     Give the same INPUTS and options as to submit.  Exit status: 0 all ok; 1 some records
@@ -169,7 +174,7 @@ def collect(args, model, base_url, schema, prompt, temperature, max_tokens, max_
         if not inputs:
             raise UsageError("give the batch id and the INPUTS it was submitted from")
     config = make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars,
-                         reasks, cache_dir, no_cache)
+                         reasks, examples, cache_dir, no_cache)
     reqs = BatchRequests(config)
     with RecordSink(output, errors_file, inputs=inputs, config=reqs.extractor.identity,
                     redo=redo) as sink:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.literal import starts as literal_starts
 from ..text.sentences import sentences as split_sentences
 
 __all__ = ["CLAUSE", "MAX_PHRASES", "MAX_WORDS", "META", "MIN_WORDS", "PREP", "PRONOUN", "TRAIL", "VERB", "core", "cut", "ok",
@@ -123,9 +124,26 @@ def polish(phrase: str, text: str = "") -> str:
         return ""
     first = words[0]
     titled = len(words) > 1 and re.match(r"[A-Z]", words[1])       # "Large Language Models"
-    if not titled and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and not re.search(r"[a-z,;:]\s+" + re.escape(first) + r"\b", text):
+    if not titled and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and not _inside(text, first):
         words[0] = first.lower()
     return " ".join(words)
+
+
+def _inside(text: str, word: str) -> bool:
+    """Whether ``word`` (capitalised, ending in a letter) is written inside a sentence of
+    ``text``, as ``re.search(r"[a-z,;:]\\s+" + re.escape(word) + r"\\b", text)`` without
+    compiling a pattern per word (see :mod:`extract.text.literal`)."""
+    n = len(text)
+    for i in literal_starts(text, word):
+        j = i + len(word)
+        if j < n and (text[j].isalnum() or text[j] == "_"):
+            continue
+        k = i - 1
+        while k >= 0 and text[k].isspace():
+            k -= 1
+        if k < i - 1 and k >= 0 and text[k] in "abcdefghijklmnopqrstuvwxyz,;:":
+            return True
+    return False
 
 
 def words_of(phrase: str) -> int:

@@ -6,6 +6,7 @@ all (:func:`ok`).  The cues that find candidate phrases are in :mod:`.task`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..text.literal import starts as literal_starts
 from ..text.sentences import sentences as split_sentences
@@ -26,6 +27,7 @@ _PAREN = re.compile(r"(?<!\s)\s*\([^()]*\)")     # entered at a run's first spac
 _MATH = re.compile(r"\$[^$]*\$")
 
 
+@lru_cache(maxsize=32)      # one abstract asks for its plain text and sentences several times
 def plain(text: str) -> str:
     """``text`` without markup wrappers: \\textbf{x}, **x**, _x_, `x` -> x; $math$ kept as is;
     parentheticals (acronyms, examples) dropped; whitespace collapsed."""
@@ -43,7 +45,12 @@ def plain(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` with its markup removed (:func:`plain`)."""
-    return split_sentences(plain(text))
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=8)
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(split_sentences(plain(text)))
 
 
 # Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.

@@ -268,6 +268,7 @@ class Extractor:
         cfg, summary, started = self.config, Summary(), time.monotonic()
         note = note or (lambda msg: print(f"extract: {msg}", file=sys.stderr))
         width = max(1, min(cfg.concurrency, self.backend.max_concurrency or cfg.concurrency))
+        width = getattr(self.backend, "in_flight", None) or width
         gate = asyncio.Semaphore(width)
         window = max(64, 8 * width)
         pending: deque = deque()

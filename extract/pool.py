@@ -2,7 +2,9 @@
 
 The rules are pure Python, so threads would share one core; this pool runs them in worker
 processes, ``python -m extract.pool_worker`` children that read pickled tasks on stdin and
-write answers on stdout, one at a time, in order.
+write answers on stdout, in order.  Tasks travel in batches (one pickle, one write and one
+answer message for up to :data:`BATCH` abstracts): per abstract, the pipe, the reader thread
+and the wake-up of the caller's event loop cost more than the pickles themselves.
 
 Why by hand and not :class:`concurrent.futures.ProcessPoolExecutor` (or loky, or
 multiprocessing.Pool): their workers are started by ``spawn``/``forkserver``, which re-run the
@@ -15,7 +17,8 @@ restarts), and after SIGTERM its forkserver and resource tracker outlive the run
 workers import only ``extract`` (never the caller's ``__main__``), so they work the same from
 a script, stdin, ``python -c`` and Jupyter; a worker that dies is replaced and the abstracts
 it held are sent again (the one it was computing is charged a try: an abstract that kills
-its worker twice is an error record, never a loop); a worker ends when its stdin closes, so
+its worker twice is an error record, never a loop: every abstract of the batch being computed
+is charged, and sent again alone); a worker ends when its stdin closes, so
 none outlives the process that started it, however that process ends.
 
 Answers do not depend on the pool: one worker or many, the same function on the same text.
@@ -36,9 +39,11 @@ from pathlib import Path
 
 from .errors import FatalBackendError, RecordError, UsageError
 
-#: The most tasks one worker holds at once (one computing, the rest queued in its pipe):
-#: enough that a worker never waits for the main process to hand it the next one.
-PER_WORKER = 8
+#: The most tasks sent to a worker in one message.
+BATCH = 16
+#: The most messages one worker holds at once (one computing, one queued in its pipe):
+#: enough that a worker never waits for the main process to hand it the next batch.
+PER_WORKER = 2
 #: An abstract whose worker died while computing it is sent again this many times.
 RETRIES = 1
 #: Workers that die before answering anything, in a row, before the pool gives up.
@@ -81,7 +86,7 @@ class _Task:
 
 
 class _Proc:
-    """One worker: its process, the tasks sent to it (answered in order), a reader thread."""
+    """One worker: its process, the batches sent to it (answered in order), a reader thread."""
 
     def __init__(self, pool: "RulesPool"):
         env = dict(os.environ)
@@ -89,10 +94,10 @@ class _Proc:
         root = str(Path(__file__).resolve().parent.parent)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         env["PYTHONSAFEPATH"] = "1"     # never the current directory's modules (Python 3.11+)
-        self.popen = subprocess.Popen([sys.executable, "-m", "extract.pool_worker"],
+        self.popen = subprocess.Popen([sys.executable, "-m", pool.worker],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       env=env, close_fds=True)
-        self.sent: deque[_Task] = deque()
+        self.sent: deque[list[_Task]] = deque()
         self.answered = 0
         self.reader = threading.Thread(target=pool._read, args=(self,), daemon=True,
                                        name=f"extract-pool-{self.popen.pid}")
@@ -102,8 +107,8 @@ class _Proc:
     def pid(self) -> int:
         return self.popen.pid
 
-    def send(self, task: _Task) -> None:
-        pickle.dump((task.fn, task.args), self.popen.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+    def send(self, batch: list[_Task]) -> None:
+        pickle.dump([(t.fn, t.args) for t in batch], self.popen.stdin, protocol=pickle.HIGHEST_PROTOCOL)
         self.popen.stdin.flush()
 
     def stop(self, busy: bool = False, timeout: float = 1.0) -> None:
@@ -127,8 +132,9 @@ class RulesPool:
     :class:`concurrent.futures.Future` (await it with :func:`asyncio.wrap_future`), so the
     pool serves any event loop and any thread."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, worker: str = "extract.pool_worker"):
         self.size = max(1, size)
+        self.worker = worker         # the workers' module (a test's own, to make one die)
         self._lock = threading.Lock()
         self._procs: list[_Proc] = []
         self._pending: deque[_Task] = deque()
@@ -161,7 +167,7 @@ class RulesPool:
         with self._lock:
             self._closed = True
             procs = list(self._procs)
-            left = list(self._pending) + [t for p in procs for t in p.sent]
+            left = list(self._pending) + [t for p in procs for b in p.sent for t in b]
             self._pending.clear()
         for task in left:
             task.future.cancel()
@@ -179,14 +185,30 @@ class RulesPool:
                 idle = self._start()
             if idle is None or len(idle.sent) >= PER_WORKER:
                 return
-            task = self._pending.popleft()
-            if task.future.cancelled():      # its caller stopped waiting
+            batch = self._batch()
+            if not batch:
                 continue
-            idle.sent.append(task)
+            idle.sent.append(batch)
             try:
-                idle.send(task)
+                idle.send(batch)
             except (OSError, ValueError):    # it died: its reader thread requeues what it held
                 return
+
+    def _batch(self) -> list[_Task]:
+        """The next tasks to send together: up to :data:`BATCH`; a task that was being
+        computed when its worker died travels alone (so a second death names it)."""
+        batch: list[_Task] = []
+        while self._pending and len(batch) < BATCH:
+            task = self._pending[0]
+            if task.future.cancelled():      # its caller stopped waiting
+                self._pending.popleft()
+                continue
+            if task.tries and batch:
+                break
+            batch.append(self._pending.popleft())
+            if task.tries:
+                break
+        return batch
 
     def _start(self) -> _Proc | None:
         try:
@@ -209,18 +231,19 @@ class RulesPool:
         stream = proc.popen.stdout
         while True:
             try:
-                ok, payload = pickle.load(stream)
+                answers = pickle.load(stream)
             except Exception:                # EOF or a torn answer: the worker ended
                 break
             with self._lock:
-                task = proc.sent.popleft()
-                proc.answered += 1
+                batch = proc.sent.popleft()
+                proc.answered += len(batch)
                 self._start_failures = 0
                 self._dispatch()
-            if ok:
-                _settle(task.future, result=payload)
-            else:
-                _settle(task.future, error=RecordError(f"the rules failed on this abstract: {payload}"))
+            for task, (ok, payload) in zip(batch, answers):
+                if ok:
+                    _settle(task.future, result=payload)
+                else:
+                    _settle(task.future, error=RecordError(f"the rules failed on this abstract: {payload}"))
         self._lost(proc)
 
     def _lost(self, proc: _Proc) -> None:
@@ -229,22 +252,22 @@ class RulesPool:
             if self._closed or proc not in self._procs:      # stopped by close()
                 return
             self._procs.remove(proc)
-            held = list(proc.sent)
+            computing = proc.sent.popleft() if proc.sent else []
+            held = [t for b in proc.sent for t in b]
             proc.sent.clear()
             how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
             self.replaced += 1
             if not proc.answered:
                 self._start_failures += 1
             if self._start_failures >= MAX_START_FAILURES:
-                self._pending.extendleft(reversed(held))
+                self._pending.extendleft(reversed(computing + held))
                 self._give_up(f"the rules workers exit before answering ({how}); "
                               "run with EXTRACT_WORKERS=1 to run the rules in this process")
                 return
-            failed = []
-            if held:                         # the first one was being computed
-                held[0].tries += 1
-                if held[0].tries > RETRIES:
-                    failed.append(held.pop(0))
+            for task in computing:           # one of them was being computed
+                task.tries += 1
+            failed = [t for t in computing if t.tries > RETRIES]
+            held = [t for t in computing if t.tries <= RETRIES] + held
             self._pending.extendleft(reversed(held))
             self._dispatch()
         for task in failed:

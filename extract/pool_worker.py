@@ -1,7 +1,7 @@
 """One rules worker (``python -m extract.pool_worker``), started by :mod:`extract.pool`.
 
-It reads ``(function name, args)`` pickles on stdin and writes ``(ok, result)`` pickles on
-stdout, in order, one task at a time; it ends when stdin closes (the process that started
+It reads batches, pickled lists of ``(function name, args)``, on stdin and writes one pickled
+list of ``(ok, result)`` per batch on stdout, in order; it ends when stdin closes (the process that started
 it ended or closed the pool).  Only the functions named in :func:`functions` run: what the
 pipe carries names work, it is never code.  A thread drains stdin into a queue, so the
 parent's writes never wait for the abstract being computed.
@@ -33,27 +33,39 @@ def _feed(stream, tasks: queue.SimpleQueue) -> None:
             return
 
 
-def main() -> None:
+def _answer(table: dict, name: str, args: tuple) -> tuple[bool, object]:
+    try:
+        return True, table[name](*args)
+    except Exception as e:          # a bug on one abstract fails that abstract only
+        return False, f"{type(e).__name__}: {e}"
+
+
+def _travels(answer: tuple[bool, object]) -> tuple[bool, object]:
+    """``answer``, or a failure when it cannot be pickled."""
+    try:
+        pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        return answer
+    except Exception as e:
+        return False, f"cannot return the answer: {type(e).__name__}: {e}"
+
+
+def main(table: dict | None = None) -> None:
     # Ctrl-C reaches the whole process group: the parent stops its workers itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)                   # a stray print goes to stderr, never into the answers
     tasks: queue.SimpleQueue = queue.SimpleQueue()
     threading.Thread(target=_feed, args=(sys.stdin.buffer, tasks), daemon=True).start()
-    table = functions()
+    table = table or functions()
     while True:
-        task = tasks.get()
-        if task is None:
+        batch = tasks.get()
+        if batch is None:
             return
-        name, args = task
+        answers = [_answer(table, name, args) for name, args in batch]
         try:
-            answer = (True, table[name](*args))
-        except Exception as e:      # a bug on one abstract fails that abstract only
-            answer = (False, f"{type(e).__name__}: {e}")
-        try:
-            data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as e:      # an answer that cannot travel fails its abstract only
-            data = pickle.dumps((False, f"cannot return the answer: {type(e).__name__}: {e}"))
+            data = pickle.dumps(answers, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:           # an answer that cannot travel fails its abstract only
+            data = pickle.dumps([_travels(a) for a in answers], protocol=pickle.HIGHEST_PROTOCOL)
         try:
             out.write(data)
             out.flush()

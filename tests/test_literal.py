@@ -28,3 +28,35 @@ def test_examples():
     t = "FooNet and FooNet-Lite beat xFooNet; FooNet."
     assert bounded_starts(t, "FooNet") == [0, t.rindex("FooNet")]
     assert starts("aaaa", "aa") == [0, 2]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="aAbB ,;:\t\u2009_-é1", max_size=40),
+       st.from_regex(r"[A-Z][a-z]{1,3}(?:-[a-z]{1,2})?", fullmatch=True))
+def test_task_polish_inside_is_the_pattern_it_replaces(text, word):
+    from extract.candidates.task_phrase import _inside
+
+    text = text.replace("A", word)          # put the word in, after spaces and letters
+    assert _inside(text, word) == bool(re.search(r"[a-z,;:]\s+" + re.escape(word) + r"\b", text))
+
+
+def test_the_rules_compile_no_pattern_per_name():
+    """The rules compile their patterns once: a second abstract that differs from a first only
+    in its names compiles none (a pattern per name missed ``re``'s cache every time, cost more
+    than the search, and pushed the rules' own patterns out of that cache)."""
+    import re._compiler as compiler
+
+    from extract.decision import decide
+
+    shape = ("We propose {a}, a method for detecting forged signatures, and compare it with "
+             "{b} and {c}-Large. On {d}Bench and {e}QA it reaches 91.2% accuracy, 3.1 points "
+             "above {b}. {a} is released; the {e}QA benchmark and {d}Bench are used.")
+    names = [("FooNet", "BarGPT", "Zeta", "Quux", "Wib"), ("PlimNet", "DrabGPT", "Kappa", "Morp", "Snig")]
+    decide(shape.format(**dict(zip("abcde", names[0]))))
+    real, seen = compiler.compile, []
+    compiler.compile = lambda p, flags=0: seen.append(p) or real(p, flags)
+    try:
+        decide(shape.format(**dict(zip("abcde", names[1]))))
+    finally:
+        compiler.compile = real
+    assert seen == []

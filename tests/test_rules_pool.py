@@ -233,3 +233,29 @@ def test_sigterm_stops_workers_releases_the_lock_says_so_and_the_rerun_resumes(t
     assert f"{written} already done" in r.stderr
     ids = [rec["id"] for rec in read_jsonl(out)]
     assert sorted(ids) == sorted(f"r{i}" for i in range(300))
+
+
+def test_an_abstract_that_kills_its_worker_twice_fails_alone_and_its_batch_comes_back(monkeypatch):
+    """Tasks travel in batches: the batch a worker dies on is sent again, each task alone; the
+    one that kills its worker again is an error record (WorkerLost), every other answer comes
+    back, in order, and the pool goes on."""
+    from concurrent.futures import wait
+
+    from extract.pool import BATCH, RulesPool, WorkerLost
+
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))       # tests/poolworker_die.py
+    pool = RulesPool(2, worker="poolworker_die")
+    try:
+        texts = [f"t{i}" for i in range(3 * BATCH)]
+        texts[BATCH + 3] = "die"
+        futures = [pool.submit("echo", t) for t in texts]
+        wait(futures, timeout=60)
+        for text, f in zip(texts, futures):
+            if text == "die":
+                assert isinstance(f.exception(), WorkerLost)
+            else:
+                assert f.result() == text.upper()
+        assert pool.replaced == 2
+        assert pool.submit("echo", "after").result(timeout=30) == "AFTER"
+    finally:
+        pool.close()

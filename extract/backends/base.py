@@ -49,6 +49,10 @@ class Backend(abc.ABC):
     name: ClassVar[str]
     #: how many jobs may be in flight at once (an in-process model says 1)
     max_concurrency: ClassVar[int | None] = None
+    #: how many jobs the run keeps in flight whatever ``--concurrency`` says (that option is
+    #: about requests to a server); None: ``--concurrency``.  The rules keep enough in flight
+    #: for their worker pool's batches.
+    in_flight: int | None = None
     #: the backend's own options (``-O KEY VALUE``), as a Pydantic model (llm-style); None
     #: takes none.  Validated values are ``self.options``; put those that shape answers in
     #: ``fingerprint()``.

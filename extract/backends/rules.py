@@ -24,7 +24,7 @@ from .base import Answer, Backend, Job, validate_options
 from ..schema_loader import default_schema
 from .local import rules_digest
 from ..decision import CONSTRAINT_VERSION, RULES_POLICY, decide
-from ..pool import RulesPool
+from ..pool import BATCH, PER_WORKER, RulesPool
 
 _NO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
 
@@ -53,6 +53,8 @@ class RulesBackend(Backend):
                 raise UsageError(f"EXTRACT_WORKERS must be a whole number, got {env!r}")
             workers = int(env) if env else min(cpu_count(), 8)
         self.workers = max(1, workers)
+        # two batches per worker (one computing, one queued), the next ones ready to go
+        self.in_flight = None if self.workers == 1 else self.workers * (PER_WORKER + 1) * BATCH
         self._pool: RulesPool | None = None
         self._batch = False          # the run holds more than one abstract
 

@@ -14,6 +14,7 @@ from ..text import sentence_bounds
 from .claim_metric import Phrase, metric_phrases
 from ..text import is_model_name
 from .name_shapes import is_namey
+from ..text.literal import starts as literal_starts
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,8 @@ def _occurrences(text: str, names: Iterable[str], role: str) -> list[tuple[int, 
     for name in names:
         if not name:
             continue
-        for m in re.finditer(re.escape(name), text):
-            s, e = m.start(), m.end()
+        for s in literal_starts(text, name):
+            e = s + len(name)
             if (s > 0 and text[s - 1].isalnum() and name[0].isalnum()) or \
                     (e < len(text) and text[e].isalnum() and name[-1].isalnum()):
                 continue
@@ -175,7 +176,8 @@ class _Doc:
         out = []
         for m in _SYSTEM_TOKEN.finditer(text):
             tok = m.group(0)
-            if tok.lower() in known or not any(c.isupper() for c in tok):
+            low = tok.lower()
+            if low in known or low == tok:      # no capital (the token is ASCII, digits, spaces)
                 continue
             if is_model_name(tok) or (re.search(r"\d|[A-Z]{2}|[a-z][A-Z]", tok) and len(tok) >= 4 and is_namey(tok)[0]
                                       and (_RESULT_AFTER.match(text, m.end()) or _VALUE_AFTER.match(text, m.end())

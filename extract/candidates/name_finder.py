@@ -133,10 +133,10 @@ class _Finder:
             if k >= 0 and s < maths[k][1]:
                 continue
             ok, shape = is_namey(tok)
-            if not ok and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():
+            if not ok and t.startswith("+", e) and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():
                 ok, shape = True, "camelcase"               # a capitalized word + "++": a coinage
                 fire("plus-plus-coinage")
-            if not ok and is_known_dataset(tok) and tok[:1].isupper():
+            if not ok and tok[:1].isupper() and is_known_dataset(tok):
                 ok, shape = True, "known"                   # Wikipedia, ImageNet
                 fire("known-dataset-word")
             if not ok:

@@ -122,9 +122,7 @@ def score(self) -> list[NameCandidate]:
                         a.cues.add("introduced")
                         a.dataset = max(a.dataset, b.dataset)
     # word-bounded occurrences of every candidate
-    occ = {name: [(m.start(), m.end()) for m in
-                  re.finditer(r"(?<![\w\-‐–])" + re.escape(name) + r"(?![\w\-‐–])", t)]
-           for name in aggs}
+    occ = {name: [(i, i + len(name)) for i in bounded_starts(t, name)] for name in aggs}
     starts: dict[int, list[Evidence]] = {}
     ends: dict[int, list[Evidence]] = {}
     for name, spans_ in occ.items():

@@ -4,6 +4,7 @@ Ated), and the wrappers authors put around names (bold, code, quotes, math)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..text.acronyms import upper_count
 
@@ -35,6 +36,7 @@ COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|en
 FUNCTION_WORDS = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "by", "the", "a", "an", "as"}
 
 
+@lru_cache(maxsize=1 << 16)     # hot: called on every token of every abstract
 def is_namey(tok: str) -> tuple[bool, str]:
     """Whether a token looks like a coined name, and its shape cue."""
     letters = [ch for ch in tok if ch.isalpha()]

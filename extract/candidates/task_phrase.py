@@ -6,7 +6,9 @@ all (:func:`ok`).  The cues that find candidate phrases are in :mod:`.task`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from ..text.literal import starts as literal_starts
 from ..text.sentences import sentences as split_sentences
 
 __all__ = ["CLAUSE", "MAX_PHRASES", "MAX_WORDS", "META", "MIN_WORDS", "PREP", "PRONOUN", "TRAIL", "VERB", "core", "cut", "ok",
@@ -25,6 +27,7 @@ _PAREN = re.compile(r"(?<!\s)\s*\([^()]*\)")     # entered at a run's first spac
 _MATH = re.compile(r"\$[^$]*\$")
 
 
+@lru_cache(maxsize=32)      # one abstract asks for its plain text and sentences several times
 def plain(text: str) -> str:
     """``text`` without markup wrappers: \\textbf{x}, **x**, _x_, `x` -> x; $math$ kept as is;
     parentheticals (acronyms, examples) dropped; whitespace collapsed."""
@@ -42,7 +45,12 @@ def plain(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` with its markup removed (:func:`plain`)."""
-    return split_sentences(plain(text))
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=8)
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(split_sentences(plain(text)))
 
 
 # Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.
@@ -123,9 +131,26 @@ def polish(phrase: str, text: str = "") -> str:
         return ""
     first = words[0]
     titled = len(words) > 1 and re.match(r"[A-Z]", words[1])       # "Large Language Models"
-    if not titled and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and not re.search(r"[a-z,;:]\s+" + re.escape(first) + r"\b", text):
+    if not titled and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and not _inside(text, first):
         words[0] = first.lower()
     return " ".join(words)
+
+
+def _inside(text: str, word: str) -> bool:
+    """Whether ``word`` (capitalised, ending in a letter) is written inside a sentence of
+    ``text``, as ``re.search(r"[a-z,;:]\\s+" + re.escape(word) + r"\\b", text)`` without
+    compiling a pattern per word (see :mod:`extract.text.literal`)."""
+    n = len(text)
+    for i in literal_starts(text, word):
+        j = i + len(word)
+        if j < n and (text[j].isalnum() or text[j] == "_"):
+            continue
+        k = i - 1
+        while k >= 0 and text[k].isspace():
+            k -= 1
+        if k < i - 1 and k >= 0 and text[k] in "abcdefghijklmnopqrstuvwxyz,;:":
+            return True
+    return False
 
 
 def words_of(phrase: str) -> int:

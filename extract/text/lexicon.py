@@ -85,20 +85,31 @@ MODEL_NOUNS = (r"models?|LLMs?|LMs?|VLMs?|MLLMs?|backbones?|generators?|encoders
 
 _SIZE = re.compile(r"(?<![A-Za-z])\d+(?:\.\d+)?[BM](?![A-Za-z])")   # 1K, 16K: data sizes (ImageNet-1K, KVC16K)
 _TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
+_DASH = re.compile(r"[-_]")
 
 
+def _prefixes(words) -> tuple[tuple[int, ...], frozenset]:
+    """(the lengths of ``words``, the set of them): the words a string starts with are its
+    prefixes of those lengths that are in the set (a few slices instead of a scan of all)."""
+    return tuple(sorted({len(w) for w in words})), frozenset(words)
+
+
+_FAMILY_LENGTHS, _FAMILIES = _prefixes(MODEL_FAMILIES)
+_KNOWN_LENGTHS, _KNOWN = _prefixes(KNOWN_DATASETS)
+
+
+@lru_cache(maxsize=1 << 16)     # hot: called on every name-shaped token
 def is_model_name(tok: str) -> bool:
     """A pretrained model's name (Llama3-8B, GPT-4o, Qwen2.5-7B, BERT-base), by family and
     size/version shape."""
     low = tok.lower()
-    for fam in MODEL_FAMILIES:
-        if low.startswith(fam):
-            rest = low[len(fam):]
-            if rest == "" and len(fam) >= 3 or rest[:1] in ("-", ".", "_") or rest[:1].isdigit():
-                return True
+    for fam in {low[:n] for n in _FAMILY_LENGTHS} & _FAMILIES:      # the families it starts with
+        rest = low[len(fam):]
+        if rest == "" and len(fam) >= 3 or rest[:1] in ("-", ".", "_") or rest[:1].isdigit():
+            return True
     if _SIZE.search(tok) and _TWO_LETTERS.search(tok):
         return True
-    parts = re.split(r"[-_]", low)
+    parts = _DASH.split(low)
     return len(parts) > 1 and parts[-1] in MODEL_SUFFIXES and bool(parts[0])
 
 
@@ -107,5 +118,5 @@ def is_known_dataset(tok: str) -> bool:
     """One of the few famous public datasets (or a numbered/hyphenated member of its family:
     CIFAR-10, ImageNet-1k, MNIST)."""
     low = tok.lower()
-    return any(low == k or low.startswith(k + "-") or (low.startswith(k) and low[len(k):].isdigit())
-               for k in KNOWN_DATASETS)
+    return any(low == k or low.startswith(k + "-") or low[len(k):].isdigit()
+               for k in {low[:n] for n in _KNOWN_LENGTHS} & _KNOWN)    # the ones it starts with

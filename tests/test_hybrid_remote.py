@@ -238,29 +238,3 @@ def test_a_raw_newline_inside_a_json_string_is_read_not_reasked(cli, server, one
     r, recs = run(cli, server, one, tmp_path / "o.jsonl", "--mode", mode)
     assert r.exit_code == 0, r.stderr
     assert server.chat_count == 1 and recs[0]["extraction"]["task"] == "image classification"
-
-
-@pytest.mark.parametrize("mode", ["tools", "json_schema"])
-def test_the_sdk_never_walks_the_schema_and_the_body_is_the_same(cli, server, one, tmp_path, mode, monkeypatch):
-    """The openai SDK "transforms" a request's parameters node by node (the identity on plain
-    JSON, ~0.7 ms of CPU for the hybrid job's messages and schema): extract sends those as
-    ``extra_body``, so the SDK walks none of them and the server gets the same body."""
-    import openai.resources.chat.completions.completions as sdk
-
-    walked = []
-    real = sdk.async_maybe_transform
-
-    async def spy(data, expected_type):
-        walked.append(data)
-        return await real(data, expected_type)
-
-    monkeypatch.setattr(sdk, "async_maybe_transform", spy)
-    server.push({"payload": good()})
-    r, recs = run(cli, server, one, tmp_path / "o.jsonl", "--mode", mode)
-    assert r.exit_code == 0, r.stderr and recs[0]["status"] == "ok"
-    assert walked and all(d.get("messages") == [] and not isinstance(d.get("tools"), list)
-                          and not isinstance(d.get("response_format"), dict) for d in walked)
-    body = server.requests[0]["body"]
-    assert [m["role"] for m in body["messages"]] == ["system", "user"] and ABSTRACT in body["messages"][1]["content"]
-    assert list(schema_of(body)["$defs"]["Numbers"]["properties"]) == ["@N1", "@N2"]
-    assert body["model"] and body["max_tokens"]

@@ -117,22 +117,6 @@ def _repair_strings(completion) -> None:
             message.content = _strict_json(message.content)
 
 
-#: request fields the SDK would walk node by node to "transform" (it is the identity on plain
-#: JSON: no chat-completion parameter has an alias or a format), ~0.7 ms of CPU a request for
-#: the hybrid job's messages and schema, more than the peer's whole hand-written request
-_PLAIN_JSON = ("messages", "response_format", "tools", "tool_choice")
-
-
-def _untyped(kwargs: dict) -> dict:
-    """``kwargs`` with the large plain-JSON fields sent as ``extra_body`` (the same request
-    body on the wire; ``messages`` is still given, empty, as the signature requires it)."""
-    extra = {k: kwargs[k] for k in _PLAIN_JSON if k in kwargs}
-    if not extra or "extra_body" in kwargs:
-        return kwargs
-    rest = {k: v for k, v in kwargs.items() if k not in extra}
-    return {**rest, "messages": [], "extra_body": extra}
-
-
 class OpenAIBackend(Backend):
     name = "openai"
     #: a capable model: the default schema gets the hybrid job (``--prompt auto``)
@@ -188,7 +172,7 @@ class OpenAIBackend(Backend):
             rec.requests += 1
             try:
                 async with asyncio.timeout(cfg.timeout):
-                    completion = await replica.client.chat.completions.create(*args, **_untyped(kwargs))
+                    completion = await replica.client.chat.completions.create(*args, **kwargs)
                 _check_completion(completion)
                 _repair_strings(completion)
             except Exception as exc:  # noqa: BLE001 - classified right here

@@ -21,10 +21,10 @@ number, in the clause the claims rules already delimit.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import Any, Callable
 
-from .claims_doc import CLAUSE_BREAK, Ref, _covering, _Doc, _Num, _Occ, _ref
+from .claims_doc import Ref, _covering, _Doc, _Num, _Occ, _ref
 from .rules import fire
 
 __all__ = ["ABSOLUTE", "CHANGE", "CHANGE_RULES", "COMPARED_RULES", "PARALLEL_RULE", "VALUE_TYPES", "change_of"]
@@ -107,9 +107,10 @@ def _vt_from_to(doc: _Doc, n: _Num) -> Any:
     before = doc.text[max(s, n.start - 20):n.start]
     if _FROM_TO.search(before):
         return ABSOLUTE, "from"
-    prev = [m for m in doc.nums if m.sent == n.sent and m.end <= n.start]
-    if prev and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*to\s*" + _OPEN, doc.text[prev[-1].end:n.start], re.I) \
-            and _FROM_TO.search(doc.text[max(s, prev[-1].start - 20):prev[-1].start]):
+    k = bisect_right(doc._ends, n.start) - 1         # the last number ending before n (sorted, disjoint)
+    prev = doc.nums[k] if k >= 0 and doc.nums[k].sent == n.sent else None
+    if prev and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*to\s*" + _OPEN, doc.text[prev.end:n.start], re.I) \
+            and _FROM_TO.search(doc.text[max(s, prev.start - 20):prev.start]):
         return ABSOLUTE, "to"
     return _SKIP
 
@@ -289,10 +290,7 @@ def _systems(doc: _Doc, n: _Num, s: int, e: int) -> list[Any]:
 
 def _clause(doc: _Doc, n: _Num) -> tuple[int, int]:
     """From the last clause break before n's group to the end of the segment after it."""
-    s = doc.sentence(n)[0]
-    first = doc.groups[n.i][0]
-    breaks = list(CLAUSE_BREAK.finditer(doc.text, s, first.start))
-    return (breaks[-1].end() if breaks else s), doc.segment_after(n)[1]
+    return doc.break_before(n, doc.groups[n.i][0].start), doc.segment_after(n)[1]
 
 
 def _text(o: Any) -> str:

@@ -24,7 +24,7 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import Any, Callable
 
-from .claims_doc import Ref, _covering, _Doc, _Num, _Occ, _ref
+from .claims_doc import Ref, _covering, _Doc, _Num, _Occ, _ref, per_group
 from .rules import fire
 
 __all__ = ["ABSOLUTE", "CHANGE", "CHANGE_RULES", "COMPARED_RULES", "PARALLEL_RULE", "VALUE_TYPES", "change_of"]
@@ -134,6 +134,7 @@ def _vt_points(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+@per_group
 def _vt_verb_by(doc: _Doc, n: _Num) -> Any:
     """"improves accuracy by 9.2%", "outperforms PromptRank by 9.43%, 7.68%, and 4.82%"."""
     first = doc.groups[n.i][0]
@@ -142,6 +143,7 @@ def _vt_verb_by(doc: _Doc, n: _Num) -> Any:
     return (CHANGE, _cue(m, _VERBS)) if m else _SKIP
 
 
+@per_group
 def _vt_by_unit(doc: _Doc, n: _Num) -> Any:
     """"accelerates queries by 5x", "drops by 4%": "by" a percentage, multiplier or points."""
     first = doc.groups[n.i][0]
@@ -152,6 +154,7 @@ def _vt_by_unit(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+@per_group
 def _vt_noun_of(doc: _Doc, n: _Num) -> Any:
     """"an average accuracy drop of 18%", "an average gain of 5.3%"."""
     first = doc.groups[n.i][0]
@@ -269,9 +272,16 @@ def _shaped(doc: _Doc, n: _Num) -> tuple[list[int], list[Ref]]:
     O(log n), so a long sentence of many numbers stays linear."""
     def make():
         sent_s, sent_e = doc.sentence(n)
-        busy = _covering([(o.start, o.end) for o in doc.occ if o.sent == n.sent]
-                         + [(p.start, p.end) for p in doc.metrics if p.start < sent_e and sent_s < p.end]
-                         + [(m.start, m.end) for m in doc.nums if m.sent == n.sent])
+        # the sentence's own occurrences, metric phrases and numbers (sorted, disjoint: by bisection)
+        starts, ends = doc.memo("metric-bounds", lambda: ([p.start for p in doc.metrics], [p.end for p in doc.metrics]))
+        lo, hi = n.i, n.i + 1
+        while lo > 0 and doc.nums[lo - 1].sent == n.sent:
+            lo -= 1
+        while hi < len(doc.nums) and doc.nums[hi].sent == n.sent:
+            hi += 1
+        busy = _covering([(o.start, o.end) for o in doc._occ_by_sent.get(n.sent, ())]
+                         + [(p.start, p.end) for p in doc.metrics[bisect_right(ends, sent_s):bisect_left(starts, sent_e)]]
+                         + [(m.start, m.end) for m in doc.nums[lo:hi]])
         refs = [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
                 if not all(part in _GENERIC for part in m.group(0).lower().split("-"))
                 and not busy(m.start(), m.end())]

@@ -166,8 +166,41 @@ def _vt_noun_of(doc: _Doc, n: _Num) -> Any:
 def _vt_noun_after(doc: _Doc, n: _Num) -> Any:
     """"a 20% improvement", "2.3 BLEU improvement", "1% loss in accuracy"."""
     last = doc.groups[n.i][-1]
-    m = _NOUN_AFTER.match(doc.text, n.end) or _NOUN_AFTER.match(doc.text, last.end)
-    return (CHANGE, _cue(m, _AFTER_NOUNS)) if m else _SKIP
+    cue = _noun_after(doc, n.end) or _noun_after(doc, last.end)
+    return (CHANGE, cue) if cue else _SKIP
+
+
+_TOKEN_RUN = re.compile(r"[\w\-@]*")
+_POINTS_AT = re.compile(r"-?\s*points?", re.I)
+_STOP_AT = re.compile(_STOP, re.I)
+_NOUN_AT = re.compile(rf"(?:{_alt(_AFTER_NOUNS)})\b", re.I)
+#: _NOUN_AFTER from the white space after its first word on
+_NOUN_AFTER_REST = re.compile(rf"\s+(?:{_STOP}[\w\-@]+\s+){{0,2}}?(?:{_alt(_AFTER_NOUNS)})\b", re.I)
+
+
+def _noun_after(doc: _Doc, x: int) -> str | None:
+    """The cue of ``_NOUN_AFTER.match(doc.text, x)``, or None.  Inside a long word ("1-1-1-...")
+    that match's first word runs to the word's end, and all after it is the same for every
+    number in the word: that part is matched once per word, so such a word stays linear."""
+    def match() -> str | None:
+        t = doc.text
+        run = doc.memo("token-run", lambda: [-1, -1])        # the last long word read: [from, end)
+        if not run[0] <= x < run[1]:
+            r = _TOKEN_RUN.match(t, x).end()
+            if r - x > 32:
+                run[0], run[1] = x, r
+        if not run[0] <= x < run[1] or _POINTS_AT.match(t, x):
+            m = _NOUN_AFTER.match(t, x)
+            return _cue(m, _AFTER_NOUNS) if m else None
+        m = _NOUN_AT.match(t, x)            # no word before the noun
+        if m:
+            return _cue(m, _AFTER_NOUNS)
+        if not _STOP_AT.match(t, x):
+            return None                     # the first word may not be a stop word
+        end = run[1]
+        rest = doc.memo(("noun-after-rest", end), lambda: _NOUN_AFTER_REST.match(t, end))
+        return _cue(rest, _AFTER_NOUNS) if rest else None
+    return doc.memo(("noun-after", x), match)
 
 
 def _vt_comparative(doc: _Doc, n: _Num) -> Any:

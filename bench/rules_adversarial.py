@@ -1,6 +1,6 @@
 """How the rule layer's time grows with the length of hostile text (issue 20, "Hangs").
 
-    python bench/rules_adversarial.py [--sizes 5000,10000,20000,40000] [--shapes a,b]
+    python bench/rules_adversarial.py [--sizes 5000,10000,20000,40000] [--shapes "a|b"]
 
 Feeds the whole rules decision (``extract.decision.decide``: candidates, names, claims,
 task) shapes that used to make it quadratic - long runs of spaces or line breaks, ``1,1,1,...``,
@@ -68,10 +68,10 @@ def timed(text: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="5000,10000,20000,40000")
-    ap.add_argument("--shapes", default="", help="comma-separated shape names (default: all)")
+    ap.add_argument("--shapes", default="", help="shape names separated by | (default: all)")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",")]
-    shapes = {k: v for k, v in SHAPES.items() if not args.shapes or k in args.shapes.split(",")}
+    shapes = {k: v for k, v in SHAPES.items() if not args.shapes or k in args.shapes.split("|")}
     decide(NORMAL)
     normal = min(timed(NORMAL) for _ in range(5))
     worst_ratio, worst_time, worst = 0.0, 0.0, ("", "")

@@ -1,10 +1,13 @@
 """Hostile text does not stall the rule layer (issue 20, "Hangs"): every pass is linear in the
 abstract's length, with no truncation.  The shapes below took minutes before (``1,1,1,...``
 grew with the square of its length: 75 s at 8,000 characters); each test must finish within
-pytest-timeout's bound and still read the ordinary sentence around the hostile part.  How the
-time grows is printed by bench/rules_adversarial.py, not asserted here."""
+pytest-timeout's bound and still read the ordinary sentence around the hostile part, and the
+rules' CPU time may grow about 4x when the text grows 4x, never 16x (quadratic).  The figures
+per shape are printed by bench/rules_adversarial.py."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
@@ -38,3 +41,42 @@ def test_claims_keep_the_callers_order_of_numbers():
     spans = [{"start": b, "end": b + 4, "kind": "result"}, {"start": a, "end": a + 5, "kind": "result"}]
     got = [c.fields()["dataset"] for c in attach_claims(text, spans, ["FooNet"], ["ImageNet", "ADE20K"])]
     assert got == ["ADE20K", "ImageNet"]
+
+
+#: Shapes by length n: the issue's (runs of spaces, digits and separators, brackets, one long
+#: sentence) and those that were quadratic in some pass of the claims or number rules.
+GROWING = {
+    "run of spaces": lambda n: NORMAL + " " * n + NORMAL,
+    "1,1,1,...": lambda n: NORMAL + ",".join(["1"] * (n // 2)) + ". " + NORMAL,
+    "1-1-1-...": lambda n: NORMAL + "-".join(["1"] * (n // 2)) + " " + NORMAL,
+    "1x1x1...": lambda n: NORMAL + "x".join(["1"] * (n // 2)) + " " + NORMAL,
+    "numbers and separators": lambda n: NORMAL + " ".join(f"{i % 97}.{i % 7}% ;" for i in range(n // 8)) + ". " + NORMAL,
+    "brackets": lambda n: NORMAL + "(" * (n // 2) + ")" * (n // 2) + " " + NORMAL,
+    "one long sentence of claims": lambda n: "FooNet improves BLEU by 2.1 points on WMT14 and " * (n // 48) + "ends.",
+    "one long sentence of comparisons": lambda n: "FooNet improves accuracy" + ", ".join(
+        f" by {i % 9}.1% on Set{i}" for i in range(n // 16)) + ". " + NORMAL,
+    "a long segment before a list": lambda n: NORMAL + "the model is good and " * (n // 44)
+    + ", ".join(["1.5%"] * (n // 12)) + ". " + NORMAL,
+}
+
+
+def _cpu(text: str) -> float:
+    """The least CPU time of this thread over two runs of the rules on ``text`` (CPU time, not
+    wall time: other processes on the machine do not count)."""
+    best = float("inf")
+    for _ in range(2):
+        t0 = time.thread_time()
+        decide(text)
+        best = min(best, time.thread_time() - t0)
+    return best
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("name", list(GROWING))
+def test_hostile_shapes_grow_linearly(name):
+    """4x the text costs about 4x the time (linear), 16x if a pass is quadratic: the bound 9
+    leaves room for noise and n log n, and fails every quadratic pass these shapes had."""
+    make = GROWING[name]
+    decide(make(500))                   # warm: patterns compiled, caches filled
+    small, large = _cpu(make(2000)), _cpu(make(8000))
+    assert large / max(small, 1e-3) < 9, f"{name}: {small:.3f}s at 2,000 chars, {large:.3f}s at 8,000"

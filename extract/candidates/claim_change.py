@@ -21,10 +21,10 @@ number, in the clause the claims rules already delimit.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import Any, Callable
 
-from .claims_doc import CLAUSE_BREAK, Ref, _covering, _Doc, _Num, _Occ, _ref
+from .claims_doc import _LIST_GAP, Ref, _covering, _Doc, _Num, _Occ, _ref, per_group
 from .rules import fire
 
 __all__ = ["ABSOLUTE", "CHANGE", "CHANGE_RULES", "COMPARED_RULES", "PARALLEL_RULE", "VALUE_TYPES", "change_of"]
@@ -107,9 +107,10 @@ def _vt_from_to(doc: _Doc, n: _Num) -> Any:
     before = doc.text[max(s, n.start - 20):n.start]
     if _FROM_TO.search(before):
         return ABSOLUTE, "from"
-    prev = [m for m in doc.nums if m.sent == n.sent and m.end <= n.start]
-    if prev and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*to\s*" + _OPEN, doc.text[prev[-1].end:n.start], re.I) \
-            and _FROM_TO.search(doc.text[max(s, prev[-1].start - 20):prev[-1].start]):
+    k = bisect_right(doc._ends, n.start) - 1         # the last number ending before n (sorted, disjoint)
+    prev = doc.nums[k] if k >= 0 and doc.nums[k].sent == n.sent else None
+    if prev and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*to\s*" + _OPEN, doc.text[prev.end:n.start], re.I) \
+            and _FROM_TO.search(doc.text[max(s, prev.start - 20):prev.start]):
         return ABSOLUTE, "to"
     return _SKIP
 
@@ -133,6 +134,7 @@ def _vt_points(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+@per_group
 def _vt_verb_by(doc: _Doc, n: _Num) -> Any:
     """"improves accuracy by 9.2%", "outperforms PromptRank by 9.43%, 7.68%, and 4.82%"."""
     first = doc.groups[n.i][0]
@@ -141,6 +143,7 @@ def _vt_verb_by(doc: _Doc, n: _Num) -> Any:
     return (CHANGE, _cue(m, _VERBS)) if m else _SKIP
 
 
+@per_group
 def _vt_by_unit(doc: _Doc, n: _Num) -> Any:
     """"accelerates queries by 5x", "drops by 4%": "by" a percentage, multiplier or points."""
     first = doc.groups[n.i][0]
@@ -151,6 +154,7 @@ def _vt_by_unit(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+@per_group
 def _vt_noun_of(doc: _Doc, n: _Num) -> Any:
     """"an average accuracy drop of 18%", "an average gain of 5.3%"."""
     first = doc.groups[n.i][0]
@@ -162,8 +166,41 @@ def _vt_noun_of(doc: _Doc, n: _Num) -> Any:
 def _vt_noun_after(doc: _Doc, n: _Num) -> Any:
     """"a 20% improvement", "2.3 BLEU improvement", "1% loss in accuracy"."""
     last = doc.groups[n.i][-1]
-    m = _NOUN_AFTER.match(doc.text, n.end) or _NOUN_AFTER.match(doc.text, last.end)
-    return (CHANGE, _cue(m, _AFTER_NOUNS)) if m else _SKIP
+    cue = _noun_after(doc, n.end) or _noun_after(doc, last.end)
+    return (CHANGE, cue) if cue else _SKIP
+
+
+_TOKEN_RUN = re.compile(r"[\w\-@]*")
+_POINTS_AT = re.compile(r"-?\s*points?", re.I)
+_STOP_AT = re.compile(_STOP, re.I)
+_NOUN_AT = re.compile(rf"(?:{_alt(_AFTER_NOUNS)})\b", re.I)
+#: _NOUN_AFTER from the white space after its first word on
+_NOUN_AFTER_REST = re.compile(rf"\s+(?:{_STOP}[\w\-@]+\s+){{0,2}}?(?:{_alt(_AFTER_NOUNS)})\b", re.I)
+
+
+def _noun_after(doc: _Doc, x: int) -> str | None:
+    """The cue of ``_NOUN_AFTER.match(doc.text, x)``, or None.  Inside a long word ("1-1-1-...")
+    that match's first word runs to the word's end, and all after it is the same for every
+    number in the word: that part is matched once per word, so such a word stays linear."""
+    def match() -> str | None:
+        t = doc.text
+        run = doc.memo("token-run", lambda: [-1, -1])        # the last long word read: [from, end)
+        if not run[0] <= x < run[1]:
+            r = _TOKEN_RUN.match(t, x).end()
+            if r - x > 32:
+                run[0], run[1] = x, r
+        if not run[0] <= x < run[1] or _POINTS_AT.match(t, x):
+            m = _NOUN_AFTER.match(t, x)
+            return _cue(m, _AFTER_NOUNS) if m else None
+        m = _NOUN_AT.match(t, x)            # no word before the noun
+        if m:
+            return _cue(m, _AFTER_NOUNS)
+        if not _STOP_AT.match(t, x):
+            return None                     # the first word may not be a stop word
+        end = run[1]
+        rest = doc.memo(("noun-after-rest", end), lambda: _NOUN_AFTER_REST.match(t, end))
+        return _cue(rest, _AFTER_NOUNS) if rest else None
+    return doc.memo(("noun-after", x), match)
 
 
 def _vt_comparative(doc: _Doc, n: _Num) -> Any:
@@ -268,9 +305,16 @@ def _shaped(doc: _Doc, n: _Num) -> tuple[list[int], list[Ref]]:
     O(log n), so a long sentence of many numbers stays linear."""
     def make():
         sent_s, sent_e = doc.sentence(n)
-        busy = _covering([(o.start, o.end) for o in doc.occ if o.sent == n.sent]
-                         + [(p.start, p.end) for p in doc.metrics if p.start < sent_e and sent_s < p.end]
-                         + [(m.start, m.end) for m in doc.nums if m.sent == n.sent])
+        # the sentence's own occurrences, metric phrases and numbers (sorted, disjoint: by bisection)
+        starts, ends = doc.memo("metric-bounds", lambda: ([p.start for p in doc.metrics], [p.end for p in doc.metrics]))
+        lo, hi = n.i, n.i + 1
+        while lo > 0 and doc.nums[lo - 1].sent == n.sent:
+            lo -= 1
+        while hi < len(doc.nums) and doc.nums[hi].sent == n.sent:
+            hi += 1
+        busy = _covering([(o.start, o.end) for o in doc._occ_by_sent.get(n.sent, ())]
+                         + [(p.start, p.end) for p in doc.metrics[bisect_right(ends, sent_s):bisect_left(starts, sent_e)]]
+                         + [(m.start, m.end) for m in doc.nums[lo:hi]])
         refs = [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
                 if not all(part in _GENERIC for part in m.group(0).lower().split("-"))
                 and not busy(m.start(), m.end())]
@@ -289,10 +333,7 @@ def _systems(doc: _Doc, n: _Num, s: int, e: int) -> list[Any]:
 
 def _clause(doc: _Doc, n: _Num) -> tuple[int, int]:
     """From the last clause break before n's group to the end of the segment after it."""
-    s = doc.sentence(n)[0]
-    first = doc.groups[n.i][0]
-    breaks = list(CLAUSE_BREAK.finditer(doc.text, s, first.start))
-    return (breaks[-1].end() if breaks else s), doc.segment_after(n)[1]
+    return doc.break_before(n, doc.groups[n.i][0].start), doc.segment_after(n)[1]
 
 
 def _text(o: Any) -> str:
@@ -303,46 +344,127 @@ def _same(o: Any, method: Any) -> bool:
     return isinstance(method, Ref) and _text(o).lower() == method.text.lower()
 
 
+class _Named:
+    """The systems of a sentence a change can be compared to, for one method (its own name is
+    none): each kind in text order (its occurrences first, then name-shaped tokens, as
+    :func:`_systems` lists them), all of them merged with their coordinated runs, and the
+    comparison cue before each; built once per sentence, so that every number asks by
+    bisection (linear in a long sentence of many numbers and names)."""
+
+    def __init__(self, doc: _Doc, n: _Num, method: Any):
+        self.doc = doc
+        occ = [o for o in doc.in_sentence(n, ("method", "system"))]
+        refs = _shaped(doc, n)[1]
+        self.parts = [[o for o in part if not _same(o, method)] for part in (occ, refs)]
+        self.starts = [[o.start for o in part] for part in self.parts]
+        self.named = sorted((o for part in self.parts for o in part if not (
+            _text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end) or _FAMILY.search(_text(o)))),
+            key=lambda o: o.start)
+        self.named_starts = [o.start for o in self.named]
+        self.run_at: list[tuple[int, int]] = []         # per named: its run's bounds in named
+        lo = 0
+        for k in range(1, len(self.named) + 1):
+            if k == len(self.named) or not _LIST_GAP.fullmatch(doc.text[self.named[k - 1].end:self.named[k].start]):
+                self.run_at += [(lo, k)] * (k - lo)
+                lo = k
+        ok = {o.start for o in self.named}
+        # the cue before each named system, read over the 60 characters before it (the clause
+        # start cuts that window only for the systems within 60 characters of it: asked apart)
+        self.hits = [[(o, self._cue(o, max(0, o.start - 60))) for o in part if o.start in ok] for part in self.parts]
+        self.hits = [[(o, c) for o, c in part if c is not None] for part in self.hits]
+        self.hit_starts = [[o.start for o, _ in part] for part in self.hits]
+        self.all_named = [[o for o in part if o.start in ok] for part in self.parts]
+        self.all_starts = [[o.start for o in part] for part in self.all_named]
+        # "GPT-4o's success rate" after "improves": the possessed, read over the 30 characters before
+        self.owners = [[o for o in part if self._owner(o, max(0, o.start - 30))] for part in self.parts]
+        self.owner_starts = [[o.start for o in part] for part in self.owners]
+
+    def _owner(self, o: Any, w: int) -> bool:
+        t = self.doc.text
+        return bool(re.match(r"(?:'s|’s)\s", t[o.end:o.end + 3]) and _POSSESSED.search(t[w:o.start]))
+
+    def first_owner(self, s: int, e: int) -> Any | None:
+        """The first system in [s, e) (in list order) that is the possessor after "improves"."""
+        for kind in (0, 1):
+            part, starts = self.parts[kind], self.starts[kind]
+            for j in range(bisect_left(starts, s), bisect_left(starts, min(e, s + 30))):
+                if (kind == 0 or part[j].end <= e) and self._owner(part[j], max(s, part[j].start - 30)):
+                    return part[j]
+            owners, starts = self.owners[kind], self.owner_starts[kind]
+            j = bisect_left(starts, max(s, s + 30))
+            if j < len(owners) and owners[j].start < e and (kind == 0 or owners[j].end <= e):
+                return owners[j]
+        return None
+
+    def _cue(self, o: Any, w: int) -> str | None:
+        t = self.doc.text
+        m = _COMPARE_BEFORE.search(t[w:o.start])
+        if m and (not m.group("appositive") or re.match(r"\s*(?:,|\)|by\b)", t[o.end:o.end + 4])):
+            return _cue(m, _COMPARE)
+        return None
+
+    def nearest_hit(self, s: int, lo: int, e: int, at: int) -> tuple[int, int, int, Any, str] | None:
+        """The named system in [lo, e) with a cue (read from s on) nearest to ``at``:
+        (distance, kind, start, system, cue), the first of the list on a tie."""
+        best = None
+        for kind in (0, 1):
+            cands = []
+            near = self.all_named[kind]
+            starts = self.all_starts[kind]
+            # within 60 characters of s the window is cut at s: read again
+            for j in range(bisect_left(starts, max(lo, s)), bisect_left(starts, min(e, s + 60))):
+                o = near[j]
+                c = self._cue(o, max(s, o.start - 60))
+                if c is not None:
+                    cands.append((o, c))
+            hs, hits = self.hit_starts[kind], self.hits[kind]
+            a, b = bisect_left(hs, max(lo, s + 60)), bisect_left(hs, e)
+            k = bisect_left(hs, at, a, b)
+            cands += [hits[j] for j in (k - 1, k) if a <= j < b]
+            for o, c in cands:
+                if kind == 1 and o.end > e:
+                    continue
+                key = (abs(o.start - at), kind, o.start)
+                if best is None or key < best[:3]:
+                    best = key + (o, c)
+        return best
+
+
+def _named(doc: _Doc, n: _Num, method: Any) -> _Named:
+    key = method.text.lower() if isinstance(method, Ref) else None
+    return doc.memo(("change-named", n.sent, key), lambda: _Named(doc, n, method))
+
+
 def _co_cue(doc: _Doc, n: _Num, method: Any) -> Any:
     """"outperforms PromptRank by 9.43%", "+8.26% over OFA", "compared with GPT-4o, ... by 5%";
     "over A, B and C by 1%, 2% and 3%" pairs in order, "over A and B by 3%" names no single one."""
     s, e = _clause(doc, n)
-    hits, named = [], []
-    for o in _systems(doc, n, s, e):
-        if _same(o, method) or _text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end) or _FAMILY.search(_text(o)):
-            continue
-        named.append(o)
-        m = _COMPARE_BEFORE.search(doc.text[max(s, o.start - 60):o.start])
-        if m and (not m.group("appositive") or re.match(r"\s*(?:,|\)|by\b)", doc.text[o.end:o.end + 4])):
-            hits.append((abs(o.start - n.start), o, _cue(m, _COMPARE)))
+    named = _named(doc, n, method)
     last = doc.groups[n.i][-1]
     after = _CUE_AFTER.match(doc.text, last.end, e)
-    if after:                       # its own reference follows it: only what is named there
-        hits = [h for h in hits if h[1].start >= after.end()]
-        if not hits:
-            return None, _cue(after, _COMPARE)
-    if not hits:
-        return _SKIP
-    _, o, cue = min(hits, key=lambda h: h[0])
-    named.sort(key=lambda x: x.start)
-    run = next((r for r in doc.runs(named) if o in r), [o])
-    if len(run) > 1:
+    best = named.nearest_hit(s, after.end() if after else s, e, n.start)
+    if best is None:
+        return (None, _cue(after, _COMPARE)) if after else _SKIP
+    o, cue = best[3], best[4]
+    k = bisect_left(named.named_starts, o.start)
+    lo, hi = named.run_at[k]
+    lo = max(lo, bisect_left(named.named_starts, s))
+    hi = min(hi, bisect_left(named.named_starts, e))
+    if hi - lo > 1:
         group = doc.groups[n.i]
-        if len(group) != len(run):
+        if len(group) != hi - lo:
             return None, cue        # compared jointly with several systems
-        o = run[group.index(n)]
+        o = named.named[lo + n.i - group[0].i]
     return (_ref(o) if isinstance(o, _Occ) else o), cue
 
 
 def _co_possessed(doc: _Doc, n: _Num, method: Any) -> Any:
     """"X improves GPT-4o's success rate by 27 points": the system whose value is improved."""
     s, _ = _clause(doc, n)
-    for o in _systems(doc, n, s, n.start):
-        if not _same(o, method) and re.match(r"(?:'s|’s)\s", doc.text[o.end:o.end + 3]):
-            m = _POSSESSED.search(doc.text[max(s, o.start - 30):o.start])
-            if m:
-                return (_ref(o) if isinstance(o, _Occ) else o), "possessive"
-    return _SKIP
+    o = _named(doc, n, method).first_owner(s, n.start)
+    if o is None:
+        return _SKIP
+    return (_ref(o) if isinstance(o, _Occ) else o), "possessive"
 
 
 COMPARED_RULES: tuple[tuple[str, str, Callable[[_Doc, _Num, Any], Any]], ...] = (

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from .claim_metric import HEADS, is_generic
-from .claims_doc import Ref, _Doc, _Num, _pair, _ref
+from .claims_doc import Ref, _Doc, _Num, _pair, _ref, per_group
 
 _SKIP = ...
 Rule = Any
@@ -21,20 +21,23 @@ Rule = Any
 # ---------------------------------------------------------------------------------------
 def _mt_respectively(doc: _Doc, n: _Num) -> Any:
     s, e = doc.sentence(n)
-    hit = _pair(doc, n, [p for p in doc.metrics if s <= p.start < e])
+    hit = _pair(doc, n, doc.memo(("metrics-in", n.sent), lambda: doc.between(doc.metrics, s, e)))
     return _ref(hit) if hit is not None else _SKIP
 
 
 _AFTER_GAP = re.compile(r"\s*(?:\)\s*)?(?:points?\s+(?:of\s+|in\s+)?)?(?:(?:improvements?|gains?|increases?|"
                         r"reductions?|drops?|boosts?)\s+(?:in|on|of)\s+(?:the\s+)?)?(?:higher\s+|lower\s+|"
                         r"better\s+|absolute\s+|relative\s+)?")
+#: How far a gap _AFTER_GAP takes can reach: white space and at most 34 of the characters ) a-z.
+_AFTER_REACH = re.compile(r"(?:\s*[)a-z]){0,40}\s*")
 
 
 def _mt_after(doc: _Doc, n: _Num) -> Any:
     """"91.2% top-1 accuracy", "10-15% improvements in multilingual performance"."""
     end = doc.groups[n.i][-1].end
-    for p in doc.metrics:
-        if p.start >= end and _AFTER_GAP.fullmatch(doc.text[end:p.start]):
+    reach = _AFTER_REACH.match(doc.text, end).end()         # no gap ends beyond: linear in the text
+    for p in doc.between(doc.metrics, end, reach + 1):
+        if _AFTER_GAP.fullmatch(doc.text[end:p.start]):
             return _ref(p)
     return _SKIP
 
@@ -42,7 +45,7 @@ def _mt_after(doc: _Doc, n: _Num) -> Any:
 def _mt_before(doc: _Doc, n: _Num) -> Any:
     s = doc.segment_before(n)[0]
     start = doc.groups[n.i][0].start
-    for p in reversed([p for p in doc.metrics if s <= p.start and p.end <= start]):
+    for p in reversed([p for p in doc.between(doc.metrics, s, start) if p.end <= start]):
         gap = doc.text[p.end:start]
         if re.fullmatch(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?"
                         r"(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
@@ -60,6 +63,7 @@ _VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|rais\w*|l
                          r"an\s+average\s+of\s+|a\s+factor\s+of\s+)?\$?\s*$", re.I)
 
 
+@per_group
 def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     """"improves task performance by 41%": the measure is the improved noun phrase."""
     s = doc.segment_before(n)[0]
@@ -68,7 +72,7 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     if not m:
         return _SKIP
     ps, pe = s + m.start(1), s + m.end(1)
-    inside = [p for p in doc.metrics if ps <= p.start and p.end <= pe]
+    inside = [p for p in doc.between(doc.metrics, ps, pe) if p.end <= pe]
     if inside:
         lead = doc.text[ps:inside[0].start]
         if inside[0].end == pe and len(doc.text[ps:pe].split()) <= 3 and re.fullmatch(r"(?:[a-z][a-z\-]*\s+)+", lead) \
@@ -156,7 +160,7 @@ def _mt_nearest(doc: _Doc, n: _Num) -> Any:
         return _SKIP
     s, _ = doc.segment_before(n)
     _, e = doc.segment_after(n)
-    cands = [p for p in doc.metrics if s <= p.start and p.end <= e and not is_generic(p)]
+    cands = [p for p in doc.between(doc.metrics, s, e) if p.end <= e and not is_generic(p)]
     if not cands:
         return _SKIP
     return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end))))

@@ -190,16 +190,20 @@ class _Doc:
         acronym it defines), the earliest on a tie; "" when it names none."""
         if not self.methods:
             return ""
-        counts = {m: sum(1 for o in self.occ if o.text == m) for m in self.methods}
+        seen: dict[str, int] = {}
+        firsts: dict[str, _Occ] = {}
+        for o in self.occ:              # (counted in one pass: many names stay linear)
+            seen[o.text] = seen.get(o.text, 0) + 1
+            firsts.setdefault(o.text, o)
+        counts = {m: seen.get(m, 0) for m in self.methods}
         for m in self.methods:          # "Long Form (LF)": the mentions of the long form go to LF
-            for o in self.occ:
-                if o.text == m:
-                    after = self.text[o.end:o.end + 30]
-                    acro = re.match(r"\s*\(\s*([^()]{2,20}?)\s*\)", after)
-                    if acro and acro.group(1) in counts:
-                        counts[acro.group(1)] += counts.pop(m, 0)
-                    break
-        first = {m: next((o.start for o in self.occ if o.text == m), 10**9) for m in counts}
+            o = firsts.get(m)
+            if o is not None:
+                after = self.text[o.end:o.end + 30]
+                acro = re.match(r"\s*\(\s*([^()]{2,20}?)\s*\)", after)
+                if acro and acro.group(1) in counts:
+                    counts[acro.group(1)] += counts.pop(m, 0)
+        first = {m: firsts[m].start if m in firsts else 10**9 for m in counts}
         return max(counts, key=lambda m: (counts[m], -first[m]))
 
     def _number_groups(self) -> dict[int, list[_Num]]:
@@ -305,6 +309,29 @@ class _Doc:
         k = bisect_right(ends, n.start) - 1
         return ends[k] if k >= 0 else s
 
+    def break_before(self, n: _Num, pos: int) -> int:
+        """The end of the last clause break in text[sentence start:pos], as
+        ``CLAUSE_BREAK.finditer(text, s, pos)`` finds them, else the sentence start; the
+        sentence's breaks are found once, so a long sentence of many numbers stays linear."""
+        return self.memo(("break-before", pos), lambda: self._break_before(n, pos))
+
+    def _break_before(self, n: _Num, pos: int) -> int:
+        s, e = self.sentence(n)
+        ends = self.memo(("breaks", n.sent), lambda: [m.end() for m in CLAUSE_BREAK.finditer(self.text, s, e)])
+        k = bisect_right(ends, pos) - 1
+        b = ends[k] if k >= 0 else s
+        # Cut at pos, the text can end in a break the whole sentence lacks ("... but" before a
+        # word character: its closing \b holds only at the cut).  Only a match that reads up to
+        # pos can differ: one whose run of white space reaches the last 8 characters, so from
+        # the start of that run (or its comma) the cut text is scanned again.
+        t, j = self.text, max(b, pos - 8)
+        while j > b and t[j - 1].isspace():
+            j -= 1
+        if j > b and t[j - 1] == ",":
+            j -= 1
+        tail = [m.end() for m in CLAUSE_BREAK.finditer(t, j, pos)]
+        return tail[-1] if tail else b
+
     def segment_after(self, n: _Num) -> tuple[int, int]:
         """From the end of n's group to the next number outside it (or the sentence end)."""
         group = self.groups[n.i]
@@ -342,6 +369,16 @@ class _Doc:
         counted = [o for o in self.between(ds, n.end + 1, n.end + 40) if self.training_use(o) and
                    re.fullmatch(r"\s+(?:[\w\-]+\s+){0,2}", self.text[n.end:o.start])]
         return sorted(evals + counted, key=lambda o: o.start) if counted else evals
+
+
+def per_group(rule: Callable[[_Doc, _Num], Any]) -> Callable[[_Doc, _Num], Any]:
+    """``rule`` (whose answer depends on a number's group only: the segment before it, the text
+    after it) asked once per group: a group of k numbers after a long segment costs the
+    segment once, not k times."""
+    def once(doc: _Doc, n: _Num) -> Any:
+        return doc.memo((rule, doc.groups[n.i][0].i), lambda: rule(doc, n))
+    once.__doc__, once.__name__ = rule.__doc__, rule.__name__
+    return once
 
 
 def _ref(o: _Occ | Phrase) -> Ref:

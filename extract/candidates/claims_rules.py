@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .claims_doc import Ref, _Doc, _Num, _Occ, _pair, _ref
+from .claims_doc import Ref, _Doc, _Num, _Occ, _pair, _ref, per_group
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*|than|compared\s+(?:to|with)|"
                           r"versus|vs\.?|over|against|unlike|relative\s+to|rival\w*|match\w*|"
@@ -188,8 +188,8 @@ def _ds_previous_sentence(doc: _Doc, n: _Num) -> Any:
     s, e = doc.sentence(n)
     if n.sent == 0 or not _CONTINUES.match(doc.text[s:e]):
         return _SKIP
-    prev = doc.memo(("evals", n.sent - 1), lambda: [o for o in doc.occ if o.sent == n.sent - 1
-                                                    and o.role == "dataset" and not doc.training_use(o)])
+    prev = doc.memo(("evals", n.sent - 1), lambda: [o for o in doc._occ_by_sent.get(n.sent - 1, ())
+                                                    if o.role == "dataset" and not doc.training_use(o)])
     return _ref(prev[0]) if len({o.name.lower() for o in prev}) == 1 else _SKIP
 
 
@@ -214,12 +214,29 @@ def _ds_discourse(doc: _Doc, n: _Num) -> Any:
     is reported on the one dataset the abstract evaluates on before it."""
     if n.kind == "setting" or doc.in_sentence(n, "dataset") or doc.sentence_has(_ANAPHOR, n):
         return _SKIP                # "reaches 40.1% there", "on both": the guideline names none
-    before = doc.memo(("evals-before", n.sent), lambda: [o for o in doc.occ if o.sent < n.sent and o.role == "dataset"
-                                                          and not doc.training_use(o)])
-    if len({o.name.lower() for o in before}) != 1 or not _NAME_SHAPE.search(before[-1].name) or not any(
-            _EVAL_BEFORE.search(doc.text, max(0, o.start - 60), o.start) for o in before):
+    names, last, evaluated = _evals_before(doc)[n.sent]
+    if names != 1 or not _NAME_SHAPE.search(last.name) or not evaluated:
         return _SKIP                # one dataset, name-shaped (ALFWorld, MS COCO), that is evaluated on
-    return _ref(before[-1])
+    return _ref(last)
+
+
+def _evals_before(doc: _Doc) -> list[tuple[int, _Occ | None, bool]]:
+    """Per sentence, of the datasets evaluated on (not trained on) in the sentences before it:
+    how many names (2 for more), the last one, whether one follows an evaluation cue; made
+    in one pass over the abstract, not once per sentence."""
+    def make() -> list[tuple[int, _Occ | None, bool]]:
+        out, names, last, evaluated, occ = [], set(), None, False, iter(doc.occ)
+        o = next(occ, None)
+        for sent in range(len(doc.bounds)):
+            out.append((min(len(names), 2), last, evaluated))
+            while o is not None and o.sent <= sent:
+                if o.role == "dataset" and not doc.training_use(o):
+                    names.add(o.name.lower())
+                    last = o
+                    evaluated = evaluated or bool(_EVAL_BEFORE.search(doc.text, max(0, o.start - 60), o.start))
+                o = next(occ, None)
+        return out
+    return doc.memo("evals-before", make)
 
 
 def _first(doc: _Doc, name: str) -> Ref | None:
@@ -253,14 +270,44 @@ def _systems(doc: _Doc, n: _Num) -> list[_Occ]:
     return doc.in_sentence(n, ("method", "system"))
 
 
+_TO_GAP = re.compile(r"\s*(?:\\?%|×|x)?\s*to\s*\$?\s*")
+_NOT_TO_GAP = re.compile(r"[^\s%\\×xto$]")
+
+
+def _to_value(doc: _Doc, n: _Num) -> bool:
+    """Whether a later number of n's sentence follows it after "to" ("from 31.2% to 58.7%"):
+    the numbers after n in turn, until the gap holds a character no such gap has."""
+    k = n.i + 1
+    while k < len(doc.nums) and doc.nums[k].sent == n.sent:
+        m = doc.nums[k]
+        if m.start > n.end:
+            if _TO_GAP.fullmatch(doc.text, n.end, m.start):
+                return True
+            if _NOT_TO_GAP.search(doc.text, n.end, m.start):
+                return False
+        k += 1
+    return False
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _first_digit(doc: _Doc, n: _Num) -> int:
+    """Where the first digit of n's sentence is (its end when it has none)."""
+    def make() -> int:
+        s, e = doc.sentence(n)
+        m = _DIGIT.search(doc.text, s, e)
+        return m.start() if m else e
+    return doc.memo(("first-digit", n.sent), make)
+
+
 def _me_from_to(doc: _Doc, n: _Num) -> Any:
     """"improves GPT-4o's success rate from 31.2% to 58.7%": the 'from' value is the possessor's."""
     s = doc.sentence(n)[0]
     before = doc.text[max(s, n.start - 12):n.start]
     if not re.search(r"\bfrom\s*\$?$", before):
         return _SKIP
-    if not any(m.start > n.end and m.sent == n.sent and re.fullmatch(
-            r"\s*(?:\\?%|×|x)?\s*to\s*\$?\s*", doc.text[n.end:m.start]) for m in doc.nums):
+    if not _to_value(doc, n):
         return _SKIP
     owners = [o for o in _systems(doc, n) if o.end <= n.start and (
         re.match(r"(?:'s|’s)\b", doc.text[o.end:o.end + 3])
@@ -297,6 +344,7 @@ def _me_for_system(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+@per_group
 def _me_baseline_segment(doc: _Doc, n: _Num) -> Any:
     """"91% compared to 73% for the baseline": a value after a comparison cue is the compared one's."""
     s, e = doc.segment_before(n)
@@ -307,9 +355,9 @@ def _me_baseline_segment(doc: _Doc, n: _Num) -> Any:
     quantifier = cue is not None and re.search(r"\b(?:less|more|fewer|greater|lower|higher|better|worse)\s+than$",
                                                  seg[:cue.end()]) and not seg[cue.end():].strip(" $~")
     if cue is None or quantifier or re.search(r"\b(?:by|and|of\s+up\s+to)\b|,", seg[cue.end():]) or \
-            not re.search(r"\d", doc.text[doc.sentence(n)[0]:s] or "x"):
+            not _first_digit(doc, n) < s:
         return _SKIP
-    named = [o for o in _systems(doc, n) if s + cue.end() <= o.start < e]
+    named = doc.between(_systems(doc, n), s + cue.end(), e)
     return _ref(named[-1]) if named else None
 
 
@@ -354,13 +402,18 @@ def _me_nobody_subject(doc: _Doc, n: _Num) -> Any:
     subject of the clause (no system named before it or between it and the number)."""
     if n.kind == "setting":
         return _SKIP
+    return _nobody_subject(doc, n)
+
+
+@per_group
+def _nobody_subject(doc: _Doc, n: _Num) -> Any:
     s, start = doc.segment_before(n)
     hits = [m for m in _NOBODY_SUBJECT.finditer(doc.text, s, start)
-            if _SUBJECT_VERB.match(doc.text[m.end():start])]
+            if _SUBJECT_VERB.match(doc.text, m.end(), start)]
     if not hits:
         return _SKIP
     m = hits[-1]
-    if any(s <= o.start < start for o in _systems(doc, n)) or _COMPARE_OBJ.search(doc.text[s:m.start()]) \
+    if doc.between(_systems(doc, n), s, start) or _COMPARE_OBJ.search(doc.text[s:m.start()]) \
             or re.search(r"\b(?:than|to|of|with|over|against|versus|vs\.?|near|at|above|below)\s+(?:the\s+)?$",
                           doc.text[s:m.start()], re.I):
         return _SKIP

@@ -64,19 +64,35 @@ class NumberCandidate:
     about_hint: str
 
 
-def _left_token(text: str, s: int) -> tuple[str, int]:
-    """The alphanumeric token glued to the left of position s (through - . / @ ')."""
-    i = s
-    while i > 0:
-        ch = text[i - 1]
-        if ch.isalnum():
-            i -= 1
-        elif ch in "-./@'’" and i - 2 >= 0 and text[i - 2].isalnum() and i != s or (
-                ch in "-./@" and i == s and i - 2 >= 0 and text[i - 2].isalnum()):
-            i -= 1
-        else:
-            break
-    return text[i:s], i
+class _LeftTokens:
+    """The alphanumeric token glued to the left of a position (through - . / @ '), asked at
+    increasing positions (the numbers of one text in order): a run of tokens glued together
+    ("1-1-1-...") is read once, not once per number in it, so the scan stays linear."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.p, self.stop, self.alpha, self.other = -1, 0, False, False   # the last run read
+
+    def at(self, s: int) -> tuple[int, bool, bool]:
+        """(where the token before s starts, whether it has a letter, whether it is all letters)."""
+        text, i = self.text, s
+        if not (i > 0 and (text[i - 1].isalnum() or text[i - 1] in "-./@" and i - 2 >= 0 and text[i - 2].isalnum())):
+            return s, False, False
+        i, joined = s - 1, False
+        while i > 0:
+            if i == self.p:                 # the run read before: where it starts is known
+                i, joined = self.stop, True
+                break
+            ch = text[i - 1]
+            if ch.isalnum() or ch in "-./@'’" and i - 2 >= 0 and text[i - 2].isalnum():
+                i -= 1
+            else:
+                break
+        fresh = range(self.p + 1 if joined else i, s)
+        alpha = any(text[k].isalpha() for k in fresh) or joined and self.alpha
+        other = not all(text[k].isalpha() for k in fresh) or joined and self.other
+        self.p, self.stop, self.alpha, self.other = s - 1, i, alpha, other
+        return i, alpha, not other
 
 
 def _prev_word(text: str, s: int) -> tuple[str, int] | None:
@@ -91,16 +107,16 @@ def _sentence_initial(text: str, pos: int) -> bool:
     return pos == 0 or before == "" or before[-1] in ".!?:;\n"
 
 
-def _reject_left(text: str, s: int, math: tuple[int, int] | None) -> bool:
+def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTokens) -> bool:
     ctx = text[max(0, s - 40):s]
     if _FORMULA_BEFORE.search(ctx):
         return True
-    tok, i = _left_token(text, s)
-    if tok and any(ch.isalpha() for ch in tok):
-        if i > 0 and text[i - 1] == "\\" and tok.isalpha():
-            return tok not in OK_COMMANDS        # \sim650 is fine, \ell1 is not
+    i, alpha, letters = left.at(s)
+    if alpha:
+        if i > 0 and text[i - 1] == "\\" and letters:
+            return text[i:s] not in OK_COMMANDS     # \sim650 is fine, \ell1 is not
         return True                                 # GPT-4, Llama3-8B, pass@1, T2I
-    if tok and tok[-1:] in ".":                    # 1.2.3 (version): second part
+    if i < s and text[s - 1] == ".":               # 1.2.3 (version): second part
         return True
     if math is not None:
         j = s - 1
@@ -177,6 +193,7 @@ def _is_pure_math(text: str, ms: int, me: int, core_s: int, core_e: int) -> bool
 def _scan(text: str) -> list[Raw]:
     maths = math_spans(text)
     math_idx, excl = SpanIndex(maths), SpanIndex(excluded_spans(text))
+    left = _LeftTokens(text)
     out: list[Raw] = []
     pos = 0
     while True:
@@ -214,7 +231,7 @@ def _scan(text: str) -> list[Raw]:
                     value = safe_pow(value, float((mm.group(1) or mm.group(2)).replace("−", "-")))
                     ce = mm.end()
         pos = max(pos, ce)
-        if _reject_left(text, s, math) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value):
+        if _reject_left(text, s, math, left) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value):
             continue
         # letters glued to the right: multiplier, unit, or a name/ordinal (reject)
         unit, mult, end = None, 1.0, ce

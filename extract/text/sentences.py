@@ -51,8 +51,7 @@ def sentence_starts(text: str, abbreviations: bool = True) -> list[int]:
 
 def sentence_at(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
     """The span of ``bounds`` that holds ``pos`` (the first one for a position before it)."""
-    starts = [s for s, _ in bounds]
-    i = max(bisect_right(starts, pos) - 1, 0)
+    i = max(bisect_right(bounds, pos, key=lambda b: b[0]) - 1, 0)     # (no list per call: linear)
     return bounds[i]
 
 

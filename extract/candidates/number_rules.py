@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
+from ..text.numparse import EXP_VAR
 from ..text.sentences import sentence_at
 from ..text.words import words_before
 from .number_about import Raw
@@ -132,6 +133,8 @@ KIND_RULES: tuple[Rule, ...] = (
     _r("signed-change", "result",
        lambda c: c.r.signed and c.text[c.r.start:c.r.start + 1] in "+" and c.r.unit in ("%", "×", "pp", None),
        "Our method adds +12 on the hardest split.", "+12"),
+    _r("exponential-base", "result", lambda c: EXP_VAR.match(c.text, c.r.core_end),
+       "The solver runs in $O(1.9999^n)$ time.", "1.9999"),
     # -- percentages
     _r("percent-of-the-data", "setting",
        lambda c: c.percent and _OF_DATA_AFTER.match(c.after) and _USING_BEFORE.search(c.before)

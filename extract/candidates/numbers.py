@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, MULT, OK_COMMANDS, POW, SCI, SPACED_UNIT, UNIT_NORMAL,
+from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, EXP_VAR, MULT, OK_COMMANDS, POW, SCI, SPACED_UNIT, UNIT_NORMAL,
                              VAR_PREFIX, WRAP_OPEN, parse_number, safe_pow, to_float)
 from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, excluded_spans, math_spans
@@ -36,7 +36,10 @@ _FORMULA_BEFORE = re.compile(
     r"(?:[_^]\s*\{?\s*[-+−]?\s*|\\(?:frac|dfrac|tfrac|binom)\s*(?:\{[^{}]*\}\s*)?\{\s*[-+−]?\s*"
     r"|\\sqrt\s*(?:\[[^\]]*\])?\s*\{?\s*|(?:\b[OΘΩo]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|"
     r"\\widetilde\s*\{?\s*O\s*\}?|\\tilde\s*\{?\s*O\s*\}?|\\log|\\exp|\\ln|\\poly|poly|\\mathrm\{poly\})"
-    r"\s*\(\s*[-+−]?\s*|[/*]\s*)$")
+    r"\s*\(\s*[-+−]?\s*|[/*]\s*|\}\s*\{\s*[-+−]?\s*)$")
+# The numeric base of an exponential bound, "O(1.9999^n)", "O^*(2^{k})": a quantity (the guideline).
+_EXP_BASE = re.compile(r"(?:\b[OΘΩ]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|\\(?:wide)?tilde\s*\{?\s*O\s*\}?)"
+                       r"\s*(?:\^\s*\{?\s*\*\s*\}?|\*)?\s*\(\s*$")
 # A short time unit after a space ("trained for 166 h"): SPACED_UNIT leaves out one-letter
 # units, which only count here when nothing word-like follows.
 _SPACED_SHORT_UNIT = re.compile(r" (h|hr|hrs|min|mins|sec)(?![\w\-'’])(?!\s*[=(])")
@@ -91,6 +94,19 @@ def _sentence_initial(text: str, pos: int) -> bool:
     return pos == 0 or before == "" or before[-1] in ".!?:;\n"
 
 
+def _paren_open(text: str, s: int) -> bool:
+    """A "(" opened and not yet closed in the 300 characters before ``s``."""
+    depth = 0
+    for ch in reversed(text[max(0, s - 300):s]):
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if not depth:
+                return True
+            depth -= 1
+    return False
+
+
 def _reject_left(text: str, s: int, math: tuple[int, int] | None) -> bool:
     ctx = text[max(0, s - 40):s]
     if _FORMULA_BEFORE.search(ctx):
@@ -113,28 +129,39 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None) -> bool:
             return True                             # 2 after a variable: n 2 / x2
         if prev in ")!|":
             return True
+        if prev in "+-−" and re.search(r"[A-Za-z)}\]]\s*$", text[math[0]:j]):
+            return True                             # d+1, 2^{d+1}-1: a constant of a formula
     return False
 
 
-# Formula parts that are no quantity: an interval or a set a variable ranges over
-# ("\gamma \in (0,1)", "p \in [1, 2)", "Y = \{0, 1\}"), a variable's bound by 0 or 1 ("\delta > 0",
-# "\beta \leq 1"), an index range ("i = 1, 2, \dots, N").
-_DOMAIN_BEFORE = re.compile(r"(?:(?:\\in|∈)\s*(?:\\left\s*)?[(\[]|(?:\\in|∈|=)\s*(?:\\left\s*)?(?:\\\{|\\lbrace))\s*"
-                            r"(?:[-+−]?\s*[\w.\\]+\s*,\s*)*[-+−]?\s*$")
-_BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*"
-                           r"(?:>|<|\\geq?|\\leq?|≥|≤|\\gtrsim|\\lesssim)\s*$")
+# Formula parts that are no quantity: the elements of a set and the ends of an interval
+# ("\{0, 1\}^n", "\gamma \in (0,1)", "$(0, 2]$"), a variable's bound or limit by 0 or 1 ("\delta > 0",
+# "0 < \alpha", "\epsilon \to 0", "f(S) \geq 0"), an index range ("i = 1, 2, \dots, N").
+_DOMAIN_BEFORE = re.compile(r"(?:\\in|∈)\s*(?:\\left\s*)?[(\[]\s*(?:[-+−]?\s*[\w.\\]+\s*,\s*)*[-+−]?\s*$")
+_END = r"[-+−]?\s*(?:\d+(?:\.\d+)?|\\?[A-Za-z]+)\s*"
+_INTERVAL = re.compile(r"[(\[]\s*" + _END + "," + _END + r"[)\]]")
+_BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])(?P<word>[A-Za-z]+)|\\[A-Za-z]+|\))(?:_\{?\w+\}?)?\s*"
+                           r"(?:>|<|\\[gl]eq?|≥|≤|\\gtrsim|\\lesssim|\\to\w*|\\rightarrow|→|\\ll|\\gg)\s*$")
+_BOUND_AFTER = re.compile(r"\s*(?:<|\\leq?|≤)\s*\\?[A-Za-z]")
 _INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
 _OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
 
 
-def _formula_part(text: str, s: int, e: int, value: float) -> bool:
+def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int] | None) -> bool:
     """Digits of a formula that state no quantity (see above), or digits inside an exponent or
     subscript group that is still open ("k^{\\lceil p/2 \\rceil + 1}", "W^(w+1)")."""
     before = text[max(0, s - 40):s]
     if _DOMAIN_BEFORE.search(before) or re.search(r"=\s*(?:\d+\s*,\s*)*$", before) and _INDEX_AFTER.match(text, e):
         return True
-    if value in (0.0, 1.0) and _BOUND_BEFORE.search(before):
+    bound = _BOUND_BEFORE.search(before)
+    if value in (0.0, 1.0) and (bound and (math or len(bound.group("word") or "x") == 1) or _BOUND_AFTER.match(
+            text, e)) and not re.match(r"\s*(?:\\?%|°|percent)", text[e:e + 8]):
         return True
+    if math is not None:
+        inner = text[math[0]:s]
+        if inner.rfind("\\{") > inner.rfind("\\}") or any(m.start() < s < m.end() for m in _INTERVAL.finditer(
+                text, math[0], math[1])):
+            return True
     for m in _OPEN_GROUP.finditer(before):
         inner = before[m.end():]
         if inner.count("}" if m.group(1) == "{" else ")") <= inner.count(m.group(1)):
@@ -144,7 +171,7 @@ def _formula_part(text: str, s: int, e: int, value: float) -> bool:
 
 def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
     nxt = text[e:e + 12]
-    if re.match(r"\s*/\s*(?:\\?[A-Za-z(])", nxt):   # 1/\epsilon, 1/T
+    if re.match(r"\}?\s*/\s*\{?\s*(?:\\?[A-Za-z(])", nxt):   # 1/\epsilon, 1/T, {1}/{\epsilon}
         return True
     if re.match(r"\^\s*\{?\s*\\?[A-Za-z]", nxt):       # 2^n
         return True
@@ -152,9 +179,11 @@ def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
         return True
     if math is not None:
         rest = text[e:math[1]]
-        m = re.match(r"\s*(\\[A-Za-z]+|[A-Za-z(+\-−*/_^|])", rest)
+        m = re.match(r"\s*\}*\s*(\\[A-Za-z]+|\\\{|[A-Za-z(+\-−*/_^|])", rest)
         if m:
             tok = m.group(1)
+            if tok in ("\\pm", "\\mp"):
+                return re.match(r"\s*\\[pm][mp]\s*\\?[A-Za-z]", rest) is not None     # 1 \pm \epsilon
             if tok.startswith("\\"):
                 return tok[1:] not in OK_COMMANDS and tok[1:] not in ("%", "cdot")
             if tok in ("x", "X") and not re.match(r"\s*[xX]\s*[A-Za-z0-9\\]", rest):
@@ -214,7 +243,8 @@ def _scan(text: str) -> list[Raw]:
                     value = safe_pow(value, float((mm.group(1) or mm.group(2)).replace("−", "-")))
                     ce = mm.end()
         pos = max(pos, ce)
-        if _reject_left(text, s, math) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value):
+        if not (_EXP_BASE.search(text, max(0, s - 30), s) and EXP_VAR.match(text, ce)) and (
+                _reject_left(text, s, math) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value, math)):
             continue
         # letters glued to the right: multiplier, unit, or a name/ordinal (reject)
         unit, mult, end = None, 1.0, ce
@@ -296,9 +326,10 @@ def _scan(text: str) -> list[Raw]:
                     value, signed = -value, True
         elif math is not None and (start < math[0] or end > math[1]):
             start, end = max(start, math[0]), min(end, math[1])
-        # enumerators (1) and citation-like leftovers
-        if text[s - 1:s] == "(" and text[end:end + 1] == ")" and unit is None and mult == 1.0 \
-                and "." not in m.group(0) and len(m.group(0)) <= 2 and start == s:
+        # enumerators: (1), 1) with no "(" open before it, "1. " opening a sentence
+        if unit is None and mult == 1.0 and m.group(0).isdigit() and len(m.group(0)) <= 2 and start == s and (
+                text[end:end + 1] == ")" and (text[s - 1:s] == "(" or not _paren_open(text, s))
+                or re.match(r"\. [A-Z]", text[end:end + 3]) and _sentence_initial(text, s)):
             continue
         out.append(Raw(start, end, s, ce_core, value * mult, unit, mult, signed, math is not None))
     return _drop_named(text, out)

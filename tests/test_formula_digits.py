@@ -24,6 +24,10 @@ from extract.candidates import find_numbers
     r"within a factor $1\pm \epsilon$ and the indicator ${\bf 1}\{y \leq f(x)\}$",
     # enumerators: 1) 2) without an open parenthesis, "1. " opening a sentence
     r"Two problems remain: 1) the cost is high, and 2) the recall is low. 1. It is slow.",
+    # citation keys and names: author-year, a bracket holding a year, venue'year, a name's digit set
+    r"as shown (Jiang et al., 2017; Zanette et al. 2020) and by Li et al. 2019 (FOCS 2015).",
+    r"studied in Chapelle and Li [2011] and [SIAM J. Comput. 1998, 28, 1136–1153] before",
+    r"an open question of COLT’22, tested on THUMOS'14 with ResNet-\{18, 34, 50\} in the $3$D space",
 ])
 def test_formula_digits_are_no_numbers(text):
     assert [n.text for n in find_numbers(text)] == []

@@ -75,7 +75,7 @@ def _left_token(text: str, s: int) -> tuple[str, int]:
         if ch.isalnum():
             i -= 1
         elif ch in "-./@'’" and i - 2 >= 0 and text[i - 2].isalnum() and i != s or (
-                ch in "-./@" and i == s and i - 2 >= 0 and text[i - 2].isalnum()):
+                ch in "-./@'’" and i == s and i - 2 >= 0 and text[i - 2].isalnum()):   # COLT’22, THUMOS'14
             i -= 1
         else:
             break
@@ -157,9 +157,11 @@ def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int]
     if value in (0.0, 1.0) and (bound and (math or len(bound.group("word") or "x") == 1) or _BOUND_AFTER.match(
             text, e)) and not re.match(r"\s*(?:\\?%|°|percent)", text[e:e + 8]):
         return True
+    inner = text[math[0]:s] if math is not None else before
+    if inner.rfind("\\{") > inner.rfind("\\}"):
+        return True                 # the elements of a set, ResNet-\{18, 34\}
     if math is not None:
-        inner = text[math[0]:s]
-        if inner.rfind("\\{") > inner.rfind("\\}") or any(m.start() < s < m.end() for m in _INTERVAL.finditer(
+        if any(m.start() < s < m.end() for m in _INTERVAL.finditer(
                 text, math[0], math[1])):
             return True
     for m in _OPEN_GROUP.finditer(before):
@@ -324,6 +326,8 @@ def _scan(text: str) -> list[Raw]:
             if re.search(r"[-−]\s*$", text[math[0] + 1:s]) and value > 0 and not signed:
                 if not re.search(r"\d\s*[-−]\s*$", text[math[0] + 1:s]):
                     value, signed = -value, True
+            if re.match(r"[A-Za-z]", text[end:end + 1]) and not re.match(r"[kKMBT](?![A-Za-z])", text[end:end + 2]):
+                continue                                    # $3$D: a name's digit
         elif math is not None and (start < math[0] or end > math[1]):
             start, end = max(start, math[0]), min(end, math[1])
         # enumerators: (1), 1) with no "(" open before it, "1. " opening a sentence
@@ -363,16 +367,16 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
                     continue                   # Gemini 1.5, MT-Eval 2.0
                 if named and plain_int:
                     continue                   # ICML 2031, Llama 3, FTSE 100
-                if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 \
-                        and word.lower() in _DATE_PREPS and not counted:
-                    continue
+                if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 and not counted \
+                        and (word.lower() in _DATE_PREPS or word == "al" or word.isupper()):
+                    continue                   # in 2023, Smith et al. 2021, (FOCS 2015)
             if plain_int and len(core) == 4 and 1950 <= int(core) <= 2100 and not counted:
                 nxt = text[r.end:r.end + 6]
                 prv = text[max(0, r.start - 6):r.start]
                 if re.match(r"\s*[-–—/]\s*(19|20)\d\d", nxt) or re.search(r"(19|20)\d\d\s*[-–—/]\s*$", prv):
                     continue
-                if re.match(r"[)\]]", nxt) and re.search(r"[,(]\s*$", prv):
-                    continue                   # (Smith et al., 2021)
+                if re.match(r"[)\];]", nxt) and re.search(r"[,(:]\s*$", prv):
+                    continue                   # (Smith et al., 2021; ...)
         keep.append(r)
     return keep
 

@@ -28,6 +28,8 @@ from extract.candidates import find_numbers
     r"as shown (Jiang et al., 2017; Zanette et al. 2020) and by Li et al. 2019 (FOCS 2015).",
     r"studied in Chapelle and Li [2011] and [SIAM J. Comput. 1998, 28, 1136–1153] before",
     r"an open question of COLT’22, tested on THUMOS'14 with ResNet-\{18, 34, 50\} in the $3$D space",
+    # the numbers of names, and the numbers listed right after one
+    r"open Problems 1, 3 and 4 on PASCAL VOC 2007 and 2012 with XGLM 2.9B, 4.5B, and 7.5B and AceGPT 7B",
 ])
 def test_formula_digits_are_no_numbers(text):
     assert [n.text for n in find_numbers(text)] == []
@@ -39,6 +41,8 @@ def test_formula_digits_are_no_numbers(text):
     # the numeric base of an exponential bound is a quantity; its exponent and O(1) are not
     (r"a bound of $O(1.5^n)$ (was O*(2.85^k), $O(1)$ space) and accuracy > 90%", ["1.5", "2.85", "90%"]),
     (r"with a small batch (e.g., 2) and error < 1% (at most 1)", ["2", "1%", "1"]),
+    (r"models at three scales (1.7B 7B and 13B parameters), 23.6 FPS on iPhone 8 and 125 FPS", ["1.7B", "7B", "13B",
+                                                                                               "23.6", "125"]),
 ])
 def test_quantities_next_to_formulas_stay(text, numbers):
     assert [n.text for n in find_numbers(text)] == numbers

@@ -83,7 +83,7 @@ def _left_token(text: str, s: int) -> tuple[str, int]:
 
 
 def _prev_word(text: str, s: int) -> tuple[str, int] | None:
-    m = re.search(r"([A-Za-z][A-Za-z\-]*)\.?[ \u00a0]$", text[max(0, s - 40):s])
+    m = re.search(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$", text[max(0, s - 40):s])
     if not m:
         return None
     return m.group(1), s - (len(m.group(0)))
@@ -346,27 +346,35 @@ _METRIC_WORDS = {"auc", "auroc", "auprc", "bleu", "rouge", "mae", "mse", "rmse",
 
 
 def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
-    """Numbers that label things (Stage 2, ICML 2031, Gemini 1.5, in 2023) are not quantities."""
-    keep = []
+    """Numbers that label things (Stage 2, ICML 2031, Gemini 1.5, AceGPT 7B, in 2023) are not
+    quantities, nor the numbers listed right after one (Problems 1, 3 and 4; XGLM 2.9B, 4.5B)."""
+    keep, listed, listed_shape = [], -1, ""
     for r in raws:
         core = text[r.core_start:r.core_end]
         bare = r.unit is None and r.mult == 1.0 and not r.signed and r.start == r.core_start
         plain_int = core.isdigit() and bare
         version = bare and re.fullmatch(r"\d{1,2}\.\d{1,2}", core) is not None
-        if plain_int or version:
+        sized = r.unit is None and r.mult != 1.0 and r.end == r.core_end + 1 and r.start == r.core_start
+        shape = re.sub(r"\d", "0", text[r.start:r.end])
+        if listed >= 0 and shape == listed_shape and re.fullmatch(r"\s*(?:,|,?\s*(?:and|or|&))\s*",
+                                                                  text[listed:r.start]):
+            listed = r.end
+            continue
+        listed, listed_shape = -1, shape
+        if plain_int or version or sized:
             pw = _prev_word(text, r.start)
             counted = count_noun_after(text, r.end) is not None
             if pw:
                 word, wpos = pw
-                if word.lower() in _SECTION_WORDS and plain_int:
+                w = word.lower()
+                if (w in _SECTION_WORDS or len(w) > 4 and w[-1:] == "s" and w[:-1] in _SECTION_WORDS) and plain_int:
+                    listed = r.end
                     continue
                 named = any(ch.isupper() for ch in word) and not _sentence_initial(text, wpos) \
-                    and word.lower() not in ("over", "about", "nearly", "only", "with", "all") \
-                    and word.lower() not in _METRIC_WORDS
-                if named and version and not word.isupper():
-                    continue                   # Gemini 1.5, MT-Eval 2.0
-                if named and plain_int:
-                    continue                   # ICML 2031, Llama 3, FTSE 100
+                    and w not in ("over", "about", "nearly", "only", "with", "all") and w not in _METRIC_WORDS
+                if named and (version and not word.isupper() or plain_int or sized):
+                    listed = r.end
+                    continue                   # Gemini 1.5, MT-Eval 2.0; ICML 2031, Llama 3; AceGPT 7B
                 if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 and not counted \
                         and (word.lower() in _DATE_PREPS or word == "al" or word.isupper()):
                     continue                   # in 2023, Smith et al. 2021, (FOCS 2015)

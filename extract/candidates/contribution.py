@@ -71,8 +71,6 @@ def contribution_hint(text: str, names=()) -> str | None:
         if "introduced" in c.cues:
             near = text[c.end:c.end + 120]
             bench, data = _BENCH_NOUN.search(near), _DATA_NOUN.search(near)
-            if re.search(r"\b(?:collection|suite|set)\s+of\s+(?:[\d,]+\s+)?(?:[\w\-]+\s+){0,2}tasks\b", near):
-                return _gives("introduced-task-collection", "benchmark")
             if bench and (not data or bench.start() < data.start()) or \
                     c.text.lower().endswith(("bench", "benchmark", "eval")):
                 return _gives("introduced-benchmark", "benchmark")
@@ -118,8 +116,6 @@ def contribution_hint(text: str, names=()) -> str | None:
 # (tests/test_candidates_rules.py checks that the example is decided by the rule).
 CONTRIBUTION_RULES: tuple[Rule, ...] = (
     Rule("opens-with-proof", None, "+2 theory cues", "We prove that the bound is optimal. It holds.", "theory"),
-    Rule("introduced-task-collection", None, "benchmark",
-         "We introduce PuzzleSet, a collection of 40 reasoning tasks.", "benchmark"),
     Rule("introduced-benchmark", None, "benchmark", "We introduce MazeBench, a benchmark for planners.", "benchmark"),
     Rule("introduced-dataset", None, "dataset", "We release CityWalk, a dataset of street scenes.", "dataset"),
     Rule("introduced-system", None, "system", "We present FastGrep, an open-source library for search.", "system"),

@@ -96,8 +96,6 @@ def contribution_hint(text: str, names=()) -> str | None:
             if kind == "method" and theory >= 4 and re.search(
                     r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I):
                 return _gives("introduced-method-of-a-theory-paper", "theory")
-            if kind == "dataset" and bench_m and re.search(r"\b(?:evaluat|benchmark)", head, re.I):
-                return _gives("introduced-evaluation-dataset", "benchmark")
             return _gives("introduced-" + kind + "-noun", kind)
     analysis = len(_ANALYSIS.findall(text))
     proofy = re.search(r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I)
@@ -124,8 +122,6 @@ CONTRIBUTION_RULES: tuple[Rule, ...] = (
     Rule("introduced-method-of-a-theory-paper", None, "theory",
          "We propose a new algorithm for bandits. We prove a regret bound and a lower bound, tight up to "
          "logarithmic factors, with polynomial complexity.", "theory"),
-    Rule("introduced-evaluation-dataset", None, "benchmark",
-         "We introduce a dataset and benchmark to evaluate agents.", "benchmark"),
     Rule("introduced-system-noun", None, "system", "We present a library for fast sparse algebra.", "system"),
     Rule("introduced-benchmark-noun", None, "benchmark", "We present a benchmark for code agents.", "benchmark"),
     Rule("introduced-dataset-noun", None, "dataset", "We release a corpus of legal texts.", "dataset"),

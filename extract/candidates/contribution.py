@@ -58,11 +58,6 @@ def contribution_hint(text: str, names=()) -> str | None:
         return None
     objects = _intro_objects(text)
     theory = len(_THEORY.findall(text))
-    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-    if re.match(r"\s*(?:in\s+this\s+(?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:prove|show\s+that\s+\w+"
-                r"[^.]*\b(?:bound|optimal|complexity|ratio))", first, re.I):
-        theory += 2                                     # an abstract that opens with a proof
-        fire("opens-with-proof")
     introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
                          ("we-propose" in c.cues or "introduced" in c.cues or "appositive" in c.cues
                           or "our" in c.cues)), key=lambda c: c.start)
@@ -113,7 +108,6 @@ def contribution_hint(text: str, names=()) -> str | None:
 # The contribution rules, in the order contribution_hint tries them, with an example each
 # (tests/test_candidates_rules.py checks that the example is decided by the rule).
 CONTRIBUTION_RULES: tuple[Rule, ...] = (
-    Rule("opens-with-proof", None, "+2 theory cues", "We prove that the bound is optimal. It holds.", "theory"),
     Rule("introduced-benchmark", None, "benchmark", "We introduce MazeBench, a benchmark for planners.", "benchmark"),
     Rule("introduced-dataset", None, "dataset", "We release CityWalk, a dataset of street scenes.", "dataset"),
     Rule("introduced-system", None, "system", "We present FastGrep, an open-source library for search.", "system"),

@@ -27,6 +27,7 @@ from extract.candidates import find_numbers
     # citation keys and names: author-year, a bracket holding a year, venue'year, a name's digit set
     r"as shown (Jiang et al., 2017; Zanette et al. 2020) and by Li et al. 2019 (FOCS 2015).",
     r"studied in Chapelle and Li [2011] and [SIAM J. Comput. 1998, 28, 1136–1153] before",
+    r"the algorithms of Chin et al. (ITCS ’12) and (AAAI '17), known since the mid ’90s",
     r"an open question of COLT’22, tested on THUMOS'14 with ResNet-\{18, 34, 50\} in the $3$D space",
     # the numbers of names, and the numbers listed right after one
     r"open Problems 1, 3 and 4 on PASCAL VOC 2007 and 2012 with XGLM 2.9B, 4.5B, and 7.5B and AceGPT 7B",

@@ -220,8 +220,9 @@ def _scan(text: str) -> list[Raw]:
             continue
         if m.group(0).startswith(".") and s > 0 and (text[s - 1].isalnum()):
             continue
-        if len(m.group(0)) > 1 and m.group(0)[0] == "0" and m.group(0)[1].isdigit():
-            continue                                        # 000, 007: not a quantity as written
+        if len(m.group(0)) > 1 and m.group(0)[0] == "0" and m.group(0)[1].isdigit() or (
+                text[s - 1:s] in "'’" and re.fullmatch(r"\d\d", m.group(0))):
+            continue                                        # 000, 007, (ITCS ’12): not a quantity as written
         if excl.find(s):
             continue
         math = math_idx.find(s)

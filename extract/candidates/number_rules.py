@@ -151,10 +151,10 @@ KIND_RULES: tuple[Rule, ...] = (
     # -- written next to a hyperparameter, a statistic or a variable
     _r("hyperparameter", "setting", lambda c: _HYPERPARAMETER_BEFORE.search(c.before),
        "We train with a learning rate of 0.001 throughout.", "0.001"),
-    _r("statistic", "result", lambda c: _STATISTIC_HEAD.search(c.head),
+    _r("statistic", "result", lambda c: _STATISTIC_HEAD.search(c.head) and c.is_decimal,
        "Scores correlate with human ratings (r = 0.82).", "r = 0.82"),
     _r("variable-bound", "setting",
-       lambda c: _VARIABLE_HEAD.search(c.head) and "." not in c.core or _BOUND_HEAD.search(c.head),
+       lambda c: _VARIABLE_HEAD.search(c.head) and ("." not in c.core or c.r.in_math) or _BOUND_HEAD.search(c.head),
        "The bound holds for every k = 3 neighbours.", "k = 3"),
     # -- counts compared or changed
     _r("points-gain", "result",

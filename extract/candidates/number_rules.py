@@ -51,10 +51,6 @@ _USING_BEFORE = re.compile(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\
                            r"prun\w*|keep\w*|updat\w*|subset)\b[^.]*$")
 _BUDGET_AFTER = re.compile(r"\s*(?:[\w\-]+\s+)?(?:budget|sparsity|ratio|dropout|mask(?:ing)?\s+(?:rate|ratio)|"
                            r"subset|subsample|split|label(?:ing)?\s+rate|noise(?:\s+level)?|learning\s+rate)\b")
-_HYPERPARAMETER_BEFORE = re.compile(
-    r"\b(?:learning\s+rates?|lr|weight\s+decay|batch\s+sizes?|temperatures?|dropout(?:\s+rates?)?|"
-    r"momentum|thresholds?|warm-?up|seeds?|budgets?|horizons?|discount(?:\s+factor)?|"
-    r"step\s+sizes?|ranks?|widths?|depths?|window(?:\s+sizes?)?)\s*(?:of|=|:|is|was|set\s+to)?\s*\$?\s*$")
 _STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\bp-value\s*(?:of|<|=)?|\b[rR]\s*=|\\(?:rho|tau|kappa)\s*=|[ρτκ]\s*=|"
                              r"\b[rR]\^\{?2\}?\s*=|\bR2\s*=)\s*\$?\s*$")
 _VARIABLE_HEAD = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*(?:=|<|>|\\[lg]eq?|≤|≥)"
@@ -149,8 +145,6 @@ KIND_RULES: tuple[Rule, ...] = (
     _r("times", "result", lambda c: c.r.unit == "×",
        "Decoding gets a 3.5x speedup.", "3.5x"),
     # -- written next to a hyperparameter, a statistic or a variable
-    _r("hyperparameter", "setting", lambda c: _HYPERPARAMETER_BEFORE.search(c.before),
-       "We train with a learning rate of 0.001 throughout.", "0.001"),
     _r("statistic", "result", lambda c: _STATISTIC_HEAD.search(c.head) and c.is_decimal,
        "Scores correlate with human ratings (r = 0.82).", "r = 0.82"),
     _r("variable-bound", "setting",

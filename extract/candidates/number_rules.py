@@ -49,8 +49,6 @@ _OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?"
                             r"training|dataset|annotations)|(?:trainable|learnable|tunable)\s+parameters)\b")
 _USING_BEFORE = re.compile(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\w*|sampl\w*|mask\w*|"
                            r"prun\w*|keep\w*|updat\w*|subset)\b[^.]*$")
-_BUDGET_AFTER = re.compile(r"\s*(?:[\w\-]+\s+)?(?:budget|sparsity|ratio|dropout|mask(?:ing)?\s+(?:rate|ratio)|"
-                           r"subset|subsample|split|label(?:ing)?\s+rate|noise(?:\s+level)?|learning\s+rate)\b")
 _STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\bp-value\s*(?:of|<|=)?|\b[rR]\s*=|\\(?:rho|tau|kappa)\s*=|[ρτκ]\s*=|"
                              r"\b[rR]\^\{?2\}?\s*=|\bR2\s*=)\s*\$?\s*$")
 _VARIABLE_HEAD = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*(?:=|<|>|\\[lg]eq?|≤|≥)"
@@ -136,9 +134,6 @@ KIND_RULES: tuple[Rule, ...] = (
        lambda c: c.percent and _OF_DATA_AFTER.match(c.after) and _USING_BEFORE.search(c.before)
        and not _STRONG_RESULT.search(c.since_number),
        "We fine-tune on only 10% of the training data.", "10%"),
-    _r("percent-budget", "setting",
-       lambda c: c.percent and _BUDGET_AFTER.match(c.after) and not c.strong_within(3),
-       "Models are pruned at a 50% sparsity level.", "50%"),
     _r("percent", "result", lambda c: c.percent,
        "Accuracy rises to 91.2% on the test set.", "91.2%"),
     # -- ratios

@@ -23,14 +23,14 @@ __all__ = ["KIND_RULES", "Context", "kind_rule"]
 
 _RESULT_CUES = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|increas\w*|reduc\w*|decreas\w*|drop\w*|declin\w*|outperform\w*|"
-    r"achiev\w*|reach\w*|attain\w*|obtain\w*|surpass\w*|exceed\w*|beat\w*|speed-?ups?|faster|slower|"
-    r"accura\w*|errors?|scores?|f1|auc|auroc|bleu|rouge|mae|mse|rmse|perplexity|ppl|rates?|"
+    r"achiev\w*|reach\w*|attain\w*|obtain\w*|surpass\w*|exceed\w*|beat\w*|speed-?ups?|faster|"
+    r"accura\w*|errors?|scores?|f1|auc|auroc|bleu|rouge|rmse|perplexity|ppl|rates?|"
     r"precision|recall|success|correlat\w*|explain\w*|accounts?|lower\w*|higher|better|fewer|less|"
-    r"sav\w*|cut(?:s|ting)?|yield\w*|deliver\w*|margin|relative|absolute|average|mean|median|up|only|"
-    r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|win|wins|"
+    r"sav\w*|cut(?:s|ting)?|yield\w*|deliver\w*|margin|relative|absolute|average|mean|up|only|"
+    r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|"
     r"pass|solv\w*|top|state-of-the-art|state\s+of\s+the\s+art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
     r"advantage|hallucinat\w*|agreement|coverage|fidelity|efficien\w*|throughput|latency|"
-    r"increment|percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
+    r"percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
 _STRONG_RESULT = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|reduc\w*|decreas\w*|drop\w*|outperform\w*|achiev\w*|"
     r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"
@@ -39,7 +39,7 @@ _STRONG_RESULT = re.compile(
 _SETTING_BEFORE = re.compile(
     r"(?:\b(?:trained|train|training|pretrained|pre-trained|fine-tuned|compris\w*|contain\w*|"
     r"consist\w*|includ\w*|spann\w*|across|over|with|using|of|from|among|covering|total|"
-    r"budget|size|sized|dimension\w*|length|rank|batch|vocabulary|window|context|horizon|"
+    r"size|sized|dimension\w*|length|rank|batch|vocabulary|window|context|horizon|"
     r"collect\w*|curat\w*|gather\w*|annotat\w*|sampl\w*|generat\w*|evaluat\w*|on|in|for|"
     r"than|at|per|each|every|first|last|all|these|k|n|d|m|t|l|h)\s*)$")
 
@@ -155,7 +155,7 @@ KIND_RULES: tuple[Rule, ...] = (
        "The planner completes 7 of 9 mazes.", "7"),
     _r("decimal-rate", "result",
        lambda c: c.noun is not None and c.r.mult == 1.0 and "." in c.core and not re.search(
-           r"\b(?:train\w*|contain\w*|compris\w*|consist\w*|includ\w*|us\w+|with|of)\s*$", c.before),
+           r"\b(?:train\w*|contain\w*|consist\w*|includ\w*|us\w+|with|of)\s*$", c.before),
        "The tagger makes 1.4 wrong guesses per page.", "1.4"),
     _r("from-to-change", "result",
        lambda c: re.search(r"\bfrom\s*$", c.before) and c.strong_within(12, comma=True)

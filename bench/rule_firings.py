@@ -10,8 +10,8 @@ tables (``metric:``, ``dataset:``, ``method:``) is counted on the abstracts whos
 each alternative of a regular expression the rule's test uses (its top-level ``a|b|c``, else
 those of its first group with alternatives) is counted on its own, on the abstracts where the
 rule fired and the alternative matches the text.  That is an upper bound of the alternative's
-own firings (anchors relaxed: rules test patterns on context strings), so an alternative under
-10 is surely a rare one.
+own firings (anchors relaxed and case ignored: rules test patterns on context strings, many of
+them lower-cased), so an alternative under 10 is surely a rare one.
 
 Prints one line per rule and alternative (abstracts, name), least used first; ``--max N`` keeps
 those at most N; ``--markdown`` prints the table the README links (docs/rule-firings.md).  A rule
@@ -202,7 +202,7 @@ def firings(texts: list[str]) -> Counter:
                 continue
             for part in parts:
                 try:
-                    alts.setdefault(name, []).append((part, re.compile(relax_anchors(part), p.flags)))
+                    alts.setdefault(name, []).append((part, re.compile(relax_anchors(part), p.flags | re.I)))
                 except re.error:
                     pass
     counts: Counter = Counter({name: 0 for name in tests})

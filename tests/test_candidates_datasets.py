@@ -41,18 +41,6 @@ def test_adjective_between_article_and_benchmark_name():
     assert "Pinewood" in _datasets("Scores rise on the widely used Pinewood dataset and on Cora.")
 
 
-def test_split_token_after_dataset_name_is_one_name_and_its_head_a_short_form():
-    text = ("We propose EchoASR, a streaming recognizer. We evaluate on two benchmarks LibriSpeech "
-            "test-clean and TED-LIUM. On LibriSpeech, EchoASR reaches a WER of 2.1%.")
-    assert _datasets(text) == ["LibriSpeech test-clean", "TED-LIUM"]
-    assert _claims(text)["2.1%"] == ("LibriSpeech test-clean", "EchoASR")
-
-
-def test_split_of_a_known_dataset_without_context_is_a_dataset():
-    names = {c.text: c for c in find_names("Detectors were then compared on COCO val2017.")}
-    assert names["COCO val2017"].role_hint == "dataset" and names["COCO val2017"].score >= 0.5
-
-
 def test_modifier_after_dataset_name_is_no_split():
     names = {c.text for c in find_names("We start from ImageNet pre-trained, and COCO-based weights.")}
     assert "ImageNet pre-trained" not in names

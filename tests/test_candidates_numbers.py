@@ -104,8 +104,10 @@ def test_years_as_quantities_are_kept():
     ("across 44 independently trained vision and language encoders", ["setting"]),
     ("a 7B model trained on 2 trillion tokens", ["setting", "setting"]),
     ("achieves a 3.5x speedup", ["result"]),
-    ("improves average accuracy by 3.1 points at a 10% cache budget", ["result", "setting"]),
+    ("improves average accuracy by 3.1 points", ["result"]),
     ("completes 18 of 20 trials", ["result", "setting"]),
+    (r"for $\alpha = 0.7$ and $p = 1$ the bound holds, with r = 0.82 and $\rho = -0.62$",      # an assignment is a setting
+     ["setting", "setting", "result", "result"]),
     ("using only 1% of the labels", ["setting"]),
     ("a 256-dimensional embedding and 8-bit weights", ["setting", "setting"]),
     ("the correlation is strong (r = 0.82, p < 0.001)", ["result", "result"]),

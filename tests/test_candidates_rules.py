@@ -46,7 +46,7 @@ def test_every_rule_fires_on_its_example(concept, rule):
         c = find_candidates(rule.example)
     assert rule.name in fired
     if concept == "contribution":
-        assert c.contribution_hint == rule.at or rule.name == "opens-with-proof"
+        assert c.contribution_hint == rule.at
     elif concept == "task":
         assert any(t.cue == rule.name[len("task-"):] and t.raw == rule.at for t in task_candidates(rule.example))
     else:

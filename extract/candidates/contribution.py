@@ -58,11 +58,6 @@ def contribution_hint(text: str, names=()) -> str | None:
         return None
     objects = _intro_objects(text)
     theory = len(_THEORY.findall(text))
-    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-    if re.match(r"\s*(?:in\s+this\s+(?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:prove|show\s+that\s+\w+"
-                r"[^.]*\b(?:bound|optimal|complexity|ratio))", first, re.I):
-        theory += 2                                     # an abstract that opens with a proof
-        fire("opens-with-proof")
     introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
                          ("we-propose" in c.cues or "introduced" in c.cues or "appositive" in c.cues
                           or "our" in c.cues)), key=lambda c: c.start)
@@ -71,8 +66,6 @@ def contribution_hint(text: str, names=()) -> str | None:
         if "introduced" in c.cues:
             near = text[c.end:c.end + 120]
             bench, data = _BENCH_NOUN.search(near), _DATA_NOUN.search(near)
-            if re.search(r"\b(?:collection|suite|set)\s+of\s+(?:[\d,]+\s+)?(?:[\w\-]+\s+){0,2}tasks\b", near):
-                return _gives("introduced-task-collection", "benchmark")
             if bench and (not data or bench.start() < data.start()) or \
                     c.text.lower().endswith(("bench", "benchmark", "eval")):
                 return _gives("introduced-benchmark", "benchmark")
@@ -98,8 +91,6 @@ def contribution_hint(text: str, names=()) -> str | None:
             if kind == "method" and theory >= 4 and re.search(
                     r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I):
                 return _gives("introduced-method-of-a-theory-paper", "theory")
-            if kind == "dataset" and bench_m and re.search(r"\b(?:evaluat|benchmark)", head, re.I):
-                return _gives("introduced-evaluation-dataset", "benchmark")
             return _gives("introduced-" + kind + "-noun", kind)
     analysis = len(_ANALYSIS.findall(text))
     proofy = re.search(r"\b(?:prove|bound|theorem|polynomial|hardness)\b", text, re.I)
@@ -117,9 +108,6 @@ def contribution_hint(text: str, names=()) -> str | None:
 # The contribution rules, in the order contribution_hint tries them, with an example each
 # (tests/test_candidates_rules.py checks that the example is decided by the rule).
 CONTRIBUTION_RULES: tuple[Rule, ...] = (
-    Rule("opens-with-proof", None, "+2 theory cues", "We prove that the bound is optimal. It holds.", "theory"),
-    Rule("introduced-task-collection", None, "benchmark",
-         "We introduce PuzzleSet, a collection of 40 reasoning tasks.", "benchmark"),
     Rule("introduced-benchmark", None, "benchmark", "We introduce MazeBench, a benchmark for planners.", "benchmark"),
     Rule("introduced-dataset", None, "dataset", "We release CityWalk, a dataset of street scenes.", "dataset"),
     Rule("introduced-system", None, "system", "We present FastGrep, an open-source library for search.", "system"),
@@ -128,8 +116,6 @@ CONTRIBUTION_RULES: tuple[Rule, ...] = (
     Rule("introduced-method-of-a-theory-paper", None, "theory",
          "We propose a new algorithm for bandits. We prove a regret bound and a lower bound, tight up to "
          "logarithmic factors, with polynomial complexity.", "theory"),
-    Rule("introduced-evaluation-dataset", None, "benchmark",
-         "We introduce a dataset and benchmark to evaluate agents.", "benchmark"),
     Rule("introduced-system-noun", None, "system", "We present a library for fast sparse algebra.", "system"),
     Rule("introduced-benchmark-noun", None, "benchmark", "We present a benchmark for code agents.", "benchmark"),
     Rule("introduced-dataset-noun", None, "dataset", "We release a corpus of legal texts.", "dataset"),

@@ -162,12 +162,6 @@ class _Finder:
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
                     fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
-                split = SPLIT_AFTER_NAME.match(t, e)
-                if split:
-                    fire("dataset-split")               # "LibriSpeech test-clean": one name, as
-                    forms = [r for r in FORM_RULES if r.gives[0] == "dataset" and r.test(tok)]   # strong as its head
-                    self.add(s, split.end(), {shape, "versioned", "split"}.union(*(r.gives[2] for r in forms)),
-                             dataset=max((r.gives[1] for r in forms), default=0.0), shape=shape)
 
     def symbol_names(self) -> None:
         """Names led by a symbol or a Greek letter ("∞-bench", "τ-bench", "$\\tau$-bench",

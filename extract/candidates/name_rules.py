@@ -181,8 +181,6 @@ FINDER_RULES: tuple[Rule, ...] = (
     Rule("plus-suffix", None, "'+' or '++' after a name belongs to it", "We extend GCD+ to graphs.", "GCD+"),
     Rule("dataset-version", None, "a dataset name takes a following word or number",
          "Results on ImageNet Sketch drop.", "ImageNet Sketch"),
-    Rule("dataset-split", None, "a lowercase split or subset token after a dataset name belongs to it",
-         "We report WER on LibriSpeech test-clean and on TED-LIUM.", "LibriSpeech test-clean"),
     Rule("acronym-def", None, "an acronym defined in parentheses", "We use Low-Rank Adaptation (LoRA).", "LoRA"),
     Rule("long-form", None, "the long form spelled by the acronym's letters",
          "We use Low-Rank Adaptation (LoRA).", "Low-Rank Adaptation"),
@@ -230,8 +228,6 @@ SCORING_RULES: tuple[Rule, ...] = (
          "We propose FooNet, and FooNet-Lite for phones.", "FooNet-Lite"),
     Rule("coordinated-with-dataset", None, "a name coordinated with a dataset is a dataset (0.75 at most)",
          "We evaluate on HotpotQA, TriviaBase and SQuAD.", "TriviaBase"),
-    Rule("split-short-form", None, "the head of exactly one dataset-with-split is its short form (0.3 at most)",
-         "We test on LibriSpeech test-clean and CHiME-6; on LibriSpeech, WER drops.", "LibriSpeech"),
     Rule("fragment", None, "a candidate seen only inside a longer good one (0.3 at most)",
          "We evaluate on the MS MARCO Passage benchmark.", "MARCO"),
 )

@@ -155,16 +155,6 @@ def score(self) -> list[NameCandidate]:
                         changed = True
         if not changed:
             break
-    # "ARMBench mix-object-tote ... on ARMBench": the head of one dataset with a split is its short form
-    for b in aggs.values():
-        if "split" not in b.cues or b.dataset < 0.5:
-            continue
-        head = aggs.get(b.text.rsplit(" ", 1)[0])
-        if head is not None and sum(1 for c in aggs.values() if "split" in c.cues
-                                    and c.text.startswith(head.text + " ")) == 1:
-            fire("split-short-form")
-            head.method, head.dataset = min(head.method, 0.3), min(head.dataset, 0.3)
-            head.cues.add("short-form")
     # a candidate that only ever occurs inside a longer, better candidate is a fragment
     good = [(s0, e0, b) for b in aggs.values() if max(b.method, b.dataset) >= 0.5
             for s0, e0 in [(i, i + len(b.text)) for i in occurrences(t, b.text)]]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
+from ..text.numparse import EXP_VAR
 from ..text.sentences import sentence_at
 from ..text.words import words_before
 from .number_about import Raw
@@ -22,14 +23,14 @@ __all__ = ["KIND_RULES", "Context", "kind_rule"]
 
 _RESULT_CUES = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|increas\w*|reduc\w*|decreas\w*|drop\w*|declin\w*|outperform\w*|"
-    r"achiev\w*|reach\w*|attain\w*|obtain\w*|surpass\w*|exceed\w*|beat\w*|speed-?ups?|faster|slower|"
-    r"accura\w*|errors?|scores?|f1|auc|auroc|bleu|rouge|mae|mse|rmse|perplexity|ppl|rates?|"
+    r"achiev\w*|reach\w*|attain\w*|obtain\w*|surpass\w*|exceed\w*|beat\w*|speed-?ups?|faster|"
+    r"accura\w*|errors?|scores?|f1|auc|auroc|bleu|rouge|rmse|perplexity|ppl|rates?|"
     r"precision|recall|success|correlat\w*|explain\w*|accounts?|lower\w*|higher|better|fewer|less|"
-    r"sav\w*|cut(?:s|ting)?|yield\w*|deliver\w*|margin|relative|absolute|average|mean|median|up|only|"
-    r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|win|wins|"
+    r"sav\w*|cut(?:s|ting)?|yield\w*|deliver\w*|margin|relative|absolute|average|mean|up|only|"
+    r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|"
     r"pass|solv\w*|top|state-of-the-art|state\s+of\s+the\s+art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
     r"advantage|hallucinat\w*|agreement|coverage|fidelity|efficien\w*|throughput|latency|"
-    r"increment|percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
+    r"percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
 _STRONG_RESULT = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|reduc\w*|decreas\w*|drop\w*|outperform\w*|achiev\w*|"
     r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"
@@ -38,7 +39,7 @@ _STRONG_RESULT = re.compile(
 _SETTING_BEFORE = re.compile(
     r"(?:\b(?:trained|train|training|pretrained|pre-trained|fine-tuned|compris\w*|contain\w*|"
     r"consist\w*|includ\w*|spann\w*|across|over|with|using|of|from|among|covering|total|"
-    r"budget|size|sized|dimension\w*|length|rank|batch|vocabulary|window|context|horizon|"
+    r"size|sized|dimension\w*|length|rank|batch|vocabulary|window|context|horizon|"
     r"collect\w*|curat\w*|gather\w*|annotat\w*|sampl\w*|generat\w*|evaluat\w*|on|in|for|"
     r"than|at|per|each|every|first|last|all|these|k|n|d|m|t|l|h)\s*)$")
 
@@ -48,12 +49,6 @@ _OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?"
                             r"training|dataset|annotations)|(?:trainable|learnable|tunable)\s+parameters)\b")
 _USING_BEFORE = re.compile(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\w*|sampl\w*|mask\w*|"
                            r"prun\w*|keep\w*|updat\w*|subset)\b[^.]*$")
-_BUDGET_AFTER = re.compile(r"\s*(?:[\w\-]+\s+)?(?:budget|sparsity|ratio|dropout|mask(?:ing)?\s+(?:rate|ratio)|"
-                           r"subset|subsample|split|label(?:ing)?\s+rate|noise(?:\s+level)?|learning\s+rate)\b")
-_HYPERPARAMETER_BEFORE = re.compile(
-    r"\b(?:learning\s+rates?|lr|weight\s+decay|batch\s+sizes?|temperatures?|dropout(?:\s+rates?)?|"
-    r"momentum|thresholds?|warm-?up|seeds?|budgets?|horizons?|discount(?:\s+factor)?|"
-    r"step\s+sizes?|ranks?|widths?|depths?|window(?:\s+sizes?)?)\s*(?:of|=|:|is|was|set\s+to)?\s*\$?\s*$")
 _STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\bp-value\s*(?:of|<|=)?|\b[rR]\s*=|\\(?:rho|tau|kappa)\s*=|[ρτκ]\s*=|"
                              r"\b[rR]\^\{?2\}?\s*=|\bR2\s*=)\s*\$?\s*$")
 _VARIABLE_HEAD = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*(?:=|<|>|\\[lg]eq?|≤|≥)"
@@ -132,26 +127,23 @@ KIND_RULES: tuple[Rule, ...] = (
     _r("signed-change", "result",
        lambda c: c.r.signed and c.text[c.r.start:c.r.start + 1] in "+" and c.r.unit in ("%", "×", "pp", None),
        "Our method adds +12 on the hardest split.", "+12"),
+    _r("exponential-base", "result", lambda c: EXP_VAR.match(c.text, c.r.core_end),
+       "The solver runs in $O(1.9999^n)$ time.", "1.9999"),
     # -- percentages
     _r("percent-of-the-data", "setting",
        lambda c: c.percent and _OF_DATA_AFTER.match(c.after) and _USING_BEFORE.search(c.before)
        and not _STRONG_RESULT.search(c.since_number),
        "We fine-tune on only 10% of the training data.", "10%"),
-    _r("percent-budget", "setting",
-       lambda c: c.percent and _BUDGET_AFTER.match(c.after) and not c.strong_within(3),
-       "Models are pruned at a 50% sparsity level.", "50%"),
     _r("percent", "result", lambda c: c.percent,
        "Accuracy rises to 91.2% on the test set.", "91.2%"),
     # -- ratios
     _r("times", "result", lambda c: c.r.unit == "×",
        "Decoding gets a 3.5x speedup.", "3.5x"),
     # -- written next to a hyperparameter, a statistic or a variable
-    _r("hyperparameter", "setting", lambda c: _HYPERPARAMETER_BEFORE.search(c.before),
-       "We train with a learning rate of 0.001 throughout.", "0.001"),
-    _r("statistic", "result", lambda c: _STATISTIC_HEAD.search(c.head),
+    _r("statistic", "result", lambda c: _STATISTIC_HEAD.search(c.head) and c.is_decimal,
        "Scores correlate with human ratings (r = 0.82).", "r = 0.82"),
     _r("variable-bound", "setting",
-       lambda c: _VARIABLE_HEAD.search(c.head) and "." not in c.core or _BOUND_HEAD.search(c.head),
+       lambda c: _VARIABLE_HEAD.search(c.head) and ("." not in c.core or c.r.in_math) or _BOUND_HEAD.search(c.head),
        "The bound holds for every k = 3 neighbours.", "k = 3"),
     # -- counts compared or changed
     _r("points-gain", "result",
@@ -163,7 +155,7 @@ KIND_RULES: tuple[Rule, ...] = (
        "The planner completes 7 of 9 mazes.", "7"),
     _r("decimal-rate", "result",
        lambda c: c.noun is not None and c.r.mult == 1.0 and "." in c.core and not re.search(
-           r"\b(?:train\w*|contain\w*|compris\w*|consist\w*|includ\w*|us\w+|with|of)\s*$", c.before),
+           r"\b(?:train\w*|contain\w*|consist\w*|includ\w*|us\w+|with|of)\s*$", c.before),
        "The tagger makes 1.4 wrong guesses per page.", "1.4"),
     _r("from-to-change", "result",
        lambda c: re.search(r"\bfrom\s*$", c.before) and c.strong_within(12, comma=True)
@@ -186,14 +178,6 @@ KIND_RULES: tuple[Rule, ...] = (
        "The detector achieves 0.87 on the held-out split.", "0.87"),
     _r("setting-cue", "setting", lambda c: _SETTING_BEFORE.search(c.before) and not c.is_decimal,
        "The encoder uses a context length of 512.", "512"),
-    _r("equals-integer", "setting",
-       lambda c: not c.is_decimal and re.search(r"(?:=|≈|\\approx|\\sim|~)\s*\$?\s*$",
-                                                c.text[max(0, c.r.start - 4):c.r.core_start]),
-       "Sizes are set to n ~ 64 here.", "64"),
-    _r("equals-decimal", "result",
-       lambda c: c.is_decimal and re.search(r"(?:=|≈|\\approx|\\sim|~)\s*\$?\s*$",
-                                            c.text[max(0, c.r.start - 4):c.r.core_start]),
-       "Calibration gives ECE ~ 0.04 overall.", "0.04"),
     _r("bare-decimal", "result", lambda c: c.is_decimal,
        "The second stage stays at 0.93 overall.", "0.93"),
     _r("bare-integer", "setting", lambda c: True,

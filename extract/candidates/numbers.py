@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, MULT, OK_COMMANDS, POW, SCI, SPACED_UNIT, UNIT_NORMAL,
+from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, EXP_VAR, MULT, OK_COMMANDS, POW, SCI, SPACED_UNIT, UNIT_NORMAL,
                              VAR_PREFIX, WRAP_OPEN, parse_number, safe_pow, to_float)
 from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, excluded_spans, math_spans
@@ -36,7 +36,10 @@ _FORMULA_BEFORE = re.compile(
     r"(?:[_^]\s*\{?\s*[-+−]?\s*|\\(?:frac|dfrac|tfrac|binom)\s*(?:\{[^{}]*\}\s*)?\{\s*[-+−]?\s*"
     r"|\\sqrt\s*(?:\[[^\]]*\])?\s*\{?\s*|(?:\b[OΘΩo]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|"
     r"\\widetilde\s*\{?\s*O\s*\}?|\\tilde\s*\{?\s*O\s*\}?|\\log|\\exp|\\ln|\\poly|poly|\\mathrm\{poly\})"
-    r"\s*\(\s*[-+−]?\s*|[/*]\s*)$")
+    r"\s*\(\s*[-+−]?\s*|[/*]\s*|\}\s*\{\s*[-+−]?\s*)$")
+# The numeric base of an exponential bound, "O(1.9999^n)", "O^*(2^{k})": a quantity (the guideline).
+_EXP_BASE = re.compile(r"(?:\b[OΘΩ]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|\\(?:wide)?tilde\s*\{?\s*O\s*\}?)"
+                       r"\s*(?:\^\s*\{?\s*\*\s*\}?|\*)?\s*\(\s*$")
 # A short time unit after a space ("trained for 166 h"): SPACED_UNIT leaves out one-letter
 # units, which only count here when nothing word-like follows.
 _SPACED_SHORT_UNIT = re.compile(r" (h|hr|hrs|min|mins|sec)(?![\w\-'’])(?!\s*[=(])")
@@ -76,7 +79,7 @@ class _LeftTokens:
     def at(self, s: int) -> tuple[int, bool, bool]:
         """(where the token before s starts, whether it has a letter, whether it is all letters)."""
         text, i = self.text, s
-        if not (i > 0 and (text[i - 1].isalnum() or text[i - 1] in "-./@" and i - 2 >= 0 and text[i - 2].isalnum())):
+        if not (i > 0 and (text[i - 1].isalnum() or text[i - 1] in "-./@'’" and i - 2 >= 0 and text[i - 2].isalnum())):
             return s, False, False
         i, joined = s - 1, False
         while i > 0:
@@ -96,7 +99,7 @@ class _LeftTokens:
 
 
 def _prev_word(text: str, s: int) -> tuple[str, int] | None:
-    m = re.search(r"([A-Za-z][A-Za-z\-]*)\.?[ \u00a0]$", text[max(0, s - 40):s])
+    m = re.search(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$", text[max(0, s - 40):s])
     if not m:
         return None
     return m.group(1), s - (len(m.group(0)))
@@ -105,6 +108,19 @@ def _prev_word(text: str, s: int) -> tuple[str, int] | None:
 def _sentence_initial(text: str, pos: int) -> bool:
     before = text[max(0, pos - 4):pos].rstrip(" \"'(*`")
     return pos == 0 or before == "" or before[-1] in ".!?:;\n"
+
+
+def _paren_open(text: str, s: int) -> bool:
+    """A "(" opened and not yet closed in the 300 characters before ``s``."""
+    depth = 0
+    for ch in reversed(text[max(0, s - 300):s]):
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if not depth:
+                return True
+            depth -= 1
+    return False
 
 
 def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTokens) -> bool:
@@ -129,28 +145,41 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTok
             return True                             # 2 after a variable: n 2 / x2
         if prev in ")!|":
             return True
+        if prev in "+-−" and re.search(r"[A-Za-z)}\]]\s*$", text[math[0]:j]):
+            return True                             # d+1, 2^{d+1}-1: a constant of a formula
     return False
 
 
-# Formula parts that are no quantity: an interval or a set a variable ranges over
-# ("\gamma \in (0,1)", "p \in [1, 2)", "Y = \{0, 1\}"), a variable's bound by 0 or 1 ("\delta > 0",
-# "\beta \leq 1"), an index range ("i = 1, 2, \dots, N").
-_DOMAIN_BEFORE = re.compile(r"(?:(?:\\in|∈)\s*(?:\\left\s*)?[(\[]|(?:\\in|∈|=)\s*(?:\\left\s*)?(?:\\\{|\\lbrace))\s*"
-                            r"(?:[-+−]?\s*[\w.\\]+\s*,\s*)*[-+−]?\s*$")
-_BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*"
-                           r"(?:>|<|\\geq?|\\leq?|≥|≤|\\gtrsim|\\lesssim)\s*$")
+# Formula parts that are no quantity: the elements of a set and the ends of an interval
+# ("\{0, 1\}^n", "\gamma \in (0,1)", "$(0, 2]$"), a variable's bound or limit by 0 or 1 ("\delta > 0",
+# "0 < \alpha", "\epsilon \to 0", "f(S) \geq 0"), an index range ("i = 1, 2, \dots, N").
+_DOMAIN_BEFORE = re.compile(r"(?:\\in|∈)\s*(?:\\left\s*)?[(\[]\s*(?:[-+−]?\s*[\w.\\]+\s*,\s*)*[-+−]?\s*$")
+_END = r"[-+−]?\s*(?:\d+(?:\.\d+)?|\\?[A-Za-z]+)\s*"
+_INTERVAL = re.compile(r"[(\[]\s*" + _END + "," + _END + r"[)\]]")
+_BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])(?P<word>[A-Za-z]+)|\\[A-Za-z]+|\))(?:_\{?\w+\}?)?\s*"
+                           r"(?:>|<|\\[gl]eq?|≥|≤|\\gtrsim|\\lesssim|\\to\w*|\\rightarrow|→|\\ll|\\gg)\s*$")
+_BOUND_AFTER = re.compile(r"\s*(?:<|\\leq?|≤)\s*\\?[A-Za-z]")
 _INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
 _OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
 
 
-def _formula_part(text: str, s: int, e: int, value: float) -> bool:
+def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int] | None) -> bool:
     """Digits of a formula that state no quantity (see above), or digits inside an exponent or
     subscript group that is still open ("k^{\\lceil p/2 \\rceil + 1}", "W^(w+1)")."""
     before = text[max(0, s - 40):s]
     if _DOMAIN_BEFORE.search(before) or re.search(r"=\s*(?:\d+\s*,\s*)*$", before) and _INDEX_AFTER.match(text, e):
         return True
-    if value in (0.0, 1.0) and _BOUND_BEFORE.search(before):
+    bound = _BOUND_BEFORE.search(before)
+    if value in (0.0, 1.0) and (bound and (math or len(bound.group("word") or "x") == 1) or _BOUND_AFTER.match(
+            text, e)) and not re.match(r"\s*(?:\\?%|°|percent)", text[e:e + 8]):
         return True
+    inner = text[math[0]:s] if math is not None else before
+    if inner.rfind("\\{") > inner.rfind("\\}"):
+        return True                 # the elements of a set, ResNet-\{18, 34\}
+    if math is not None:
+        if any(m.start() < s < m.end() for m in _INTERVAL.finditer(
+                text, math[0], math[1])):
+            return True
     for m in _OPEN_GROUP.finditer(before):
         inner = before[m.end():]
         if inner.count("}" if m.group(1) == "{" else ")") <= inner.count(m.group(1)):
@@ -160,7 +189,7 @@ def _formula_part(text: str, s: int, e: int, value: float) -> bool:
 
 def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
     nxt = text[e:e + 12]
-    if re.match(r"\s*/\s*(?:\\?[A-Za-z(])", nxt):   # 1/\epsilon, 1/T
+    if re.match(r"\}?\s*/\s*\{?\s*(?:\\?[A-Za-z(])", nxt):   # 1/\epsilon, 1/T, {1}/{\epsilon}
         return True
     if re.match(r"\^\s*\{?\s*\\?[A-Za-z]", nxt):       # 2^n
         return True
@@ -168,9 +197,11 @@ def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
         return True
     if math is not None:
         rest = text[e:math[1]]
-        m = re.match(r"\s*(\\[A-Za-z]+|[A-Za-z(+\-−*/_^|])", rest)
+        m = re.match(r"\s*\}*\s*(\\[A-Za-z]+|\\\{|[A-Za-z(+\-−*/_^|])", rest)
         if m:
             tok = m.group(1)
+            if tok in ("\\pm", "\\mp"):
+                return re.match(r"\s*\\[pm][mp]\s*\\?[A-Za-z]", rest) is not None     # 1 \pm \epsilon
             if tok.startswith("\\"):
                 return tok[1:] not in OK_COMMANDS and tok[1:] not in ("%", "cdot")
             if tok in ("x", "X") and not re.match(r"\s*[xX]\s*[A-Za-z0-9\\]", rest):
@@ -206,8 +237,9 @@ def _scan(text: str) -> list[Raw]:
             continue
         if m.group(0).startswith(".") and s > 0 and (text[s - 1].isalnum()):
             continue
-        if len(m.group(0)) > 1 and m.group(0)[0] == "0" and m.group(0)[1].isdigit():
-            continue                                        # 000, 007: not a quantity as written
+        if len(m.group(0)) > 1 and m.group(0)[0] == "0" and m.group(0)[1].isdigit() or (
+                text[s - 1:s] in "'’" and re.fullmatch(r"\d\d", m.group(0))):
+            continue                                        # 000, 007, (ITCS ’12): not a quantity as written
         if excl.find(s):
             continue
         math = math_idx.find(s)
@@ -231,7 +263,8 @@ def _scan(text: str) -> list[Raw]:
                     value = safe_pow(value, float((mm.group(1) or mm.group(2)).replace("−", "-")))
                     ce = mm.end()
         pos = max(pos, ce)
-        if _reject_left(text, s, math, left) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value):
+        if not (_EXP_BASE.search(text, max(0, s - 30), s) and EXP_VAR.match(text, ce)) and (
+                _reject_left(text, s, math, left) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value, math)):
             continue
         # letters glued to the right: multiplier, unit, or a name/ordinal (reject)
         unit, mult, end = None, 1.0, ce
@@ -311,11 +344,14 @@ def _scan(text: str) -> list[Raw]:
             if re.search(r"[-−]\s*$", text[math[0] + 1:s]) and value > 0 and not signed:
                 if not re.search(r"\d\s*[-−]\s*$", text[math[0] + 1:s]):
                     value, signed = -value, True
+            if re.match(r"[A-Za-z]", text[end:end + 1]) and not re.match(r"[kKMBT](?![A-Za-z])", text[end:end + 2]):
+                continue                                    # $3$D: a name's digit
         elif math is not None and (start < math[0] or end > math[1]):
             start, end = max(start, math[0]), min(end, math[1])
-        # enumerators (1) and citation-like leftovers
-        if text[s - 1:s] == "(" and text[end:end + 1] == ")" and unit is None and mult == 1.0 \
-                and "." not in m.group(0) and len(m.group(0)) <= 2 and start == s:
+        # enumerators: (1), 1) with no "(" open before it, "1. " opening a sentence
+        if unit is None and mult == 1.0 and m.group(0).isdigit() and len(m.group(0)) <= 2 and start == s and (
+                text[end:end + 1] == ")" and (text[s - 1:s] == "(" or not _paren_open(text, s))
+                or re.match(r"\. [A-Z]", text[end:end + 3]) and _sentence_initial(text, s)):
             continue
         out.append(Raw(start, end, s, ce_core, value * mult, unit, mult, signed, math is not None))
     return _drop_named(text, out)
@@ -328,37 +364,45 @@ _METRIC_WORDS = {"auc", "auroc", "auprc", "bleu", "rouge", "mae", "mse", "rmse",
 
 
 def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
-    """Numbers that label things (Stage 2, ICML 2031, Gemini 1.5, in 2023) are not quantities."""
-    keep = []
+    """Numbers that label things (Stage 2, ICML 2031, Gemini 1.5, AceGPT 7B, in 2023) are not
+    quantities, nor the numbers listed right after one (Problems 1, 3 and 4; XGLM 2.9B, 4.5B)."""
+    keep, listed, listed_shape = [], -1, ""
     for r in raws:
         core = text[r.core_start:r.core_end]
         bare = r.unit is None and r.mult == 1.0 and not r.signed and r.start == r.core_start
         plain_int = core.isdigit() and bare
         version = bare and re.fullmatch(r"\d{1,2}\.\d{1,2}", core) is not None
-        if plain_int or version:
+        sized = r.unit is None and r.mult != 1.0 and r.end == r.core_end + 1 and r.start == r.core_start
+        shape = re.sub(r"\d", "0", text[r.start:r.end])
+        if listed >= 0 and shape == listed_shape and re.fullmatch(r"\s*(?:,|,?\s*(?:and|or|&))\s*",
+                                                                  text[listed:r.start]):
+            listed = r.end
+            continue
+        listed, listed_shape = -1, shape
+        if plain_int or version or sized:
             pw = _prev_word(text, r.start)
             counted = count_noun_after(text, r.end) is not None
             if pw:
                 word, wpos = pw
-                if word.lower() in _SECTION_WORDS and plain_int:
+                w = word.lower()
+                if (w in _SECTION_WORDS or len(w) > 4 and w[-1:] == "s" and w[:-1] in _SECTION_WORDS) and plain_int:
+                    listed = r.end
                     continue
                 named = any(ch.isupper() for ch in word) and not _sentence_initial(text, wpos) \
-                    and word.lower() not in ("over", "about", "nearly", "only", "with", "all") \
-                    and word.lower() not in _METRIC_WORDS
-                if named and version and not word.isupper():
-                    continue                   # Gemini 1.5, MT-Eval 2.0
-                if named and plain_int:
-                    continue                   # ICML 2031, Llama 3, FTSE 100
-                if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 \
-                        and word.lower() in _DATE_PREPS and not counted:
-                    continue
+                    and w not in ("over", "about", "nearly", "only", "with", "all") and w not in _METRIC_WORDS
+                if named and (version and not word.isupper() or plain_int or sized):
+                    listed = r.end
+                    continue                   # Gemini 1.5, MT-Eval 2.0; ICML 2031, Llama 3; AceGPT 7B
+                if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 and not counted \
+                        and (word.lower() in _DATE_PREPS or word == "al" or word.isupper()):
+                    continue                   # in 2023, Smith et al. 2021, (FOCS 2015)
             if plain_int and len(core) == 4 and 1950 <= int(core) <= 2100 and not counted:
                 nxt = text[r.end:r.end + 6]
                 prv = text[max(0, r.start - 6):r.start]
                 if re.match(r"\s*[-–—/]\s*(19|20)\d\d", nxt) or re.search(r"(19|20)\d\d\s*[-–—/]\s*$", prv):
                     continue
-                if re.match(r"[)\]]", nxt) and re.search(r"[,(]\s*$", prv):
-                    continue                   # (Smith et al., 2021)
+                if re.match(r"[)\];]", nxt) and re.search(r"[,(:]\s*$", prv):
+                    continue                   # (Smith et al., 2021; ...)
         keep.append(r)
     return keep
 

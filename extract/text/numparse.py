@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["ATTACHED_UNITS", "CORE", "EXP_E", "MULT", "OK_COMMANDS", "POW", "SCI", "SPACED_UNIT",
+__all__ = ["ATTACHED_UNITS", "CORE", "EXP_E", "EXP_VAR", "MULT", "OK_COMMANDS", "POW", "SCI", "SPACED_UNIT",
            "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "parse_number_at", "safe_pow", "to_float"]
 
 CORE = re.compile(r"(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
                    r"|\d+)(?:\.\d+)?|\.\d+")
 EXP_E = re.compile(r"[eE]([-+−]?\d{1,3})(?![\w])")
+EXP_VAR = re.compile(r"\^\s*(?:[A-Za-z]|\{\s*[A-Za-z]+\s*\})(?![A-Za-z^_{])")     # 1.9999^n: an exponential's base
 POW = re.compile(r"\s*\^\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|([-+−]?\d{1,3}))(?![\d.])")
 SCI = re.compile(r"\s*(?:\\times|×|x|\\cdot|·|\*)\s*10\s*\^\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|([-+−]?\d{1,3}))(?![\d.])")
 

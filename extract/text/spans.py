@@ -11,8 +11,9 @@ __all__ = ["SpanIndex", "blank_notices", "excluded_spans", "math_spans", "notice
 # Inline math: $...$ (not $$), \( ... \).  Bounded length, no blank line inside.
 _MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$\n]{1,300}?)(?<!\\)\$|\\\((.{1,300}?)\\\)")
 _URL = re.compile(r"https?://[^\s)\]>]+|\]\([^)\s]*\)|\bwww\.[^\s)]+")
-# Citation-like brackets: [12], [3, 4], [12-15], \cite{...}
-_CITE = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]|\\cite[tp]?\{[^}]*\}")
+# Citation-like brackets: [12], [3, 4], [12-15], \cite{...}, a bracket holding a year
+_CITE = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]|\\cite[tp]?\{[^}]*\}"
+                   r"|\[[^\[\]\n]{0,80}?\b(?:19|20)\d\d[a-z]?\b[^\[\]\n]{0,80}\]")   # [Smith, 2021], [JMLR 19 (2018)]
 
 
 # A copyright notice: "© 2024 Elsevier B.V. All rights reserved.", "(c) 2023 IEEE", "Copyright

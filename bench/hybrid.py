@@ -82,8 +82,22 @@ def fetch() -> Path:
 
 
 
+def _shared() -> Path:
+    """The shared evaluation folder (``../shared`` beside the repository or its worktree
+    folder; ``EXTRACT_SHARED`` overrides)."""
+    if os.environ.get("EXTRACT_SHARED"):
+        return Path(os.environ["EXTRACT_SHARED"])
+    for up in (ROOT.parent, ROOT.parent.parent):
+        if (up / "shared" / "eval").is_dir():
+            return up / "shared"
+    return ROOT.parent / "shared"
+
+
+#: set -> (abstracts, gold); dev3's gold is sealed: it is scored only by its own scorer
+#: (``score_dev3.py``, aggregates), never read here
 SETS = {"dev2": ("tests/gold/dev2/abstracts.jsonl", "tests/gold/dev2/gold.jsonl"),
-        "dev": ("seeds/000_810fdc4303f22573.txt", "tests/gold/dev-gold.jsonl")}
+        "dev": ("seeds/000_810fdc4303f22573.txt", "tests/gold/dev-gold.jsonl"),
+        "dev3": (str(_shared() / "eval" / "dev3" / "abstracts.jsonl"), None)}
 RUNS = CACHE / "runs"
 sys.path.insert(0, str(ROOT))
 

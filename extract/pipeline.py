@@ -115,7 +115,9 @@ class Extractor:
         if config.prompt == hybrid.PROMPT and not self.hybrid:
             raise UsageError("--prompt hybrid needs the default schema (or a subclass of it); "
                              "a custom schema is sent with --prompt auto or extract")
-        self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid), self.schema)
+        #: --proposal: the rules' reading shown, or only the spans (its own template: digest, keys, identity)
+        self.reading = config.proposal == "reading"
+        self.prompt = prompt_for(hybrid.prompt_name(config.prompt, self.hybrid, config.proposal), self.schema)
         #: whose word counts per field (``--decide`` or ``--policy FILE``); the cache keeps the
         #: model's raw answer under a key without it, so another policy never re-asks
         self.combine = hybrid.policy(config.decide, config.policy)
@@ -164,7 +166,7 @@ class Extractor:
             raise UsageError("--examples with --backend local need the hybrid job: --model PATH.gguf "
                              "(the packaged tiny model only chooses among the rules' candidates)")
         self.examples = few_shot.load_examples(self.config.examples)
-        self._shots = few_shot.turns(self.examples, self.prompt, self.hybrid)
+        self._shots = few_shot.turns(self.examples, self.prompt, self.hybrid, self.reading)
         shots = few_shot.digest(self._shots)
         self.prompt_sha = sha256(f"{self.prompt_sha}:examples:{shots}")
         self._key_sha = sha256(f"{self._key_sha}:examples:{shots}")     # the cache key's prompt part
@@ -249,7 +251,7 @@ class Extractor:
                                self.schema, {"source": item.text}))
         proposal = proposal or hybrid.propose(item.text, item.title)
         return Request(Job(item.id, item.text,
-                           few_shot.with_turns(hybrid.render_messages(self.prompt, proposal), self._shots),
+                           few_shot.with_turns(hybrid.render_messages(self.prompt, proposal, self.reading), self._shots),
                            hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
                            {"source": item.text, "drop_ungrounded": True,
                             "listed": tuple((n.start, n.end) for n in proposal.numbers.values())}), proposal)

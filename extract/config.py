@@ -68,6 +68,11 @@ RANGES: dict[str, Range] = {
 _OPTIONAL = {"limit", "max_tokens_total"}      # None: no limit
 MODES = ("tools", "json_schema", "json")
 DECIDE = ("auto", "model", "rules")            # --decide (extract.hybrid.mapping.policy)
+#: --proposal: what the hybrid job shows the model besides the abstract.  reading = the numbered
+#: numbers and name candidates with the rules' whole reading (labels, kinds, metric, dataset,
+#: method, task, contribution) to copy or correct; spans = the same numbers (with their context)
+#: and candidates, without the rules' reading (the model reads the text alone)
+PROPOSALS = ("reading", "spans")
 
 
 class Options(Mapping):
@@ -129,6 +134,8 @@ class RunConfig:
     decide: str = "auto"
     #: a policy file of ``extract calibrate`` (per field: model, rules or auto); replaces ``decide``
     policy: Path | None = None
+    #: the hybrid job's proposal (:data:`PROPOSALS`): with the rules' reading, or the spans alone
+    proposal: str = "reading"
     temperature: float = 0.0
     max_tokens: int = 1024
     seed: int | None = 0
@@ -210,6 +217,8 @@ def _validate(cfg: RunConfig) -> None:
         raise _bad("model", "a non-empty string or None (the backend's default)", f"got {cfg.model!r}")
     if cfg.decide not in DECIDE:
         raise _bad("decide", "one of " + ", ".join(DECIDE), f"got {cfg.decide!r}")
+    if cfg.proposal not in PROPOSALS:
+        raise _bad("proposal", "one of " + ", ".join(PROPOSALS), f"got {cfg.proposal!r}")
     if cfg.mode not in MODES:
         raise _bad("mode", "one of " + ", ".join(MODES), f"got {cfg.mode!r}")
     urls = (cfg.base_urls,) if isinstance(cfg.base_urls, str) else cfg.base_urls

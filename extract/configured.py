@@ -93,7 +93,7 @@ def configure(config: RunConfig, backend: BackendFacts) -> Configured:
     if config.prompt == hybrid.PROMPT and not is_hybrid:
         raise UsageError("--prompt hybrid needs the default schema (or a subclass of it); "
                          "a custom schema is sent with --prompt auto or extract")
-    prompt = prompt_for(hybrid.prompt_name(config.prompt, is_hybrid), schema)
+    prompt = prompt_for(hybrid.prompt_name(config.prompt, is_hybrid, config.proposal), schema)
     combine = hybrid.policy(config.decide, config.policy)
     policy = {"decide": config.decide if config.policy is None else None,
               "file": str(config.policy) if config.policy is not None else None,
@@ -139,7 +139,7 @@ def _few_shot(config: RunConfig, backend: BackendFacts, schema, prompt, is_hybri
         raise UsageError("--examples with --backend local need the hybrid job: --model PATH.gguf "
                          "(the packaged tiny model only chooses among the rules' candidates)")
     examples = few_shot.load_examples(config.examples)
-    return examples, few_shot.turns(examples, prompt, is_hybrid)
+    return examples, few_shot.turns(examples, prompt, is_hybrid, config.proposal == "reading")
 
 
 def run_identity(config: RunConfig) -> dict:

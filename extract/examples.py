@@ -165,15 +165,16 @@ def hybrid_answer(proposal, expected: dict) -> dict:
             "numbers": numbers}
 
 
-def turns(examples, prompt, hybrid_job: bool) -> tuple[dict, ...]:
-    """The few-shot turns for a request rendered from ``prompt`` (user, assistant, ...)."""
+def turns(examples, prompt, hybrid_job: bool, reading: bool = True) -> tuple[dict, ...]:
+    """The few-shot turns for a request rendered from ``prompt`` (user, assistant, ...);
+    ``reading``: the hybrid proposal shows the rules' reading (``--proposal``)."""
     from . import hybrid
 
     out: list[dict] = []
     for ex in examples:
         if hybrid_job:
             proposal = hybrid.propose(ex.text, ex.title)
-            user = hybrid.render_messages(prompt, proposal)[-1]
+            user = hybrid.render_messages(prompt, proposal, reading)[-1]
             answer = hybrid_answer(proposal, ex.expected)
         else:
             user = prompt.render(ex.text, ex.title)[-1]

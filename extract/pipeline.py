@@ -106,6 +106,8 @@ class Extractor:
         self.prompt_sha, self._key_sha, self._tag = c.prompt_sha, c.key_sha, c.tag
         self.examples, self._shots = c.examples, c.shots
         self.schema_sha = c.schema_sha
+        #: --proposal: the rules' reading shown, or only the spans (its own template: digest, keys, identity)
+        self.reading = config.proposal == "reading"
         self.cache = AnswerCache(config.cache_dir, config.use_cache)
         self._fingerprint = c.fingerprint
         self.identity = c.identity         # the configuration records are made with
@@ -191,7 +193,7 @@ class Extractor:
                                self.schema, {"source": item.text}))
         proposal = proposal or hybrid.propose(item.text, item.title)
         return Request(Job(item.id, item.text,
-                           few_shot.with_turns(hybrid.render_messages(self.prompt, proposal), self._shots),
+                           few_shot.with_turns(hybrid.render_messages(self.prompt, proposal, self.reading), self._shots),
                            hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
                            {"source": item.text, "drop_ungrounded": True,
                             "listed": tuple((n.start, n.end) for n in proposal.numbers.values())}), proposal)

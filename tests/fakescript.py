@@ -13,7 +13,13 @@ import hashlib
 import re
 import threading
 
-_LISTING = "\n\nRules' task:"     # where the rules' numbered proposal starts (extract/hybrid)
+#: where the rules' numbered proposal starts (extract/hybrid): with the rules' reading, or
+#: (``--proposal spans``) the candidates alone
+_LISTINGS = ("\n\nRules' task:", "\n\nName candidates (id: text):")
+
+
+def _listing_start(content: str) -> str | None:
+    return next((x for x in _LISTINGS if x in content), None)
 
 
 def _own_user_message(body: dict, marker: str):
@@ -32,14 +38,19 @@ def abstract_of(body: dict) -> str:
     content = m.get("content") or ""
     if isinstance(content, list):
         content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return content.split("Abstract:\n", 1)[-1].split(_LISTING, 1)[0]
+    content = content.split("Abstract:\n", 1)[-1]
+    start = _listing_start(content)
+    return content.split(start, 1)[0] if start else content
 
 
 def listing_of(body: dict) -> str | None:
     """The numbered candidates of a hybrid request (``extract/hybrid``), or None."""
-    m = _own_user_message(body, _LISTING)
-    if m is not None and _LISTING in str(m.get("content") or ""):
-        return _LISTING + str(m["content"]).split(_LISTING, 1)[1]
+    users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+    marked = [m for m in users if _listing_start(str(m.get("content") or ""))]
+    if marked:
+        content = str(marked[-1]["content"])
+        start = _listing_start(content)
+        return start + content.split(start, 1)[1]
     return None
 
 

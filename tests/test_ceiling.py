@@ -63,12 +63,13 @@ def labeled(request):
     return request.param, load_gold(request.param)
 
 
-@pytest.mark.parametrize("mode", ["tools", "json", "json_schema"])
-def test_a_perfect_reader_reaches_the_record_through_the_default_path(cli, labeled, tmp_path, mode):
+@pytest.mark.parametrize("mode,proposal", [("tools", "reading"), ("json", "reading"), ("json_schema", "reading"),
+                                           ("tools", "spans")])
+def test_a_perfect_reader_reaches_the_record_through_the_default_path(cli, labeled, tmp_path, mode, proposal):
     setname, gold = labeled
     reader = PerfectReader(gold)
     with FakeOpenAI(responder=reader) as server:
-        records = _run(cli, server, setname, tmp_path / "o.jsonl", "--mode", mode)
+        records = _run(cli, server, setname, tmp_path / "o.jsonl", "--mode", mode, "--proposal", proposal)
         assert server.chat_count == len(gold)
     assert not reader.unknown
     assert all(r["provenance"]["decided"]["names"] == "model" for r in records)
@@ -95,12 +96,14 @@ def test_a_perfect_reader_reaches_the_record_through_the_batch_api(cli, labeled,
     assert not _short(got, ceiling(setname, gold))
 
 
-def test_a_plausible_but_wrong_reader_does_not_take_the_default_below_the_rules(cli, labeled, tmp_path):
+@pytest.mark.parametrize("proposal", ["reading", "spans"])
+def test_a_plausible_but_wrong_reader_does_not_take_the_default_below_the_rules(cli, labeled, tmp_path, proposal):
     setname, gold = labeled
     rules = figures(_run(cli, None, setname, tmp_path / "rules.jsonl", "--backend", "rules"), gold)
     with FakeOpenAI(responder=WrongReader(gold)) as server:
-        wrong = figures(_run(cli, server, setname, tmp_path / "wrong.jsonl"), gold)
-        model = figures(_run(cli, server, setname, tmp_path / "model.jsonl", "--decide", "model"), gold)
+        wrong = figures(_run(cli, server, setname, tmp_path / "wrong.jsonl", "--proposal", proposal), gold)
+        model = figures(_run(cli, server, setname, tmp_path / "model.jsonl", "--decide", "model",
+                             "--proposal", proposal), gold)
     assert server.chat_count == len(gold)          # --decide model re-mapped the cached answers
     below = {k: (wrong[k], rules[k]) for k in rules if wrong[k] < rules[k] - 1e-9}
     assert not below, below

@@ -140,3 +140,24 @@ def test_the_default_keeps_the_rules_name_where_the_model_names_none_in_the_sent
     assert (auto[1]["dataset"]["text"], auto[1]["method"]["text"]) == ("CIFAR-100", "FooNet")
     assert auto[0]["dataset"]["text"] == "ImageNet-1K"         # the model's own name in the sentence
     assert (model[1]["dataset"], model[1]["method"]) == (None, None)
+
+
+def test_where_the_model_names_nothing_the_rules_read_the_default_keeps_the_rules_name(cli, server, tmp_path):
+    """A null dataset or system, or a dataset that is a phrase the record does not list, is no
+    answer: the rules' reading of that number stands, even from another sentence (measured on
+    dev2 with the 1.5B model: it leaves claims null where the rules attach the dataset and
+    method named in the sentence before)."""
+    text = ("We propose FooNet, a tokenizer for image classification, and evaluate it on BarBench. "
+            "It reaches 91.2% top-1 accuracy, and 88.0% with half the data.")
+    p = hybrid.propose(text)
+    ids = {n.text: k for k, n in p.names.items()}
+    assert [(d["dataset"], d["method"]) for d in p.rules["numbers"]] == [("BarBench", "FooNet")] * 2
+    answer = hybrid_payload(
+        contribution="method", names={ids["FooNet"]: "method", ids["BarBench"]: "dataset"},
+        numbers={"@N1": {"kind": "result", "metric": "top-1 accuracy", "dataset": "top-1 accuracy",
+                         "method": ids["FooNet"]},
+                 "@N2": {"kind": "result", "metric": None, "dataset": None, "method": None}})
+    auto = _run(cli, server, tmp_path, text, [answer])["extraction"]
+    assert [(n["dataset"]["text"], n["method"]["text"]) for n in auto["numbers"]] == [("BarBench", "FooNet")] * 2
+    model = _run(cli, server, tmp_path, text, [], "--decide", "model", name="m")["extraction"]
+    assert [n["dataset"] for n in model["numbers"]] == [None, None]      # --decide model: the model's word

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import calibrate as cal
-from ..config import ENV_BACKEND, MODES, RunConfig
+from ..config import ENV_BACKEND, MODES, PROPOSALS, RunConfig
 from ..errors import ExtractError, UsageError
 from ..evaluate import load_jsonl
 from ..inputs import Item, expand, read_inputs
@@ -18,7 +18,7 @@ from ..output import RecordSink
 from ..pipeline import Extractor
 from .common import cache_dir_option, fail, not_empty, ranged
 from .readside import write_output
-from .run import _check_backend, build_config, describe
+from .run import PROPOSAL_HELP, _check_backend, build_config, describe
 
 
 @click.command()
@@ -38,8 +38,10 @@ from .run import _check_backend, build_config, describe
 @click.option("--reasks", type=ranged("reasks"), default=RunConfig.reasks, show_default=True)
 @click.option("--max-tokens-total", type=ranged("max_tokens_total"), metavar="N",
               help="Token budget of the sample's run (a rerun resumes from the cache).")
+@click.option("--proposal", type=click.Choice(PROPOSALS), default=RunConfig.proposal, show_default=True,
+              help=PROPOSAL_HELP + " Calibrate with the one you run with.")
 def calibrate(inputs, gold_path, policy_out, backend, model, base_urls, mode, concurrency, cache_dir,
-              reasks, max_tokens_total) -> None:
+              reasks, max_tokens_total, proposal=RunConfig.proposal) -> None:
     """Score the rules and the model field by field on a labeled sample; write a policy file.
 
     Runs INPUTS' abstracts through the hybrid job (rules propose, the model answers) with the
@@ -57,7 +59,7 @@ def calibrate(inputs, gold_path, policy_out, backend, model, base_urls, mode, co
         config = build_config(backend, model, base_urls, mode, concurrency, cache_dir, False, None,
                               RunConfig.schema, RunConfig.prompt, reasks, RunConfig.retries,
                               RunConfig.timeout, RunConfig.max_tokens, RunConfig.max_chars,
-                              max_tokens_total, RunConfig.temperature)
+                              max_tokens_total, RunConfig.temperature, proposal=proposal)
         _check_backend(config.backend)
         gold = load_jsonl(gold_path, "gold file")
         ex = Extractor(config)
@@ -78,7 +80,8 @@ def calibrate(inputs, gold_path, policy_out, backend, model, base_urls, mode, co
         result = cal.calibrate(by_source, gold)
         if result.matched == 0:
             raise UsageError(f"none of the gold records of {gold_path} matched an abstract of the sample")
-        policy = result.policy({"model": config.model, "backend": config.backend, "gold": str(gold_path)})
+        policy = result.policy({"model": config.model, "backend": config.backend, "gold": str(gold_path),
+                                "proposal": config.proposal})
         write_output("calibrate", cal.dumps(policy), policy_out)
         click.echo(result.table(), nl=False)
         if summary.failed:

@@ -12,7 +12,7 @@ import click
 
 from .. import redact
 from ..backends.base import has_backend, installed_backends
-from ..config import DECIDE, ENV_BACKEND, MODES, RunConfig, env_defaults
+from ..config import DECIDE, ENV_BACKEND, MODES, PROPOSALS, RunConfig, env_defaults
 from ..errors import EXIT_SOME_FAILED, ExtractError, OutputClosed, UsageError
 from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..outpaths import check_paths, output_path
@@ -26,12 +26,15 @@ from .signals import sigterm_as_interrupt
 from .streams import stdout_failed
 
 PRICE = _FiniteFloatRange(0, None)     # USD per million tokens
+PROPOSAL_HELP = ("The hybrid job: what the model is shown beside the abstract. reading = the numbered "
+                 "numbers and name candidates with the rules' reading of each, to copy or correct; "
+                 "spans = the same numbers (with context) and candidates without it. Part of the cache key.")
 
 
 def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cache, limit,
                  schema, prompt, reasks, retries, timeout, max_tokens, max_chars,
                  max_tokens_total, temperature, *, backend_options=(), decide=RunConfig.decide,
-                 policy=None, environ=None, examples=None) -> RunConfig:
+                 policy=None, environ=None, examples=None, proposal=RunConfig.proposal) -> RunConfig:
     """The run's config from the options, with the environment as defaults.
 
     The backend is the one named by ``--backend``, else ``EXTRACT_BACKEND``, else
@@ -50,7 +53,7 @@ def build_config(backend, model, base_urls, mode, concurrency, cache_dir, no_cac
         retries=retries, timeout=timeout, max_tokens=max_tokens, max_chars=max_chars,
         max_tokens_total=max_tokens_total, temperature=temperature,
         backend_options=dict(backend_options), decide=decide, examples=examples,
-        policy=Path(policy) if policy else None)
+        policy=Path(policy) if policy else None, proposal=proposal)
 
 
 def describe(extractor: Extractor) -> str:
@@ -166,6 +169,8 @@ class _Notes:
 @click.option("--policy", "policy_file", metavar="FILE",
               help="A policy file of `extract calibrate` (who decides each field, as measured on "
                    "your labeled sample); replaces --decide. Cached answers are re-mapped, never re-asked.")
+@click.option("--proposal", type=click.Choice(PROPOSALS), default=RunConfig.proposal, show_default=True,
+              help=PROPOSAL_HELP)
 @click.option("--examples", "examples", type=click.Path(dir_okay=False, exists=True), default=None,
               callback=not_empty,
               help="Few-shot examples for the model: JSON Lines of an abstract and its expected record "
@@ -219,7 +224,7 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
         concurrency, cache_dir, no_cache, limit, schema, prompt, decide, policy_file, reasks, retries,
         timeout, temperature, max_tokens, max_chars, max_tokens_total, id_field, title_field,
         text_field, input_format, label, redo, progress, quiet, verbose, as_json, engine, address,
-        parquet, strict=False, examples=None, dry_run=False, price=None):
+        parquet, strict=False, examples=None, dry_run=False, price=None, proposal=RunConfig.proposal):
     """Extract grounded records from the abstracts in INPUTS.
 
     INPUTS are .txt, .jsonl, .json, .csv and .bib files, directories (searched for those),
@@ -244,7 +249,7 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
                               limit, schema, prompt, reasks, retries, timeout, max_tokens,
                               max_chars, max_tokens_total, temperature,
                               backend_options=backend_options, decide=decide, examples=examples,
-                              policy=policy_file)
+                              policy=policy_file, proposal=proposal)
         if price is not None and not dry_run:
             raise UsageError("--price goes with --dry-run (an estimate of what a run would cost)")
         _check_backend(config.backend)

@@ -30,12 +30,15 @@ import json
 from functools import lru_cache
 from pydantic import BaseModel
 
+from ..errors import UsageError
 from ..digest import files_digest, package_files, sha256
 from ..schema_loader import contributions, is_default_schema
 
 #: The prompt the hybrid job is rendered from (``prompts/hybrid.*``); ``--prompt hybrid`` asks
 #: for the hybrid design on any backend.
 PROMPT = "hybrid"
+#: The hybrid job's template with ``--proposal spans`` (no rules' reading shown).
+SPANS_PROMPT = "hybrid-spans"
 #: The plain single-shot prompt (one PaperExtraction request): ``--prompt extract``.
 DEFAULT_PROMPT = "extract"
 #: The default (``RunConfig.prompt``): the hybrid job where it applies, else the plain prompt.
@@ -52,11 +55,16 @@ def applies(schema: type[BaseModel], prompt: str, backend_capable: bool) -> bool
     return prompt == PROMPT or (prompt == AUTO and bool(backend_capable))
 
 
-def prompt_name(prompt: str, hybrid_job: bool) -> str:
-    """The template a run renders: ``hybrid`` for the hybrid job, ``extract`` for ``auto``
-    otherwise (the generic one with a custom schema, see :func:`extract.prompting.prompt_for`)."""
+def prompt_name(prompt: str, hybrid_job: bool, proposal: str = "reading") -> str:
+    """The template a run renders: ``hybrid`` for the hybrid job (``hybrid-spans`` with
+    ``--proposal spans``: the instructions say nothing of a reading to copy), ``extract``
+    for ``auto`` otherwise (the generic one with a custom schema, see
+    :func:`extract.prompting.prompt_for`)."""
+    if prompt == SPANS_PROMPT:
+        raise UsageError(f"--prompt {SPANS_PROMPT} is the hybrid job's template of --proposal spans: "
+                         "give --proposal spans")
     if hybrid_job:
-        return PROMPT
+        return SPANS_PROMPT if proposal == "spans" else PROMPT
     return DEFAULT_PROMPT if prompt == AUTO else prompt
 
 
@@ -108,4 +116,4 @@ def record_tag(combine: "Combine") -> str:
     return policy_digest(combine) + ":" + mapping_digest()[:16]
 
 
-__all__ += ["mapping_digest", "policy_digest", "record_tag", "AUTO", "PROMPT", "DEFAULT_PROMPT", "applies", "prompt_name", "code_digest", "contributions", "prompt_digest"]
+__all__ += ["mapping_digest", "policy_digest", "record_tag", "AUTO", "PROMPT", "SPANS_PROMPT", "DEFAULT_PROMPT", "applies", "prompt_name", "code_digest", "contributions", "prompt_digest"]

@@ -27,7 +27,7 @@ from ..errors import UsageError
 from ..grounding import Aligner
 from ..text import parse_number_at
 from .answer import _ID
-from .checks import Sentences, contradictions, generic
+from .checks import Sentences, contradictions, generic, silent_fields
 from .proposal import Proposal
 
 SOURCES = ("model", "rules", "auto")
@@ -225,6 +225,7 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
     rules_claims = attach_claims(proposal.text, [n for _, n, _, _ in kept], methods, datasets,
                                  kinds=[k for *_, k in kept], contribution=contribution)
     sentences, numbers, stood_in = Sentences(proposal.text), [], 0
+    silent = silent_fields(proposal, answer)
     listed = {x.lower() for x in datasets}
     for (key, num, d, kind), claim in zip(kept, rules_claims):
         metric, dataset, method = (claim.fields()[f] for f in ("metric", "dataset", "method"))
@@ -240,14 +241,21 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             mine = ruled.get(key)       # the rules' own reading of this number (none if added)
             agree = mine is not None and d.kind == mine.get("kind") and _same(m_dataset, mine.get("dataset")) \
                 and _same(m_method, mine.get("method"))
-            if combine.claims == "auto":    # no name where the rules read one in the sentence: theirs
-                if m_dataset is None and dataset and sentences.holds(dataset, num.start):
-                    m_dataset = dataset
-                if m_method is None and method and sentences.holds(method, num.start):
-                    m_method = method
+            own = mine or {}
+            if combine.claims == "auto":    # where the model names nothing the rules read: theirs
+                if m_dataset and combine.number_datasets == "listed" and m_dataset.lower() not in listed:
+                    m_dataset = None            # not a dataset of the record (a phrase): no answer
+                if m_metric is None:
+                    m_metric = metric or own.get("metric")      # a null metric is no answer either
+                ruled_d = dataset or own.get("dataset")         # the rules' reading, re-read or their own
+                if m_dataset is None and ruled_d:
+                    m_dataset = ruled_d         # a null dataset is no answer: the rules' name
+                ruled_m = method if method is not None else own.get("method")
+                if m_method is None and ruled_m is not None and (ruled_m or "method" in silent):
+                    m_method = ruled_m          # a named system; the paper's own ("") when it named none
             in_sentence = combine.claims != "auto" or all(
-                _same(x, y) or sentences.holds(x, num.start)
-                for x, y in ((m_dataset, dataset), (m_method, method)))
+                _same(x, y) or _same(x, own.get(f)) or sentences.holds(x, num.start)
+                for x, y, f in ((m_dataset, dataset, "dataset"), (m_method, method, "method")))
             if src["claims"] == "model" and in_sentence:
                 metric, dataset, method = m_metric, m_dataset, m_method
             elif src["claims"] == "model":

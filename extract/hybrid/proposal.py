@@ -6,6 +6,8 @@ candidates (``C1``...: text and the rules' label), plus the rules' task phrase a
 contribution.  The model copies what is right and corrects what is not, so a model that is
 unsure of a decision can leave the rules' one standing, and one that knows better can
 overrule it (:mod:`.mapping` decides per field whose word counts, by measurement).
+``--proposal spans`` shows the same ids, texts and contexts without any of the rules'
+reading (a small model copies what it is shown: it then reads the text alone).
 
 The prompt puts the static instructions first (the system message, identical for every
 abstract) and the abstract-specific part after it (title, abstract, numbered proposal), so
@@ -62,8 +64,16 @@ class Proposal:
         decided = self.rules.get("numbers") or []
         return {k: d for k, d in zip(self.numbers, decided)}
 
-    def listing(self) -> str:
-        """The numbered proposal as the model reads it."""
+    def listing(self, reading: bool = True) -> str:
+        """The numbered proposal as the model reads it: with the rules' reading (``reading``,
+        ``--proposal reading``) or the numbers with their context and the candidates alone
+        (``--proposal spans``: nothing of the rules' decision is shown)."""
+        if not reading:
+            lines = ["Name candidates (id: text):"]
+            lines += [f"{k}: {n.text}" for k, n in self.names.items()] or ["(none)"]
+            lines.append("Numbers (id: text | context):")
+            lines += [f"{k}: {n.text} | …{_context(self.text, n)}…" for k, n in self.numbers.items()] or ["(none)"]
+            return "\n".join(lines)
         lines = [f"Rules' task: {self.rules.get('task') or '(none)'}",
                  f"Rules' contribution: {self.rules.get('contribution') or '(none)'}",
                  "Name candidates (id: text -> rules' label):"]
@@ -131,11 +141,11 @@ def _in_text_order(rules: dict, cands: Candidates) -> dict:
 _SLOT = re.compile(r"\{(title|abstract|candidates)\}")
 
 
-def render_messages(prompt, proposal: Proposal) -> tuple[dict, ...]:
-    """The chat messages of a hybrid prompt (``prompts/hybrid.*``): ``{title}``, ``{abstract}``
-    and ``{candidates}`` are filled in one pass (so an abstract containing a slot name is
-    left alone)."""
+def render_messages(prompt, proposal: Proposal, reading: bool = True) -> tuple[dict, ...]:
+    """The chat messages of a hybrid prompt (``prompts/hybrid.*``, ``prompts/hybrid-spans.*``
+    without the rules' reading): ``{title}``, ``{abstract}`` and ``{candidates}`` are filled
+    in one pass (so an abstract containing a slot name is left alone)."""
     values = {"title": f"Title: {proposal.title}\n" if proposal.title else "",
-              "abstract": proposal.text, "candidates": proposal.listing()}
+              "abstract": proposal.text, "candidates": proposal.listing(reading)}
     user = _SLOT.sub(lambda m: values[m.group(1)], prompt.user)
     return ({"role": "system", "content": prompt.system}, {"role": "user", "content": user})

@@ -50,3 +50,22 @@ def test_parallel_from_to_pairs_each_range_with_its_dataset():
 def test_there_and_on_both_name_no_dataset():
     got = claims("We evaluate FooNet on ALFWorld, a household benchmark. FooNet solves 61% of the tasks there.")
     assert got["61%"][0] is None
+
+
+def test_this_dataset_refers_to_the_last_dataset_named_before():
+    got = claims("Prior work reports results on ImageNet. We evaluate FooNet on iNat-2021, a fine-grained "
+                 "collection. On this dataset, FooNet reaches 81.3% top-1 accuracy.")
+    assert got["81.3%"][0] == "iNat-2021"
+    got = claims("We evaluate FooNet on the CUB-200 benchmark. The dataset contains 11,788 images of 200 species.")
+    assert got["11,788"][0] == "CUB-200"            # a size of the dataset the sentence refers to
+
+
+def test_this_benchmark_is_the_one_the_paper_introduces():
+    got = claims("We introduce MedRead, a benchmark of 9,000 clinical questions. Unlike PubMedQA, its questions "
+                 "need several notes. On this benchmark, the FooNet model reaches 71.4% F1.")
+    assert got["71.4%"][0] == "MedRead"             # not the one it is contrasted with
+
+
+def test_these_datasets_name_no_single_dataset():
+    got = claims("We evaluate FooNet on CUB-200 and Cars-196. On these datasets, FooNet gains 2.1% accuracy.")
+    assert got["2.1%"][0] is None

@@ -69,3 +69,18 @@ def test_this_benchmark_is_the_one_the_paper_introduces():
 def test_these_datasets_name_no_single_dataset():
     got = claims("We evaluate FooNet on CUB-200 and Cars-196. On these datasets, FooNet gains 2.1% accuracy.")
     assert got["2.1%"][0] is None
+
+
+def test_counts_after_an_introduced_benchmark_describe_it():
+    got = claims("We present TableQA-7, a benchmark for reasoning over tables. Questions are written by experts "
+                 "and cover 3,100 tables in 14 domains. We evaluate 12 models; GPT-4o answers 61.2% of them.")
+    assert got["3,100"][0] == "TableQA-7" and got["14"][0] == "TableQA-7"
+    assert got["12"][0] is None                     # a count of the systems evaluated, not of the data
+    assert got["61.2%"] == ("TableQA-7", "GPT-4o")
+
+
+def test_a_count_across_domains_describes_its_dataset_and_a_pronoun_is_no_metric():
+    got = claims("We introduce FinDial, a corpus of 12,400 dialogues across 9 domains. FooNet answers 61.2% of them.")
+    assert got["12,400"][0] == "FinDial" and got["9"][0] == "FinDial"     # not stated jointly over datasets
+    rec = decide("We introduce FinDial, a corpus of 12,400 dialogues. FooNet answers 61.2% of them.")
+    assert [n["metric"] for n in rec["numbers"] if n["text"] == "61.2%"] != ["them"]

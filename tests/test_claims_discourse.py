@@ -84,3 +84,8 @@ def test_a_count_across_domains_describes_its_dataset_and_a_pronoun_is_no_metric
     assert got["12,400"][0] == "FinDial" and got["9"][0] == "FinDial"     # not stated jointly over datasets
     rec = decide("We introduce FinDial, a corpus of 12,400 dialogues. FooNet answers 61.2% of them.")
     assert [n["metric"] for n in rec["numbers"] if n["text"] == "61.2%"] != ["them"]
+
+
+def test_a_count_before_the_datasets_it_spans_is_stated_jointly():
+    got = claims("We evaluate FooNet across 6 languages, on XNLI and PAWS-X, and gain 2.1% accuracy.")
+    assert got["6"][0] is None

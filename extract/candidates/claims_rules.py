@@ -28,7 +28,7 @@ _JOINT = re.compile(r"\b(?:on\s+average|averaged|averages?\s+(?:across|over)|(?:
                     re.I)
 # "this dataset", "the benchmark", "our corpus": one dataset named before (a plural - "these
 # datasets" - names several; "the training data" is no evaluation dataset, "the first benchmark" no reference)
-_THIS_DATA = re.compile(r"\b(?:our|this|that|the(?:\s+same|\s+proposed|\s+new)?)\s+"
+_THIS_DATA = re.compile(r"\b(?:our|this|the(?:\s+same|\s+proposed|\s+new)?)\s+"
                         r"(?!(?:pre-?)?train|(?:source|first|only|largest|biggest|most)\b)"
                         r"(?:[a-z][\w\-]*\s+)?(?:benchmark|dataset|data\s+set|corpus|suite|collection|testbed)\b", re.I)
 _NOBODY_AFTER = re.compile(r"\s*(?:\\?%|×|x|points?)?\s*(?:\)\s*)?(?:for|by|of|from)\s+(?:the\s+)?"

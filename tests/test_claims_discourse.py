@@ -50,3 +50,42 @@ def test_parallel_from_to_pairs_each_range_with_its_dataset():
 def test_there_and_on_both_name_no_dataset():
     got = claims("We evaluate FooNet on ALFWorld, a household benchmark. FooNet solves 61% of the tasks there.")
     assert got["61%"][0] is None
+
+
+def test_this_dataset_refers_to_the_last_dataset_named_before():
+    got = claims("Prior work reports results on ImageNet. We evaluate FooNet on iNat-2021, a fine-grained "
+                 "collection. On this dataset, FooNet reaches 81.3% top-1 accuracy.")
+    assert got["81.3%"][0] == "iNat-2021"
+    got = claims("We evaluate FooNet on the CUB-200 benchmark. The dataset contains 11,788 images of 200 species.")
+    assert got["11,788"][0] == "CUB-200"            # a size of the dataset the sentence refers to
+
+
+def test_this_benchmark_is_the_one_the_paper_introduces():
+    got = claims("We introduce MedRead, a benchmark of 9,000 clinical questions. Unlike PubMedQA, its questions "
+                 "need several notes. On this benchmark, the FooNet model reaches 71.4% F1.")
+    assert got["71.4%"][0] == "MedRead"             # not the one it is contrasted with
+
+
+def test_these_datasets_name_no_single_dataset():
+    got = claims("We evaluate FooNet on CUB-200 and Cars-196. On these datasets, FooNet gains 2.1% accuracy.")
+    assert got["2.1%"][0] is None
+
+
+def test_counts_after_an_introduced_benchmark_describe_it():
+    got = claims("We present TableQA-7, a benchmark for reasoning over tables. Questions are written by experts "
+                 "and cover 3,100 tables in 14 domains. We evaluate 12 models; GPT-4o answers 61.2% of them.")
+    assert got["3,100"][0] == "TableQA-7" and got["14"][0] == "TableQA-7"
+    assert got["12"][0] is None                     # a count of the systems evaluated, not of the data
+    assert got["61.2%"] == ("TableQA-7", "GPT-4o")
+
+
+def test_a_count_across_domains_describes_its_dataset_and_a_pronoun_is_no_metric():
+    got = claims("We introduce FinDial, a corpus of 12,400 dialogues across 9 domains. FooNet answers 61.2% of them.")
+    assert got["12,400"][0] == "FinDial" and got["9"][0] == "FinDial"     # not stated jointly over datasets
+    rec = decide("We introduce FinDial, a corpus of 12,400 dialogues. FooNet answers 61.2% of them.")
+    assert [n["metric"] for n in rec["numbers"] if n["text"] == "61.2%"] != ["them"]
+
+
+def test_a_count_before_the_datasets_it_spans_is_stated_jointly():
+    got = claims("We evaluate FooNet across 6 languages, on XNLI and PAWS-X, and gain 2.1% accuracy.")
+    assert got["6"][0] is None

@@ -91,7 +91,7 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
 _COUNT_NOUN = re.compile(r"\s*(?:\\?%\s*of\s+(?:the\s+)?|\+?\s*)((?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*s)\b")
 _STOPS = {"that", "which", "from", "in", "on", "of", "for", "with", "and", "to", "across", "over", "by",
           "at", "than", "out", "per", "is", "are", "was", "were", "while", "whereas", "as", "into",
-          "versus", "vs", "respectively", "compared", "relative"}
+          "versus", "vs", "respectively", "compared", "relative", "them", "it"}     # "61% of them": no measure
 
 
 def _mt_count_noun(doc: _Doc, n: _Num) -> Any:

@@ -86,7 +86,7 @@ def test_a_perfect_reader_reaches_the_record_through_the_batch_api(cli, labeled,
                     "--cache-dir", str(tmp_path / "cache"))
             assert r.exit_code == 0, r.stderr
             return r
-        [batch_id] = batch("submit", str(SETS[setname][0])).stdout.split()
+        [batch_id] = batch("submit", str(SETS[setname][0]), "--keep", str(tmp_path / "batch.jsonl")).stdout.split()
         assert server.wait_batch(batch_id), "the fake server never finished the batch"
         r = cli("batch", "status", batch_id, "--base-url", server.base_url)
         assert json.loads(r.stdout)["status"] == "completed", r.stdout

@@ -309,7 +309,7 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
         if kind not in KINDS:
             kind = num.kind_hint if num.kind_hint in KINDS else "result"
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit,
-                        "kind": kind, "about": _oneline(num.about_hint or "", 80)})
+                        "kind": kind, "about": _oneline(num.about_hint or "", 80), "at": num.start})
     for entry, claim in zip(numbers, attach_claims(plan.text, plan.numbers, methods, datasets,
                                                    kinds=[e["kind"] for e in numbers],
                                                    contribution=contribution)):

@@ -7,9 +7,10 @@ import re
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from extract.text import parse_number_at
-from extract.grounding import Aligner, unwrap
+from extract.grounding import Aligner, Span, unwrap
 
 Contribution = Literal["method", "benchmark", "dataset", "analysis", "theory", "system"]
 MAX_ITEMS = 16
@@ -57,6 +58,10 @@ class NumberMention(BaseModel):
         default=None,
         description="filled by extract, not asked of a model: whether the rule layer's reading of "
                     "this number (kind, dataset, method) and the model's agree; null when only one read it")
+    #: filled by extract, never asked of a model (not in the JSON schema): where the rule layer
+    #: found this number in the abstract.  The export aligns the number there when its text is
+    #: there, so a text that occurs more than once ("0", "2") keeps its own occurrence.
+    at: SkipJsonSchema[int | None] = None
 
 
 class PaperExtraction(BaseModel):
@@ -106,7 +111,7 @@ class PaperExtraction(BaseModel):
     def _dedupe_numbers(cls, v: list[NumberMention]) -> list[NumberMention]:
         seen, out = set(), []
         for n in v:
-            key = (n.text.strip(), n.value)
+            key = (n.text.strip(), n.value, n.at)    # two occurrences the rules found are two numbers
             if key not in seen:
                 seen.add(key)
                 out.append(n)
@@ -182,7 +187,8 @@ class PaperExtraction(BaseModel):
 
         numbers, taken = [], set()
         for n in self.numbers:
-            span = aligner.align(n.text, taken=frozenset(taken))
+            span = _at(source, n) if n.at is not None and (n.at, n.at + len(n.text.strip())) not in taken else None
+            span = span or aligner.align(n.text, taken=frozenset(taken))
             if span is None:
                 dropped.append(n.text)
                 continue
@@ -223,3 +229,9 @@ class PaperExtraction(BaseModel):
             "numbers": numbers,
         }
         return extraction, dropped
+
+
+def _at(source: str, n: NumberMention) -> Span | None:
+    """The span of ``n`` at the offset the rules found it, when its text is there."""
+    text = n.text.strip()
+    return Span(text, n.at, n.at + len(text)) if text and source.startswith(text, n.at) else None

@@ -46,3 +46,15 @@ def test_any_substring_aligns_back(source, data):
 def test_align_never_returns_a_wrong_slice(source, needle):
     span = align(source, needle, unwrap_name=True)
     assert span is None or source[span.start:span.end] == span.text
+
+
+def test_a_number_is_exported_at_the_occurrence_the_rules_found():
+    """A number whose text occurs earlier in a formula ("$x_2$") keeps the rules' own offset,
+    not the first occurrence of its text; two occurrences of one text are two numbers."""
+    from extract import extract
+
+    text = "Let $x_2$ be the input. We evaluate on 2 benchmarks and reach 81.5% accuracy, 2 points above the baseline."
+    got = [(n["text"], n["start"]) for n in extract(text)["extraction"]["numbers"]]
+    assert got == [("2", 39), ("81.5%", 62), ("2", 78)]
+    twice = "The model runs at 30 FPS on one GPU. With pruning it still runs at 30 FPS."
+    assert [n["start"] for n in extract(twice)["extraction"]["numbers"]] == [18, 67]

@@ -278,7 +278,7 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
         entry = {"text": num.text, "value": float(num.value), "unit": num.unit, "kind": kind,
                  "about": ruled[key].get("about", "") if key in ruled else "",
                  "metric": metric, "dataset": dataset, "method": method,
-                 "value_type": value_type, "compared_to": compared_to}
+                 "value_type": value_type, "compared_to": compared_to, "at": num.start}
         if agree is not None:
             entry["rules_agree"] = agree
         numbers.append(entry)

@@ -10,16 +10,17 @@ from ..text.cues import NAMING_STEMS, stems, we
 from ..text.lexicon import DATASET_NOUNS, MODEL_NOUNS
 
 INTRO_VERB = stems(NAMING_STEMS)
-# A word that may premodify the name in the object of an introducing verb ("an end-to-end
-# trainable", "a simple yet effective"; lower case: "an Example-Based GEC" is one name): not a preposition, a conjunction, a pronoun, a verb
-# of a clause or an -ing verb taking its own object ("using", "leveraging").
-_MODIFIER = (r"(?!(?:of|for|to|in|on|at|by|with|from|via|into|onto|upon|over|under|through|between|among|"
-             r"across|within|without|against|toward|towards|beyond|like|than|per|as|and|or|but|"
-             r"that|which|who|whose|where|when|while|whereby|is|are|was|were|be|been|can|could|will|"
-             r"would|should|may|might|must|has|have|had|do|does|it|its|we|they|their|this|these|those|"
-             r"how|what|why|whether|not|here|there|results?|experiments?|(?:us|leverag|combin|exploit|"
-             r"integrat|incorporat|utiliz|employ|build|extend|apply|adopt|bas|follow)(?:ing|ed))\b)"
-             r"[\w\-‐’']+")
+# Closed-class words (and a few bare verbs): never a premodifier of a name, nor the noun a name premodifies.
+_CLOSED = (r"(?:a|an|the|of|for|to|in|on|at|by|with|from|via|into|onto|upon|over|under|through|between|among|across|"
+           r"within|without|against|toward|towards|beyond|like|than|per|as|and|or|but|so|if|that|which|who|whose|where|"
+           r"when|while|whereby|is|are|was|were|be|been|can|could|will|would|should|may|might|must|has|have|had|do|"
+           r"does|it|its|our|we|they|their|this|these|those|how|what|why|whether|not|also|further|then|here|there|"
+           r"outperform|achieve|learn|consist|use|improve|perform)\b")
+# A word that may premodify the name in the object of an introducing verb ("an end-to-end trainable", "a
+# simple yet effective"; lower case: "an Example-Based GEC" is one name): no closed-class word and no -ing
+# verb taking its own object ("using", "leveraging").
+_MODIFIER = (r"(?!" + _CLOSED + r"|results?\b|experiments?\b|(?:us|leverag|combin|exploit|integrat|incorporat|utiliz|"
+             r"employ|build|extend|apply|adopt|bas|follow)(?:ing|ed)\b)[\w\-‐’']+")
 # What may stand between an introducing verb and the name: "we propose a novel framework, X",
 # "we propose an end-to-end trainable X", "a new framework named as X" (a comma only after a
 # lower-case word: "namely HumanEval, HumanEval+" is a list)
@@ -38,12 +39,8 @@ _SUBJECT = r"(?:\bwe|\bthis\s+(?:paper|work|study|article))\b"
 # before a plural head noun, before a name (of a head noun) given next, or (one word) before a
 # noun that is not a head noun only premodifies it
 PREMODIFIER = re.compile(r"(?:\s+" + INTRO_HEADS + r")?\s*,?\s*(?:called|named|termed|dubbed|referred)\b|\s+(?:"
-                         + INTRO_HEADS + r"s\b|" + INTRO_HEADS + r"\s*[:(]|(?P<noun>(?!" + INTRO_HEADS
-                         + r"\b|(?:a|an|the|its|our|their|to|for|that|which|who|where|when|while|with|and|or|"
-                         r"but|so|if|in|on|of|as|via|by|from|at|be|were|are|was|had|have|do|can|could|"
-                         r"will|would|may|might|should|must|under|without|over|into|through|than|not|also|further|"
-                         r"then|first|here|outperform|achieve|learn|consist|use|improve|perform)\b)"
-                         r"(?-i:[a-z])[a-z\-]*(?<![^s]s)(?<!ing)(?<!ed)\b))", re.I)
+                         + INTRO_HEADS + r"s\b|" + INTRO_HEADS + r"\s*[:(]|(?P<noun>(?!" + INTRO_HEADS + r"\b|" + _CLOSED
+                         + r")(?-i:[a-z])[a-z\-]*(?<![^s]s)(?<!ing)(?<!ed)\b))", re.I)
 # "we propose to evaluate ... and construct E-Bench", "This paper examines ... and introduces X":
 # a second introducing verb coordinated with the first subject
 COORD_INTRO_BEFORE = re.compile(_SUBJECT + r".*\band\s+(?:then\s+|also\s+|further\s+)?" + INTRO_VERB

@@ -24,7 +24,7 @@ from .rules import Rule, fire
 __all__ = ["CAP_RULES", "DATASET_RULES", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES",
            "SCORING_RULES", "Occurrence", "Verdict", "apply", "cap"]
 
-_CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot|refer|abbreviat", re.I)
+_CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot|refer", re.I)
 _CLOSES = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
 _DATASET_HEADS = r"(?:Benchmark|Dataset|Corpus|Suite|Challenge|Arena|Collection|Leaderboard|Database|Environment|Testbed)s?"
 _NAME_OF_DATASET = re.compile(r"\s" + _DATASET_HEADS + r"$")

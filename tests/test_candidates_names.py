@@ -26,6 +26,31 @@ def test_we_propose_camelcase_is_method():
     assert c.role_hint == "method" and c.score >= 0.75 and "we-propose" in c.cues
 
 
+def _methods(text):
+    from extract.decision import decide
+    return decide(text)["method_names"]
+
+
+def test_name_after_any_premodifiers_of_the_introducing_verb():
+    # issue 17 item 4: "an end-to-end trainable X (ACR)", "a simple yet effective X"; but an
+    # established term reused after modifiers ("context-aware ZSL") or a name premodifying a
+    # noun ("two confidence-based IL methods") is no coinage
+    text = ("Zero-Shot Learning (ZSL) aims at classifying unseen objects. We propose an end-to-end "
+            "trainable Dual Domain Network (DuDoNet) to restore scans. We also present a simple yet "
+            "effective PixMend for repair, a new approach, context-aware ZSL, and two confidence-based "
+            "IL methods.")
+    methods = _methods(text)
+    assert {"Dual Domain Network", "DuDoNet", "PixMend"} <= set(methods)
+    assert not {"ZSL", "Zero-Shot Learning", "IL"} & set(methods)
+
+
+def test_naming_cues_refer_to_as_and_abbreviated_as():
+    methods = _methods("Robots share maps in an efficient strategy, which we refer to as Decentralized Monte "
+                       "Carlo Exploration (DMCE). We propose a novel Support Regularized Sparse Graph, "
+                       "abbreviated as SRSG, for data clustering.")
+    assert {"Decentralized Monte Carlo Exploration", "DMCE", "SRSG"} <= set(methods)
+
+
 def test_long_form_and_acronym_both_candidates():
     names = _by_text("We propose Verifiable Invariant Reinforced Behavior Alignment (VIRBA), a framework.")
     assert names["VIRBA"].role_hint == "method"

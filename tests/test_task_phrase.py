@@ -162,3 +162,13 @@ def test_gold_tasks_are_well_formed_and_reasonably_close():
     assert sum(scores) / len(scores) >= 0.5
     assert not bad, bad
     json.dumps(scores)
+
+
+def test_a_clause_with_a_finite_verb_is_never_the_task():
+    # issue 17 item 4: a task is a noun phrase, never "SwiftDet achieves 52.1 AP on COCO test-dev"
+    from extract.candidates.task import final_task
+    from extract.candidates.task_phrase import ok
+    text = "SwiftDet achieves 52.1 AP on COCO test-dev at 120 FPS."
+    assert not ok("SwiftDet achieves 52.1 AP on COCO test-dev")
+    assert "achieves" not in final_task(None, text)
+    assert ok("real-time object detection on edge devices")

@@ -10,32 +10,50 @@ from ..text.cues import NAMING_STEMS, stems, we
 from ..text.lexicon import DATASET_NOUNS, MODEL_NOUNS
 
 INTRO_VERB = stems(NAMING_STEMS)
-# What may stand between an introducing verb and the name: "we propose a novel framework, X"
+# Closed-class words (and a few bare verbs): never a premodifier of a name, nor the noun a name premodifies.
+_CLOSED = (r"(?:a|an|the|of|for|to|in|on|at|by|with|from|via|into|onto|upon|over|under|through|between|among|across|"
+           r"within|without|against|toward|towards|beyond|like|than|per|as|and|or|but|so|if|that|which|who|whose|where|"
+           r"when|while|whereby|is|are|was|were|be|been|can|could|will|would|should|may|might|must|has|have|had|do|"
+           r"does|it|its|our|we|they|their|this|these|those|how|what|why|whether|not|also|further|then|here|there|"
+           r"outperform|achieve|learn|consist|use|improve|perform)\b")
+# A word that may premodify the name in the object of an introducing verb ("an end-to-end trainable", "a
+# simple yet effective"; lower case: "an Example-Based GEC" is one name): no closed-class word and no -ing
+# verb taking its own object ("using", "leveraging").
+_MODIFIER = (r"(?!" + _CLOSED + r"|results?\b|experiments?\b|(?:us|leverag|combin|exploit|integrat|incorporat|utiliz|"
+             r"employ|build|extend|apply|adopt|bas|follow)(?:ing|ed)\b)[\w\-‐’']+")
+# What may stand between an introducing verb and the name: "we propose a novel framework, X",
+# "we propose an end-to-end trainable X", "a new framework named as X" (a comma only after a
+# lower-case word: "namely HumanEval, HumanEval+" is a list)
 _INTRO_TAIL = (
     r"\s*(?:(?:a|an|the|our|two|three)\s+)?"
-    r"(?:(?:new|novel|simple|first|general|unified|lightweight|principled|scalable|efficient|"
-    r"effective|open|large-scale|comprehensive|method|methods|framework|approach|algorithm|"
-    r"benchmark|dataset|model|technique|metric|called|named|termed|dubbed|,|:)\s*)*"
-    r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$")
+    r"(?:(?=(?-i:[a-z]))" + _MODIFIER + r"\s*[,:]\s+|(?=(?-i:[a-z0-9]))" + _MODIFIER + r"(?:\s+(?:and|yet|but)\s+" + _MODIFIER + r")?\s+){0,6}?"
+    r"(?:(?:called|named|termed|dubbed|coined)\s+(?:as\s+)?(?:the\s+)?)?"
+    r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\textit\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$")
 # The head nouns of a described contribution: "we propose a learning framework and system X"
 INTRO_HEADS = (r"(?:framework|method|approach|algorithm|system|model|pipeline|technique|architecture|"
                r"benchmark|dataset|corpus|toolkit|library|agent|policy|planner|tool|platform|network|"
                r"module|metric|task|paradigm|strategy|mechanism|simulator|environment|suite|engine)")
 _SUBJECT = r"(?:\bwe|\bthis\s+(?:paper|work|study|article))\b"
+# "we propose two confidence-based IL methods", "a novel PLM-based KGC model named PKGC", "a
+# Large Multimodal Model called PALO", "an image super-resolution feedback network": a name
+# before a plural head noun, before a name (of a head noun) given next, or (one word) before a
+# noun that is not a head noun only premodifies it
+PREMODIFIER = re.compile(r"(?:\s+" + INTRO_HEADS + r")?\s*,?\s*(?:called|named|termed|dubbed|referred)\b|\s+(?:"
+                         + INTRO_HEADS + r"s\b|" + INTRO_HEADS + r"\s*[:(]|(?P<noun>(?!" + INTRO_HEADS + r"\b|" + _CLOSED
+                         + r")(?-i:[a-z])[a-z\-]*(?<![^s]s)(?<!ing)(?<!ed)\b))", re.I)
 # "we propose to evaluate ... and construct E-Bench", "This paper examines ... and introduces X":
 # a second introducing verb coordinated with the first subject
 COORD_INTRO_BEFORE = re.compile(_SUBJECT + r".*\band\s+(?:then\s+|also\s+|further\s+)?" + INTRO_VERB
                                 + r"\w*" + _INTRO_TAIL, re.I)
-# "we propose a learning framework and system X", "we introduce a new long-context benchmark X"
-HEAD_NOUN_BEFORE = re.compile(_SUBJECT + r"\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?" + INTRO_VERB
-                              + r"\w*\s+(?:a|an|the|our)\s+(?:[\w\-]+\s+){0,4}?" + INTRO_HEADS
-                              + r"(?:\s+and\s+" + INTRO_HEADS + r")?\s*[,:]?\s*(?:called\s+|named\s+)?$", re.I)
+# A naming cue: "called", "termed as", "referred to as", "abbreviated as", "(which) we call",
+# "we refer to this approach as", "we call it"
+NAMING = (r"(?:\b(?:called|named|dubbed|termed|coined|denoted|abbreviated|referred\s+to)(?:\s+(?:as|by))?"
+          r"|\bwe\s+(?:\w+ly\s+|here\s+)?(?:call|name|term|dub|denote|refer\s+to)(?:\s+(?:this|it|them|these|"
+          r"(?:our|the|this|such)\s+[\w\-]+)(?:\s+[\w\-]+)?)??(?:\s+(?:as|by))?(?:\s+here)?)")
 INTRO_BEFORE = re.compile(
-    r"(?:\b(?:we|this\s+(?:paper|work)|here\s+we|the\s+authors)\s+(?:\w+ly\s+|also\s+|further\s+|"
+    r"(?:\b(?:we|this\s+(?:paper|work|study|article)|here\s+we|the\s+authors)\s+(?:\w+ly\s+|also\s+|further\s+|"
     r"then\s+|first\s+|hence\s+|thus\s+|therefore\s+)?" + INTRO_VERB + r"\w*"
-    r"|\b(?:introducing|proposing|presenting|developing|releasing|called|named|dubbed|termed|"
-    r"coined|namely|i\.e\.,?|denoted(?:\s+as|\s+by)?)"
-    r"|\bwe\s+(?:call|name|term|dub)\s+(?:this|it|them|these|our\s+\w+|the\s+\w+)(?:\s+\w+)?"
+    r"|\b(?:introducing|proposing|presenting|developing|releasing|namely|i\.e\.,?)|" + NAMING +
     r"|\bwe\s+(?:\w+ly\s+)?(?:instantiate|implement|realize|release|package)\s+(?:it|this|them|these|"
     r"our\s+\w+|the\s+\w+|this\s+\w+)\s+(?:as|in|into)(?:\s+(?:a|an|the))?)"
     + _INTRO_TAIL, re.I)

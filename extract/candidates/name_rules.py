@@ -24,7 +24,7 @@ from .rules import Rule, fire
 __all__ = ["CAP_RULES", "DATASET_RULES", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES",
            "SCORING_RULES", "Occurrence", "Verdict", "apply", "cap"]
 
-_CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot", re.I)
+_CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot|refer", re.I)
 _CLOSES = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
 _DATASET_HEADS = r"(?:Benchmark|Dataset|Corpus|Suite|Challenge|Arena|Collection|Leaderboard|Database|Environment|Testbed)s?"
 _NAME_OF_DATASET = re.compile(r"\s" + _DATASET_HEADS + r"$")
@@ -55,6 +55,18 @@ class Occurrence:
         return self.text[max(0, self.start - n):self.start]
 
     @cached_property
+    def heads_its_phrase(self) -> bool:
+        """Not a premodifier of a noun ("two confidence-based IL methods", see PREMODIFIER)."""
+        m = cue.PREMODIFIER.match(self.after(40))
+        return not m or bool(m.group("noun")) and " " in self.word
+
+    @cached_property
+    def used_before(self) -> bool:
+        """The name occurs earlier in the text: an established term ("Zero-Shot Learning (ZSL)
+        aims ... we propose a new and challenging approach, context-aware ZSL")."""
+        return re.search(r"(?<![\w\-])" + re.escape(self.word) + r"(?![\w\-])", self.text[:self.start]) is not None
+
+    @cached_property
     def in_intro_sentence(self) -> bool:
         return bool(cue.INTRO_ANYWHERE.search(self.text[self.ss:self.start]))
 
@@ -76,12 +88,11 @@ def apply(rules, occ) -> None:
 
 
 INTRO_RULES: tuple[Rule, ...] = (
-    Rule("we-propose", lambda o: cue.INTRO_BEFORE.search(o.before) and not cue.NAMELY_DATASETS.search(o.before),
+    Rule("we-propose", lambda o: cue.INTRO_BEFORE.search(o.before) and not cue.NAMELY_DATASETS.search(o.before)
+         and o.heads_its_phrase and not o.used_before,
          ("set", 0.85, {"we-propose"}), "We propose GridMend, which repairs broken meshes.", "GridMend"),
     Rule("coordinated-intro-verb", lambda o: not o.strength and cue.COORD_INTRO_BEFORE.search(o.before),
          ("set", 0.85, {"we-propose"}), "We study drift and construct DriftBench from logs.", "DriftBench"),
-    Rule("intro-head-noun", lambda o: not o.strength and cue.HEAD_NOUN_BEFORE.search(o.before),
-         ("set", 0.85, {"we-propose"}), "We propose a learning framework and system TideLoop that adapts.", "TideLoop"),
     Rule("called", lambda o: cue.INTRO_BEFORE.search(o.before) and _CALLED.search(o.before[-40:])
          and not cue.NAMELY_DATASETS.search(o.before),
          ("cue", 0, {"called"}), "We build a planner called RoutePilot for warehouses.", "RoutePilot"),

@@ -19,7 +19,7 @@ from functools import lru_cache
 from ..text.cues import TASK_INTRO_FORMS, stems
 from ..text.spans import blank_notices
 from .rules import Rule, fire, tracing
-from .task_phrase import (CLAUSE, MAX_PHRASES, MAX_WORDS, META, MIN_WORDS, PREP, PRONOUN, TRAIL, VERB,  # noqa: F401
+from .task_phrase import (CLAUSE, FINITE, MAX_PHRASES, MAX_WORDS, META, MIN_WORDS, PREP, PRONOUN, TRAIL, VERB,  # noqa: F401
                           core, cut, ok, plain, polish, sentences, words_of)
 
 
@@ -312,7 +312,8 @@ def final_task(hint: str | None, text: str) -> str:
     words = plain(text).split()          # no sentence to cut: the opening words as they are
     words = [w.strip(",;:.!?*`\"'") for w in words if "$" not in w and "\\" not in w]
     words = [w for w in words if w][:MAX_WORDS]
-    cuts = [polish(c, text) for c in (fb, " ".join(words) if len(words) >= MIN_WORDS else None) if c]
+    cuts = [polish(c, text) for c in (fb, " ".join(words) if len(words) >= MIN_WORDS else None)
+            if c and not FINITE.search(c)]     # a clause is never a task
     for cut in cuts:                     # a cut that polishes to a fragment is passed over
         if words_of(cut) >= MIN_WORDS:
             return cut

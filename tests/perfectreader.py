@@ -43,6 +43,11 @@ def _num_key(s: str) -> str:
     return re.sub(r"[\s\\$]", "", s)
 
 
+def _unit_words_after(listed: str, gold: str) -> bool:
+    """``gold`` is the listed number followed by words ("12.0" and "12.0 F1 points")."""
+    return gold.startswith(listed) and len(gold) > len(listed) and gold[len(listed)].isalpha()
+
+
 class PerfectReader:
     """A responder (``FakeOpenAI(responder=...)``) answering from ``gold`` (list of gold objects)."""
 
@@ -105,6 +110,8 @@ class PerfectReader:
             hit = next((i for i in free if _num_key(nums[i][1]) == _num_key(n["text"])), None)
             if hit is None:
                 hit = next((i for i in free if _num_key(n["text"]) in _num_key(nums[i][1])), None)
+            if hit is None:     # the listing's number without the unit words gold keeps ("12.0" of "12.0 F1 points")
+                hit = next((i for i in free if _unit_words_after(_num_key(nums[i][1]), _num_key(n["text"]))), None)
             if hit is None:
                 more.append({"text": n["text"], **decision})
                 continue

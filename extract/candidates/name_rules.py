@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
+from ..text.literal import bounded_starts
 from ..text.acronyms import upper_count
 from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_name
 from . import name_cues as cue
@@ -64,7 +65,7 @@ class Occurrence:
     def used_before(self) -> bool:
         """The name occurs earlier in the text: an established term ("Zero-Shot Learning (ZSL)
         aims ... we propose a new and challenging approach, context-aware ZSL")."""
-        return re.search(r"(?<![\w\-])" + re.escape(self.word) + r"(?![\w\-])", self.text[:self.start]) is not None
+        return bool(bounded_starts(self.text[:self.start], self.word))     # no pattern per name
 
     @cached_property
     def in_intro_sentence(self) -> bool:

@@ -19,8 +19,10 @@ checks use the text and the rules' reading only, never the model's name:
   and the rules read one written in that sentence, the rules' name stands.  A name from another sentence is where a small
   model's claims go wrong (measured: ``bench/hybrid.py score``);
 * **no answer** (per number) - a null dataset or system, or a dataset that is a phrase the
-  record does not list ("54 existing datasets"), is no answer: where the rules read a name
-  for that number, wherever in the abstract it is written, the rules' name stands; the
+  record does not list ("54 existing datasets"), is no answer: where the rules' reading the
+  model was shown names a dataset for that number, wherever in the abstract it is written, that
+  name stands (a name the claims rules find only after the model's own labels was never shown,
+  so a model's null there is its answer); the
   paper's own unnamed approach (``""``) stands only where the model named no system for any
   number (:func:`silent_fields`).  Measured on dev2 with Qwen2.5-Coder-1.5B: it leaves claims
   null where the rules attach the dataset and method named in the sentence before.

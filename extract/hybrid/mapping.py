@@ -247,7 +247,7 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
                     m_dataset = None            # not a dataset of the record (a phrase): no answer
                 if m_metric is None:
                     m_metric = metric or own.get("metric")      # a null metric is no answer either
-                ruled_d = dataset or own.get("dataset")         # the rules' reading, re-read or their own
+                ruled_d = own.get("dataset") if mine is not None else dataset   # what the model was shown
                 if m_dataset is None and ruled_d:
                     m_dataset = ruled_d         # a null dataset is no answer: the rules' name
                 ruled_m = method if method is not None else own.get("method")

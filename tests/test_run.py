@@ -205,3 +205,22 @@ def test_json_schema_mode(cli, server, small, tmp_path):
     body = server.requests[-1]["body"]
     assert "tools" not in body and body["response_format"]["type"] == "json_schema"
     assert len(read_jsonl(out)) == 3
+
+
+def test_dash_output_is_stdout_not_a_file_named_dash(tmp_path, monkeypatch):
+    """`-o -` writes the records to stdout, as `table`, `triage` and `report` read `-`."""
+    import json as _json
+    import subprocess
+    import sys
+
+    src = tmp_path / "one.jsonl"
+    src.write_text(_json.dumps({"id": "p1", "abstract": "We propose FooNet, reaching 91.2% accuracy on ImageNet."}) + "\n")
+    from pathlib import Path
+
+    exe = str(Path(sys.executable).parent / "extract")
+    r = subprocess.run([exe, "run", str(src), "-o", "-", "-q", "--no-cache"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    [record] = [_json.loads(line) for line in r.stdout.splitlines()]
+    assert record["status"] == "ok" and record["extraction"]["method_names"][0]["text"] == "FooNet"
+    assert not (tmp_path / "-").exists()

@@ -239,6 +239,9 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
     locked by another run; 7 the output cannot be written (disk full); 130 interrupted
     (Ctrl-C), 143 terminated (SIGTERM): both resumable.
     """
+    if output == "-":       # -o - is stdout, as everywhere else ("-" is never a file name here)
+        output = None
+
     def say(line: str) -> None:
         if not quiet:
             click.echo(line, err=True)

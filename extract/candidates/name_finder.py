@@ -34,7 +34,7 @@ from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LA
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
-from .name_rules import FORM_RULES, INTRO_RULES, Occurrence, apply, dataset_strength
+from .name_rules import INTRO_RULES, Occurrence, apply, dataset_strength
 from .name_scoring import score
 from .name_shapes import (COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME, TOKEN, WRAPPED,
                           is_namey)

@@ -26,7 +26,7 @@ _MODIFIER = (r"(?!" + _CLOSED + r"|results?\b|experiments?\b|(?:us|leverag|combi
 # lower-case word: "namely HumanEval, HumanEval+" is a list)
 _INTRO_TAIL = (
     r"\s*(?:(?:a|an|the|our|two|three)\s+)?"
-    r"(?:(?=(?-i:[a-z]))" + _MODIFIER + r"\s*[,:]\s+|(?=(?-i:[a-z0-9]))" + _MODIFIER + r"(?:\s+(?:and|yet|but)\s+" + _MODIFIER + r")?\s+){0,6}?"
+    r"(?:(?=(?-i:[a-z0-9]))" + _MODIFIER + r"(?:(?:\s*[,:—]|\s+--?)\s+(?:(?:a|an|the)\s+)?|\s+(?:(?:and|yet|but)\s+)?)){0,6}?"
     r"(?:(?:called|named|termed|dubbed|coined)\s+(?:as\s+)?(?:the\s+)?)?"
     r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\textit\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$")
 # The head nouns of a described contribution: "we propose a learning framework and system X"

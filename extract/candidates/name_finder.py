@@ -26,7 +26,7 @@ tables of :mod:`.name_rules`, applied here and in :mod:`.name_scoring`.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
 from ..text.cues import we
@@ -55,7 +55,12 @@ _NOT_A_VERB = (r"(?!(?:is|are|was|were|be|been|being|has|have|had|can|could|will
 # An introducing verb, an article and adjectives, then a phrase up to "(" at the end of the window.
 _INTRO_THEN_PHRASE = re.compile(
     we() + cue.INTRO_VERB + r"\w*\s+(?:(?:a|an|the)\s+)?(?:(?:new|novel|innovative|simple|unified|first)\s+)?"
-    r"(?P<phrase>[^\s,.;:()$`*\"“][^,.;:()$`*\"“]{3,158}?)\s*$", re.I)
+    r"(?:[^,.;:()$`*\"“]*\b(?:called|named|dubbed|termed)\s+)?(?P<phrase>[^\s,.;:()$`*\"“][^,.;:()$`*\"“]{3,158}?)\s*$", re.I)
+
+_NAMED_CAPITALIZED = re.compile(
+    r"(?:(?P<called>(?<!so-)\b(?:called|named|dubbed|termed|coined)\s+(?:as\s+)?)|(?P<comma>(?<=[a-z]),\s+))"
+    r"(?P<n>[A-Z][a-z][\w\-]*(?:\s+(?:(?:to|of|for|in|on|with)\s+)?[A-Z][\w\-]*){0,5})"
+    r"(?=\s*[,.;:(]|\s+(?:which|that|to|for|as|with|is|in|on|achieves|outperforms)\b)")
 
 __all__ = ["NameCandidate", "find_names", "select_names"]
 
@@ -66,13 +71,18 @@ class _Finder:
         self.bounds = sentence_bounds(text)
         self.maths = math_spans(text)
         self.aggs: dict[str, Evidence] = {}
+        self.starts = [s for s, _ in self.bounds]
+        self.memo: dict = {}                # what each sentence says, read once (Occurrence)
 
-    # -- helpers -------------------------------------------------------------------------
     def sent(self, pos: int) -> tuple[int, int, int]:
-        for i, (s, e) in enumerate(self.bounds):
-            if s <= pos < max(e, s + 1) or (i == len(self.bounds) - 1):
-                return i, s, e
-        return 0, 0, len(self.text)
+        """(index, start, end) of the sentence holding ``pos`` (else the last one)."""
+        if not self.bounds:
+            return 0, 0, len(self.text)
+        i = bisect_right(self.starts, pos) - 1
+        s, e = self.bounds[i]
+        if i < 0 or not pos < max(e, s + 1):
+            i = len(self.bounds) - 1
+        return (i, *self.bounds[i])
 
     def add(self, start: int, end: int, cues: set[str], method: float = 0.0, dataset: float = 0.0,
             shape: str = "") -> Evidence | None:
@@ -105,7 +115,7 @@ class _Finder:
 
     def occurrence(self, start: int, end: int, window: int) -> Occurrence:
         _, ss, se = self.sent(start)
-        return Occurrence(self.text, start, end, (ss, se), window)
+        return Occurrence(self.text, start, end, (ss, se), window, self.memo)
 
     def intro(self, start: int, end: int) -> Occurrence:
         """The occurrence text[start:end] with the :data:`INTRO_RULES` applied: how strongly
@@ -200,7 +210,7 @@ class _Finder:
         if d.short in GENERIC_ACRONYMS or upper_count(d.short) < 2 or t[d.start - 1:d.start] != "(":
             return
         _, ss, _ = self.sent(d.start)
-        m = _INTRO_THEN_PHRASE.search(t, ss, d.start - 1)
+        m = _INTRO_THEN_PHRASE.search(t, max(ss, d.start - 240), d.start - 1)
         if not m or len(m.group("phrase").split()) < 2:
             return
         fire("introduced-long-form")
@@ -278,6 +288,15 @@ class _Finder:
                              r"{0,2})(?=\s*(?:[,.;:(]|$))", t):
             fire("called-lowercase-coinage")
             self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)
+        # a plain Capitalized word or phrase named by "called/named X" ("a reasoner called Braid",
+        # "a method called Extract and Merge (EAM)") or set off by a comma in an introducing
+        # sentence ("we devise a novel conversational agent, Divter, in order to"); the
+        # introduction rules score it
+        for m in _NAMED_CAPITALIZED.finditer(t):
+            if m.group("comma") and not cue.INTRO_ANYWHERE.search(t, self.sent(m.start())[1], m.start()):
+                continue
+            fire("named-capitalized")
+            self.add(m.start("n"), m.end("n"), {"capitalized"})
 
     def dataset_lists(self) -> None:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",
@@ -344,27 +363,24 @@ class _Finder:
             return
         run = re.compile(r"(?<![\w\-])[A-Z][\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
                          r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}")
+        by_caps: dict[str, list[Evidence]] = {}       # an acronym by its capitals, in order
+        for a in acrs:
+            by_caps.setdefault("".join(ch for ch in a.text if ch.isupper()), []).append(a)
         for m in run.finditer(t):
             if " " not in m.group(0) and "-" not in m.group(0):
                 continue
-            words = list(re.finditer(r"\S+", m.group(0)))
-            for a in acrs:
-                if a.partners or a.text[0].upper() not in m.group(0):
+            for w in re.finditer(r"\S+", m.group(0)):    # "The Multi-View Mirror Detection": drop leading words
+                phrase = m.group(0)[w.start():]
+                if phrase.split()[0].lower() in FUNCTION_WORDS:
                     continue
-                for w in words:                 # "The Multi-View Mirror Detection": drop leading words
-                    phrase = m.group(0)[w.start():]
-                    if phrase.split()[0].lower() in FUNCTION_WORDS:
-                        continue
-                    caps = [ch for ch in phrase if ch.isupper()]
-                    if caps == [ch for ch in a.text if ch.isupper()] \
-                            and long_form(phrase + " (", len(phrase) + 1, a.text) == (0, len(phrase)) \
+                for a in by_caps.get("".join(ch for ch in phrase if ch.isupper()), ()):
+                    if not a.partners and long_form(phrase + " (", len(phrase) + 1, a.text) == (0, len(phrase)) \
                             and a.text.lower() not in phrase.lower():
                         fire("spelled-acronym")
                         long = self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long")
                         if long is not None:
                             a.partners.add(long.text)
                             long.partners.add(a.text)
-                        break
 
     def _cued(self, s: int, e: int) -> bool:
         return self.intro_strength(s, e)[0] >= 0.75 or self.dataset_strength(s, e)[0] >= 0.8

@@ -32,14 +32,20 @@ _NAME_OF_DATASET = re.compile(r"\s" + _DATASET_HEADS + r"$")
 # a long form with a dataset noun among its words ("Multi-Agent RL Benchmark and Learning
 # Environment for the Robotarium (MARBLER)") names a dataset
 _LONG_NAME_OF_DATASET = re.compile(r"\s" + _DATASET_HEADS + r"\b")
+# before "namely X": what the paper makes ("a new masking strategy namely X", "two components,
+# namely X"), or what it compares with or evaluates on ("trackers (i.e., X", "datasets, namely X")
+_OWN = re.compile(r"\b(?:new|novel|proposed|our|propos\w*|design\w*|introduc\w*|components?|scheme|solution)\b|"
+                  + cue.INTRO_HEADS, re.I)
+_LISTS_OTHERS = re.compile(r"\b(?:benchmarks|datasets|data\s+sets|corpora|suites|environments|collections|splits|test\s+sets|"
+                           r"models|baselines|backbones|trackers|detectors|methods|works|architectures|LLMs)\b", re.I)
 
 
 class Occurrence:
     """One occurrence text[start:end] of a name, the sentence it is in, and the strength and
     cues the rules applied so far gave it."""
 
-    def __init__(self, text: str, start: int, end: int, sentence: tuple[int, int], window: int):
-        self.text, self.start, self.end = text, start, end
+    def __init__(self, text: str, start: int, end: int, sentence: tuple[int, int], window: int, memo=None):
+        self.text, self.start, self.end, self.memo = text, start, end, {} if memo is None else memo
         self.ss, self.se = sentence
         self.before = text[max(self.ss, start - window):start]
         self.strength = 0.0
@@ -68,8 +74,28 @@ class Occurrence:
         return bool(bounded_starts(self.text[:self.start], self.word))     # no pattern per name
 
     @cached_property
+    def introduced(self) -> bool:
+        """Named by an introducing context; "namely X", "i.e., X" only in a sentence that introduces
+        ("three benchmark datasets, namely miniImageNet and CUB" names datasets)."""
+        m = cue.INTRO_BEFORE.search(self.before)
+        if not m or not re.match(r"namely|i\.e", m.group(0), re.I):
+            return bool(m)
+        pre = self.before[:m.start()]
+        return not _LISTS_OTHERS.search(pre[-40:]) and bool(self.in_intro_sentence or _OWN.search(pre))
+
+    def sentence_facts(self) -> tuple[int, bool]:
+        """(where the sentence's first introducing verb ends, whether it reports an evaluation),
+        read once per sentence: every pass over a sentence is per sentence, not per name in it."""
+        key = (self.ss, self.se)
+        if key not in self.memo:
+            s = self.text[self.ss:self.se]
+            m = cue.INTRO_ANYWHERE.search(s)
+            self.memo[key] = (self.ss + m.end() if m else len(self.text) + 1, bool(cue.EVAL_WORDS.search(s)))
+        return self.memo[key]
+
+    @property
     def in_intro_sentence(self) -> bool:
-        return bool(cue.INTRO_ANYWHERE.search(self.text[self.ss:self.start]))
+        return self.sentence_facts()[0] <= self.start
 
 
 def apply(rules, occ) -> None:
@@ -89,12 +115,12 @@ def apply(rules, occ) -> None:
 
 
 INTRO_RULES: tuple[Rule, ...] = (
-    Rule("we-propose", lambda o: cue.INTRO_BEFORE.search(o.before) and not cue.NAMELY_DATASETS.search(o.before)
+    Rule("we-propose", lambda o: o.introduced and not cue.NAMELY_DATASETS.search(o.before)
          and o.heads_its_phrase and not o.used_before,
          ("set", 0.85, {"we-propose"}), "We propose GridMend, which repairs broken meshes.", "GridMend"),
     Rule("coordinated-intro-verb", lambda o: not o.strength and cue.COORD_INTRO_BEFORE.search(o.before),
          ("set", 0.85, {"we-propose"}), "We study drift and construct DriftBench from logs.", "DriftBench"),
-    Rule("called", lambda o: cue.INTRO_BEFORE.search(o.before) and _CALLED.search(o.before[-40:])
+    Rule("called", lambda o: o.introduced and _CALLED.search(o.before[-40:])
          and not cue.NAMELY_DATASETS.search(o.before),
          ("cue", 0, {"called"}), "We build a planner called RoutePilot for warehouses.", "RoutePilot"),
     Rule("our-method-called", lambda o: cue.INTRO_OUR_NOUN.search(o.before), ("set", 0.85, {"we-propose", "our"}),
@@ -127,7 +153,7 @@ DATASET_RULES: tuple[Rule, ...] = (
         "Accuracy rises by 2.1% on MedMCQA.", "MedMCQA"),
     Rule("name-task", lambda o: cue.TASK_AFTER.match(o.after(100)), (0.55, {"dataset-cue"}),
          "Scores on the KnotWorld and MazeLab tasks improve.", "MazeLab"),
-    Rule("on-X", lambda o: cue.ON_BEFORE.search(o.before) and cue.EVAL_WORDS.search(o.text[o.ss:o.se]) and not (
+    Rule("on-X", lambda o: cue.ON_BEFORE.search(o.before) and o.sentence_facts()[1] and not (
         re.search(r",\s*$", o.before) and not _CLOSES.match(o.after(100))), (0.55, {"on-X"}),
         "Our tuned models score well on MedMCQA too.", "MedMCQA"),
 )
@@ -214,6 +240,8 @@ FINDER_RULES: tuple[Rule, ...] = (
          "We propose aligned mass transport to match distributions.", "aligned mass transport"),
     Rule("called-lowercase-coinage", None, "a lowercase coinage after 'called'",
          "We describe a method called foobar, which helps.", "foobar"),
+    Rule("named-capitalized", None, "a Capitalized word after 'called' or set off by commas in an introducing sentence",
+         "We devise a new reasoner, Braid, that weighs rules.", "Braid"),
     Rule("dataset-list-after-noun", None, "items listed after a dataset noun",
          "We use datasets, including Cora, PubMed, and wiki-small.", "PubMed"),
     Rule("language-not-dataset", None, "a language listed before or after a dataset noun names none",

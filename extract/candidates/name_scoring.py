@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 from ..text.lexicon import GENERIC_ACRONYMS
-from ..text.literal import bounded_starts, starts as occurrences
+from ..text.literal import bounded_starts
 from .name_rules import CAP_RULES, DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Verdict, cap
 from .name_types import Evidence, NameCandidate
 from .rules import fire, first
@@ -22,12 +23,51 @@ _FORM_CUES = {"known-dataset", "dataset-suffix"}
 _CONTEXT_CUES = {"on-X", "data-source", "dataset-list", "dataset-cue"}
 
 
+def _joins(ch: str) -> bool:
+    return ch.isalnum() or ch in "_-‐–"
+
+
+def occurrence_index(t: str, names) -> dict[str, list[int]]:
+    """``{name: bounded_starts(t, name)}``, in one pass over the text for many names (each
+    position is checked against the lengths of the names starting with its character), so the
+    cost grows with the text and the number of names, not with their product."""
+    if len(names) <= 64:
+        return {nm: bounded_starts(t, nm) for nm in names}
+    lengths: dict[str, set[int]] = {}
+    for nm in names:
+        lengths.setdefault(nm[0], set()).add(len(nm))
+    by_char = {ch: sorted(ls) for ch, ls in lengths.items()}
+    out: dict[str, list[int]] = {nm: [] for nm in names}
+    free: dict[str, int] = {}            # non-overlapping, as str.find from the previous end
+    n = len(t)
+    for i, ch in enumerate(t):
+        ls = by_char.get(ch)
+        if ls is None or i and _joins(t[i - 1]):
+            continue
+        for ln in ls:
+            j = i + ln
+            if j > n:
+                break
+            w = t[i:j]
+            if w in out and (j == n or not _joins(t[j])) and i >= free.get(w, 0):
+                out[w].append(i)
+                free[w] = j
+    return out
+
+
+def _within(starts: list[int], lo: int, hi: int) -> bool:
+    """Whether a start of ``starts`` (sorted) lies in [lo, hi)."""
+    k = bisect_left(starts, lo)
+    return k < len(starts) and starts[k] < hi
+
+
 def score(self) -> list[NameCandidate]:
     """Scores, roles and cues of every candidate the finder collected."""
     t = self.text
     aggs = self.aggs
+    index = occurrence_index(t, list(aggs))
     for a in aggs.values():
-        occs = bounded_starts(t, a.text) or [a.start]
+        occs = index[a.text] or [a.start]
         for o in occs[:6]:
             e = o + len(a.text)
             occ = self.intro(o, e)
@@ -101,7 +141,7 @@ def score(self) -> list[NameCandidate]:
                 continue
             i, ss, se = self.sent(a.start)
             ps = self.bounds[i - 1][0] if i > 0 else ss       # the sentence before counts too
-            if any(ps <= b.start < se or b.text in t[ps:se] for b in introduced if b is not a):
+            if any(ps <= b.start < se or _within(index[b.text], ps, se - len(b.text)) for b in introduced if b is not a):
                 fire("co-introduced")
                 a.method = max(a.method, 0.6)
                 a.cues.add("co-introduced")
@@ -110,11 +150,11 @@ def score(self) -> list[NameCandidate]:
                         aggs[p].method = max(aggs[p].method, 0.6)
                         aggs[p].cues.add("co-introduced")
     # variants of an introduced name (FooNet-Lite next to FooNet) are introduced too
+    heads = {b.text: b for b in introduced if " " not in b.text and len(b.text) >= 3}
     for a in aggs.values():
         if " " not in a.text:
-            for b in introduced:
-                if b is not a and " " not in b.text and len(b.text) >= 3 and \
-                        a.text.startswith(b.text) and _VARIANT_TAIL.match(a.text, len(b.text)):
+            for b in [heads[a.text[:n]] for n in range(3, len(a.text)) if a.text[:n] in heads]:
+                if _VARIANT_TAIL.match(a.text, len(b.text)):
                     fire("variant")
                     a.method = max(a.method, 0.7)
                     a.cues.add("variant")
@@ -122,7 +162,7 @@ def score(self) -> list[NameCandidate]:
                         a.cues.add("introduced")
                         a.dataset = max(a.dataset, b.dataset)
     # word-bounded occurrences of every candidate
-    occ = {name: [(i, i + len(name)) for i in bounded_starts(t, name)] for name in aggs}
+    occ = {name: [(i, i + len(name)) for i in index[name]] for name in aggs}
     starts: dict[int, list[Evidence]] = {}
     ends: dict[int, list[Evidence]] = {}
     for name, spans_ in occ.items():
@@ -156,13 +196,16 @@ def score(self) -> list[NameCandidate]:
         if not changed:
             break
     # a candidate that only ever occurs inside a longer, better candidate is a fragment
-    good = [(s0, e0, b) for b in aggs.values() if max(b.method, b.dataset) >= 0.5
-            for s0, e0 in [(i, i + len(b.text)) for i in occurrences(t, b.text)]]
+    good = sorted((s0, e0) for b in aggs.values() if max(b.method, b.dataset) >= 0.5 for s0, e0 in occ[b.text])
+    good_starts = [s0 for s0, _ in good]
+
+    def inside(s0: int, e0: int) -> bool:       # names are at most 90 characters long
+        lo, hi = bisect_left(good_starts, s0 - 90), bisect_right(good_starts, s0)
+        return any(e0 <= be and be - bs > e0 - s0 for bs, be in good[lo:hi])
     for a in aggs.values():
         if not occ[a.text]:
             continue
-        if all(any(bs <= s0 and e0 <= be and len(b.text) > len(a.text) for bs, be, b in good)
-               for s0, e0 in occ[a.text]):
+        if all(inside(s0, e0) for s0, e0 in occ[a.text]):
             fire("fragment")
             a.method, a.dataset = min(a.method, 0.3), min(a.dataset, 0.3)
             a.cues.add("fragment")

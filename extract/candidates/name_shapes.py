@@ -30,7 +30,7 @@ WRAPPED = re.compile(
     r"|\\(?:textbf|mathbf|emph|textit)\{(?P<bf>[^{}\n]{2,80})\}"
     r"|(?<![*\w])\*(?P<it>[^*\s][^*\n]{0,60}?[^*\s])\*(?![*\w])"
     r"|[\"“](?P<q>[^\"”\n]{2,50})[\"”]"
-    r"|(?<![\\$])\$(?P<math>[^$\n]{1,40})\$")
+    r"|(?<![\\$])\$(?!\\(?:texttt|textsc|textsf|mathtt|textbf|mathbf|emph|textit)\{[^{}$]*\}\$)(?P<math>[^$\n]{1,40})\$")
 SENT_START_LOOKBACK = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[\"“]\s*|\*\*)$")
 COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|ence|ship|ure|al|ive)$")
 FUNCTION_WORDS = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "by", "the", "a", "an", "as"}

@@ -71,6 +71,12 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
     end = paren
     while end > start and text[end - 1] in " \t":
         end -= 1
+    # the acronym's capitals are its words' initials: "Multilevel Medical Embedding (MiME)", not
+    # the shortest spelling "Medical Embedding"
+    prev = re.search(r"(?<![\w\-])[A-Z][\w\-]*\s$", text[lo:start])
+    if prev and text[start].isupper() and prev.group(0)[0] == acr[0].upper() \
+            and upper_count(text[start:end]) < upper_count(acr.rstrip("s")):
+        start = lo + prev.start()
     span = text[start:end]
     if not span or " " not in span.strip() and "-" not in span and "–" not in span:
         return None

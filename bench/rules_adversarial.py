@@ -55,6 +55,7 @@ SHAPES = {
     "from x to y, ...": lambda n: NORMAL + "It improves " + ", ".join(
         f"from {i % 9}.1 to {i % 7}.2" for i in range(n // 20)) + ". " + NORMAL,
     "many names": lambda n: NORMAL + "We compare with " + ", ".join(f"Net{i}" for i in range(n // 8)) + ". " + NORMAL,
+    "many introduced names": lambda n: NORMAL + " ".join(f"We propose Big{i}Net (BN{i}), a model." for i in range(n // 36)),
     "acronym definitions": lambda n: NORMAL + " ".join(f"Big Fat Net (BFN{i})" for i in range(n // 20)) + ". " + NORMAL,
 }
 

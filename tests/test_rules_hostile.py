@@ -57,6 +57,9 @@ GROWING = {
         f" by {i % 9}.1% on Set{i}" for i in range(n // 16)) + ". " + NORMAL,
     "a long segment before a list": lambda n: NORMAL + "the model is good and " * (n // 44)
     + ", ".join(["1.5%"] * (n // 12)) + ". " + NORMAL,
+    # thousands of distinct names (name scoring was one pass over the text per name)
+    "thousands of distinct names": lambda n: NORMAL + "We compare with " + ", ".join(f"Net{i}" for i in range(n // 8)) + ".",
+    "many introduced names": lambda n: NORMAL + " ".join(f"We propose Big{i}Net (BN{i}), a model." for i in range(n // 36)),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from itertools import takewhile
 
 from ..text.lexicon import GENERIC_ACRONYMS
 from ..text.literal import bounded_starts
@@ -53,12 +54,6 @@ def occurrence_index(t: str, names) -> dict[str, list[int]]:
                 out[w].append(i)
                 free[w] = j
     return out
-
-
-def _within(starts: list[int], lo: int, hi: int) -> bool:
-    """Whether a start of ``starts`` (sorted) lies in [lo, hi)."""
-    k = bisect_left(starts, lo)
-    return k < len(starts) and starts[k] < hi
 
 
 def score(self) -> list[NameCandidate]:
@@ -127,6 +122,8 @@ def score(self) -> list[NameCandidate]:
                     b.cues.add("introduced")
                     a.dataset = b.dataset = max(a.dataset, b.dataset)
     introduced = [a for a in aggs.values() if a.method >= 0.75]
+    # where an introduced name is (first seen, or a whole occurrence inside a sentence)
+    intro_at = sorted({(b.start, b.text) for b in introduced} | {(s0, b.text) for b in introduced for s0 in index[b.text]})
     # acronym defined in a sentence that introduces or uses an introduced name: a component
     for a in aggs.values():
         if "acronym-def" in a.cues and a.method < 0.5 and a.text not in GENERIC_ACRONYMS:
@@ -141,7 +138,8 @@ def score(self) -> list[NameCandidate]:
                 continue
             i, ss, se = self.sent(a.start)
             ps = self.bounds[i - 1][0] if i > 0 else ss       # the sentence before counts too
-            if any(ps <= b.start < se or _within(index[b.text], ps, se - len(b.text)) for b in introduced if b is not a):
+            near = takewhile(lambda j: intro_at[j][0] < se, range(bisect_left(intro_at, (ps,)), len(intro_at)))
+            if any(intro_at[j][1] != a.text for j in near):
                 fire("co-introduced")
                 a.method = max(a.method, 0.6)
                 a.cues.add("co-introduced")

@@ -53,9 +53,7 @@ NAMING = (r"(?:\b(?:called|named|dubbed|termed|coined|denoted|abbreviated|referr
 INTRO_BEFORE = re.compile(
     r"(?:\b(?:we|this\s+(?:paper|work|study|article)|here\s+we|the\s+authors)\s+(?:\w+ly\s+|also\s+|further\s+|"
     r"then\s+|first\s+|hence\s+|thus\s+|therefore\s+)?" + INTRO_VERB + r"\w*"
-    r"|\b(?:introducing|proposing|presenting|developing|releasing|namely|i\.e\.,?)|" + NAMING +
-    r"|\bwe\s+(?:\w+ly\s+)?(?:instantiate|implement|realize|release|package)\s+(?:it|this|them|these|"
-    r"our\s+\w+|the\s+\w+|this\s+\w+)\s+(?:as|in|into)(?:\s+(?:a|an|the))?)"
+    r"|\b(?:introducing|proposing|presenting|developing|releasing|namely|i\.e\.,?)|" + NAMING + ")"
     + _INTRO_TAIL, re.I)
 # "benchmarks, namely HumanEval": "namely" after a dataset noun lists datasets, it introduces nothing
 NAMELY_DATASETS = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:namely|i\.e\.,?)\s*$", re.I)
@@ -73,20 +71,14 @@ APPOS_DATASET = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\(
                             r"(?:" + DATASET_NOUNS + r"|evaluation\s+(?:framework|platform|harness|protocol|"
                             r"pipeline|toolkit)s?)\b", re.I)
 SELF_DATASET_BEFORE = re.compile(
-    r"\b(?:our|self-\w+|newly[\s-]\w+|new|novel|curated|constructed|collected|introduced|proposed)"
+    r"\b(?:our|new|novel)"
     r"\s+(?:[\w\-]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*,?\s*(?:called|named|dubbed|termed)?\s*$", re.I)
 NOUN_CALLED_BEFORE = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\s+|that\s+)?"
                                  r"(?:we\s+(?:call|name|term|dub)|called|named|dubbed|termed)\s*$", re.I)
 DATA_FROM_BEFORE = re.compile(
-    r"\b(?:videos|images|data|samples|examples|questions|clips|documents|reports|records|recordings|"
-    r"texts|tasks|problems|dialogues|conversations|scenes|episodes|trajectories|articles|papers|"
-    r"posts|prompts|sentences|utterances|pairs|sequences|molecules|proteins|graphs|tables|passages|"
-    r"snippets|abstracts|transcripts|instances|items|queries|images-text|codes?)\s+"
-    r"(?:drawn\s+|collected\s+|sourced\s+|taken\s+|sampled\s+|filtered\s+)?"
-    r"from\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
+    r"(?:\b(?:data|images)\s+|\b[a-z]+s\s+(?:drawn|collected|sourced|taken|sampled|filtered)\s+)from\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
 TRAINED_ON_BEFORE = re.compile(
-    r"\b(?:trained|pretrained|pre-trained|fine-tuned|finetuned|fine-tuning|finetuning|training|pretraining|"
-    r"evaluated|tested|benchmarked)\s+(?:\w+\s+){0,2}?on\s+(?:the\s+)?(?:[\d,.]+\s+\w+\s+of\s+(?:the\s+)?)?"
+    r"\b(?:(?:pre-?)?train(?:ed|ing)|fine-?tun(?:ed|ing))\s+(?:\w+\s+){0,2}?on\s+(?:the\s+)?(?:[\d,.]+\s+\w+\s+of\s+(?:the\s+)?)?"
     r"(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
 OUR_BEFORE = re.compile(r"\bour\s+(?:(?:new|novel|proposed|resulting)\s+)?$", re.I)
 NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"

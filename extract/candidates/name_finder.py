@@ -1,27 +1,9 @@
 """Name candidates: coinages, acronyms, long forms, wrapped and introduced names, datasets.
 
-Each candidate gets a ``role_hint`` and a ``score`` (confidence that it belongs in
-``method_names`` (role method) or ``datasets`` (role dataset) per the gold guideline):
-
-* method  - the paper introduces it: "we propose/introduce/present X", "X, a novel ...",
-  "called/named X", "our X", an acronym defined in an introducing sentence, the partner of an
-  introduced long form / acronym;
-* dataset - a named dataset/benchmark: "X benchmark", "benchmarks such as X and Y",
-  "evaluated on X", names ending in Bench/Eval/QA/..., a short list of famous corpora.
-  An introduced benchmark/dataset has role dataset and the cue "introduced" (it belongs in
-  both lists; :func:`select_names` does that);
-* model   - an existing model (family + version/size: Llama3-8B, GPT-4o, BERT-base) or a name
-  used as "X model(s)/generator/backbone"; never a dataset.
-
-Cues explain the score: we-propose, our, appositive, called, acronym-def, long-form,
-co-introduced, bold, code, quoted, italic, math, camelcase, acronym, hyphenated, capitalized,
-lowercase-coinage, dataset-cue, dataset-list, on-X, dataset-suffix, known-dataset,
-model-pattern, model-cue, generic, plural, introduced, symbol (led by ∞, τ, $\\tau$), split (a
-lowercase split or subset after a dataset name: "LibriSpeech test-clean"), short-form (the head
-of exactly one such name, used alone: "on LibriSpeech").
-
-The finder below collects occurrences and their evidence; the rules that weigh it are the
-tables of :mod:`.name_rules`, applied here and in :mod:`.name_scoring`.
+Each candidate has a ``role_hint`` (method: the paper introduces it; dataset: a named dataset or
+benchmark, an introduced one also with the cue "introduced"; model: an existing model, never a
+dataset) and a ``score``; its ``cues`` say why.  The finder collects occurrences and their
+evidence; the tables of :mod:`.name_rules` weigh it, here and in :mod:`.name_scoring`.
 """
 from __future__ import annotations
 
@@ -34,11 +16,10 @@ from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LA
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
-from .name_rules import INTRO_RULES, Occurrence, apply, dataset_strength
+from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_scoring import score
 from .name_shapes import (COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME, TOKEN, WRAPPED,
                           is_namey)
-from .name_types import Evidence, NameCandidate
 from .rules import fire
 
 # Words that start sentences and are not part of a name that follows them.
@@ -124,14 +105,6 @@ class _Finder:
         apply(INTRO_RULES, occ)
         return occ
 
-    def intro_strength(self, start: int, end: int) -> tuple[float, set[str]]:
-        occ = self.intro(start, end)
-        return occ.strength, occ.cues
-
-    def dataset_strength(self, start: int, end: int) -> tuple[float, set[str]]:
-        return dataset_strength(self.occurrence(start, end, 120))
-
-    # -- generators ----------------------------------------------------------------------
     def tokens(self) -> None:
         t = self.text
         maths = sorted(self.maths)
@@ -233,10 +206,10 @@ class _Finder:
                     continue
                 if re.search(r"\d", inner) and not re.search(r"\\text", inner):
                     continue
-                strength, cues = self.intro_strength(m.start(), m.end())
-                if strength >= 0.75:
+                occ = self.intro(m.start(), m.end())
+                if occ.strength >= 0.75:
                     fire("introduced-math")
-                    self.add(s, e, {"math"} | cues, method=strength)
+                    self.add(s, e, {"math"} | occ.cues, method=occ.strength)
                 continue
             cue = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code",
                    "it": "italic", "q": "quoted"}[kind]
@@ -383,12 +356,7 @@ class _Finder:
                             long.partners.add(a.text)
 
     def _cued(self, s: int, e: int) -> bool:
-        return self.intro_strength(s, e)[0] >= 0.75 or self.dataset_strength(s, e)[0] >= 0.8
-
-    # -- scoring -------------------------------------------------------------------------
-
-    def score(self) -> list[NameCandidate]:
-        return score(self)
+        return self.intro(s, e).strength >= 0.75 or dataset_strength(self.occurrence(s, e, 120))[0] >= 0.8
 
 
 def find_names(text: str) -> list[NameCandidate]:
@@ -404,7 +372,7 @@ def find_names(text: str) -> list[NameCandidate]:
     f.dataset_lists()
     f.capitalized_runs()
     f.spelled_acronyms()
-    return f.score()
+    return score(f)
 
 
 def select_names(names, threshold: float = 0.5) -> tuple[list[str], list[str]]:

@@ -13,6 +13,7 @@ fires on it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..text.literal import bounded_starts
@@ -22,12 +23,12 @@ from . import name_cues as cue
 from .name_shapes import COINAGE_SUFFIX_WORDISH
 from .rules import Rule, fire
 
-__all__ = ["CAP_RULES", "DATASET_RULES", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES",
+__all__ = ["CAP_RULES", "DATASET_RULES", "Evidence", "NameCandidate", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES",
            "SCORING_RULES", "Occurrence", "Verdict", "apply", "cap"]
 
 _CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot|refer", re.I)
 _CLOSES = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
-_DATASET_HEADS = r"(?:Benchmark|Dataset|Corpus|Suite|Challenge|Arena|Collection|Leaderboard|Database|Environment|Testbed)s?"
+_DATASET_HEADS = r"(?:Benchmark|Dataset|Challenge|Environment)s?"
 _NAME_OF_DATASET = re.compile(r"\s" + _DATASET_HEADS + r"$")
 # a long form with a dataset noun among its words ("Multi-Agent RL Benchmark and Learning
 # Environment for the Robotarium (MARBLER)") names a dataset
@@ -38,6 +39,30 @@ _OWN = re.compile(r"\b(?:new|novel|proposed|our|propos\w*|design\w*|introduc\w*|
                   + cue.INTRO_HEADS, re.I)
 _LISTS_OTHERS = re.compile(r"\b(?:benchmarks|datasets|data\s+sets|corpora|suites|environments|collections|splits|test\s+sets|"
                            r"models|baselines|backbones|trackers|detectors|methods|works|architectures|LLMs)\b", re.I)
+
+
+@dataclass(frozen=True)
+class NameCandidate:
+    text: str
+    start: int
+    end: int
+    role_hint: str | None
+    score: float
+    cues: tuple[str, ...]
+
+
+@dataclass
+class Evidence:
+    """What the finder learnt about one surface form: its first occurrence, cues, method and
+    dataset strengths, shape and acronym partners."""
+    text: str
+    start: int
+    end: int
+    cues: set[str] = field(default_factory=set)
+    method: float = 0.0
+    dataset: float = 0.0
+    partners: set[str] = field(default_factory=set)
+    shape: str = ""
 
 
 class Occurrence:
@@ -199,7 +224,7 @@ FORM_RULES: tuple[Rule, ...] = (
 DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run") and _NAME_OF_DATASET.search(a.text)
                          or a.shape == "long" and _LONG_NAME_OF_DATASET.search(a.text),
                          ("dataset", 0.75, {"dataset-noun-name"}),
-                         "Results on the Open Patent Corpus are strong.", "Open Patent Corpus")
+                         "Results on the Open Patent Benchmark are strong.", "Open Patent Benchmark")
 
 # The rules the finder (name_finder.py) and the scoring passes (name_scoring.py) apply as code,
 # because they look at more than one occurrence or candidate at once; named here with their

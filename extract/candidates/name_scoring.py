@@ -7,9 +7,9 @@ from bisect import bisect_left, bisect_right
 from itertools import takewhile
 
 from ..text.lexicon import GENERIC_ACRONYMS
-from ..text.literal import bounded_starts
-from .name_rules import CAP_RULES, DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Verdict, cap
-from .name_types import Evidence, NameCandidate
+from ..text.literal import _joins, bounded_starts
+from .name_rules import (CAP_RULES, DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Evidence, NameCandidate, Verdict,
+                         cap, dataset_strength)
 from .rules import fire, first
 
 
@@ -22,10 +22,6 @@ _BENCH_SUFFIX = re.compile(r"(?:Bench|Benchmark|Dataset|Corpus|Arena|Suite|Set|D
 _FIRM = 0.8
 _FORM_CUES = {"known-dataset", "dataset-suffix"}
 _CONTEXT_CUES = {"on-X", "data-source", "dataset-list", "dataset-cue"}
-
-
-def _joins(ch: str) -> bool:
-    return ch.isalnum() or ch in "_-‐–"
 
 
 def occurrence_index(t: str, names) -> dict[str, list[int]]:
@@ -70,7 +66,7 @@ def score(self) -> list[NameCandidate]:
             if ms >= 0.4:
                 a.method = max(a.method, ms)
                 a.cues |= occ.cues
-            ds, dc = self.dataset_strength(o, e)
+            ds, dc = dataset_strength(self.occurrence(o, e, 120))
             if ds:
                 a.dataset = max(a.dataset, ds)
                 a.cues |= dc

@@ -32,7 +32,7 @@ WRAPPED = re.compile(
     r"|[\"“](?P<q>[^\"”\n]{2,50})[\"”]"
     r"|(?<![\\$])\$(?!\\(?:texttt|textsc|textsf|mathtt|textbf|mathbf|emph|textit)\{[^{}$]*\}\$)(?P<math>[^$\n]{1,40})\$")
 SENT_START_LOOKBACK = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[\"“]\s*|\*\*)$")
-COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|ence|ship|ure|al|ive)$")
+COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|ence|ure|al|ive)$")
 FUNCTION_WORDS = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "by", "the", "a", "an", "as"}
 
 

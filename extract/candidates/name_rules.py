@@ -1,13 +1,9 @@
-"""The name rules as tables: how strongly a context presents an occurrence as the paper's own
-contribution (:data:`INTRO_RULES`), as a dataset (:data:`DATASET_RULES`, first that holds
-wins), what one occurrence says besides (:data:`OCCURRENCE_RULES`), and what a surface form
-says by itself (:data:`FORM_RULES`).
-
-A rule's ``gives`` is ``(mode, weight, cues)``: mode ``set`` replaces the strength and cues so
-far, ``max``/``min`` raise/cap the strength and add the cues, ``cue`` only adds cues.  The
-finder and the scoring passes (name_finder.py, name_scoring.py) apply the tables; each rule has an
-example and the name it is about there, and tests/test_candidates_rules.py checks that it
-fires on it.
+"""The name rules as tables: introduction (:data:`INTRO_RULES`), dataset contexts
+(:data:`DATASET_RULES`, first that holds wins), one occurrence (:data:`OCCURRENCE_RULES`), a
+surface form (:data:`FORM_RULES`), and the caps and roles of a candidate.  A rule's ``gives`` is
+``(mode, weight, cues)``: ``set`` replaces strength and cues, ``max``/``min`` raise/cap the
+strength and add the cues, ``cue`` only adds cues.  Each rule's example fires it
+(tests/test_candidates_rules.py).
 """
 
 from __future__ import annotations
@@ -231,16 +227,13 @@ DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run
 # examples so that each is tested and counted like the table rules.  ``gives`` says what
 # the rule does.
 FINDER_RULES: tuple[Rule, ...] = (
-    Rule("plus-plus-coinage", None, "a capitalized word + '++' is a coinage",
-         "We propose Tabformer++ for tables.", "Tabformer++"),
+    Rule("plus-plus-coinage", None, "a capitalized word + '++' is a coinage", "We propose Tabformer++ for tables.", "Tabformer++"),
     Rule("symbol-led-name", None, "a name led by a symbol or Greek letter, with a dataset suffix or a name's shape",
          "Agents are scored on the τ-bench suite.", "τ-bench"),
-    Rule("known-dataset-word", None, "a capitalized famous dataset is a candidate",
-         "We pretrain on Wikipedia first.", "Wikipedia"),
+    Rule("known-dataset-word", None, "a capitalized famous dataset is a candidate", "We pretrain on Wikipedia first.", "Wikipedia"),
     Rule("compound-modifier", None, "'X-based', 'X-like': a modifier, not a name",
          "An LLM-based grader scores answers.", "LLM-based"),
-    Rule("version-suffix", None, "a version after a name belongs to it",
-         "We compare against DeepPlan v2 on mazes.", "DeepPlan v2"),
+    Rule("version-suffix", None, "a version after a name belongs to it", "We compare against DeepPlan v2 on mazes.", "DeepPlan v2"),
     Rule("plus-suffix", None, "'+' or '++' after a name belongs to it", "We extend GCD+ to graphs.", "GCD+"),
     Rule("dataset-version", None, "a dataset name takes a following word or number",
          "Results on ImageNet Sketch drop.", "ImageNet Sketch"),

@@ -1,11 +1,7 @@
-"""Acronyms defined in a text, "Long Form (LF)", and their long forms (offset-exact).
-
-The long form is found by the Schwartz–Hearst rule (Schwartz & Hearst, PSB 2003): the
-shortest word sequence right before the parenthesis whose letters spell the acronym in
-order, the first letter starting a word.  Written here rather than taken from a library: the
-known implementations (abbreviations, scispacy's AbbreviationDetector) work on their own
-tokenization and return no character offsets, or pull in spaCy; every span here must be a
-slice of the source.
+"""Acronyms defined in a text, "Long Form (LF)", and their long forms (offset-exact), by the
+Schwartz–Hearst rule (PSB 2003): the shortest word sequence before the parenthesis whose letters
+spell the acronym in order, the first letter starting a word.  (Libraries for it return no
+character offsets or pull in spaCy; every span here is a slice of the source.)
 
 >>> [(d.short, d.long) for d in acronym_definitions("We use Low-Rank Adaptation (LoRA) here.")]
 [('LoRA', 'Low-Rank Adaptation')]

@@ -1,8 +1,5 @@
-"""Small general word lists of the field (field knowledge, not corpus names), and the tests
-built on them: :func:`is_model_name` and :func:`is_known_dataset`.
-
-These are generic acronyms of the field, families of well-known pretrained models and a few
-very common public benchmarks.  They are deliberately short; the rules do the real work.
+"""Short general word lists of the field (generic acronyms, model families, a few famous
+benchmarks) and the tests built on them; the rules do the real work.
 
 >>> is_model_name("Llama3-8B"), is_model_name("EvalAwareBench"), is_known_dataset("CIFAR-10")
 (True, False, True)

@@ -212,7 +212,7 @@ class _Finder:
                     self.add(s, e, {"math"} | occ.cues, method=occ.strength)
                 continue
             cue = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code",
-                   "it": "italic", "q": "quoted"}[kind]
+                   "q": "quoted"}[kind]
             if kind == "q" and (len(inner.split()) > 4 or inner[:1].islower() and " " in inner):
                 continue
             fire("wrapped-" + cue)

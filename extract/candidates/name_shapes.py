@@ -28,7 +28,6 @@ WRAPPED = re.compile(
     r"\*\*(?P<bold>[^*\n]{2,80}?)\*\*|__(?P<ubold>[^_\n]{2,80}?)__|`(?P<code>[^`\n]{2,60}?)`"
     r"|\\(?:texttt|textsc|textsf|mathtt)\{(?P<tt>[^{}\n]{2,60})\}"
     r"|\\(?:textbf|mathbf|emph|textit)\{(?P<bf>[^{}\n]{2,80})\}"
-    r"|(?<![*\w])\*(?P<it>[^*\s][^*\n]{0,60}?[^*\s])\*(?![*\w])"
     r"|[\"“](?P<q>[^\"”\n]{2,50})[\"”]"
     r"|(?<![\\$])\$(?!\\(?:texttt|textsc|textsf|mathtt|textbf|mathbf|emph|textit)\{[^{}$]*\}\$)(?P<math>[^$\n]{1,40})\$")
 SENT_START_LOOKBACK = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[\"“]\s*|\*\*)$")

@@ -173,7 +173,7 @@ def main() -> None:
             shutil.rmtree(out, ignore_errors=True) if out.is_dir() else out.unlink(missing_ok=True)
             Path(str(work / "pool.jsonl") + ".errors.jsonl").unlink(missing_ok=True) if engine == "pool" else None
             figures[engine] = {**timed(commands[engine], env), "n": args.n, "files": args.files}
-            figures[engine]["records"] = digest(records_of(work, engine))
+            figures[engine]["records"] = list(digest(records_of(work, engine)))  # as JSON keeps it
             figures_file.write_text(json.dumps(figures, indent=1))
         print(f"{args.n:,} abstracts in {args.files} files, rules, --no-cache, whole process; "
               f"{os.cpu_count()} CPUs")

@@ -8,7 +8,8 @@ task per file); each engine runs as a whole process on the same machine, `--no-c
     extract run IN/ -o out/ --engine ray          # a local Ray on all cores
 
 Printed per engine: wall seconds, abstracts per second, CPU seconds (user + system of the
-process and the children it waited for) and per abstract, the load average over the run
+process and the children it waited for: the pool's workers, not Ray's, so Ray's figure is
+its driver's) and per abstract, the load average over the run
 (sampled every 5 s: the machine may be shared), the peak resident memory of the process
 tree (summed over its processes, Ray's daemons included); then the ratio Ray / pool and
 whether the records are identical (ids, extraction; ``extracted_at`` and ``cached`` aside).

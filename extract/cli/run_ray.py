@@ -66,6 +66,11 @@ def run_ray(config: RunConfig, inputs, output, *, errors_file, address, parquet,
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
     owned = not ray.is_initialized()          # a caller's Ray (a notebook, a test) is kept
     if owned:
+        # A Ray started here runs its workers at the driver's priority: Ray's default
+        # (worker_niceness 15) starved them behind any other job on a shared machine (300
+        # abstracts took 517 s beside one other run, at nice 19). A cluster's raylets
+        # (`ray start`) keep their own setting.
+        os.environ.setdefault("RAY_worker_niceness", "0")
         ray.init(address=address or os.environ.get("RAY_ADDRESS") or None, include_dashboard=False,
                  log_to_driver=verbose, logging_level=logging.ERROR, configure_logging=True)
     for name in ("ray", "ray.data", "ray.data._internal"):        # stderr: extract's lines only

@@ -59,7 +59,7 @@ def contribution_hint(text: str, names=()) -> str | None:
     objects = []                                   # the ~14 words after each introducing verb
     for m in _INTRO.finditer(text):
         seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
-        objects.append(" ".join(seg.split()[:14]))
+        objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))
     theory = len(_THEORY.findall(text))
     proofs = theory >= 4 and _PROOF.search(text)   # a method introduced to be proved about
     introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
@@ -78,7 +78,9 @@ def contribution_hint(text: str, names=()) -> str | None:
         if proofs and not _EMPIRICAL.search(text):
             return _gives("introduced-method-of-a-theory-paper", "theory")
         return _gives("introduced-method", "method")
-    for obj in objects:
+    for verb, obj in objects:
+        if "propos" in verb and obj.startswith("to "):      # "we propose to learn X": a method
+            return _gives("method-after-intro", "theory" if proofs else "method")
         head = " ".join(obj.split()[:10])
         if _NOT_METHOD.search(head):
             continue
@@ -89,7 +91,7 @@ def contribution_hint(text: str, names=()) -> str | None:
             if m.lastgroup == "method" and proofs:
                 return _gives("introduced-method-of-a-theory-paper", "theory")
             return _gives("introduced-" + m.lastgroup + "-noun", m.lastgroup)
-    if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for o in objects for m in _KIND.finditer(o)) \
+    if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
             or theory < 2 and any(not _NOT_METHOD.match(text, m.end()) for m in _NEW.finditer(text)):
         return _gives("method-after-intro", "theory" if proofs else "method")
     if theory >= 3 and re.search(r"\b(?:prove|theorem|bound|theoretically)\b", text, re.I):

@@ -22,7 +22,7 @@ _KIND = re.compile(
     r"pipeline|policy|metric|regularizer|network|layer|attack|defense|sampler|solver|training))\b", re.I)
 _STUDY = re.compile(r"(?:an?\s+|the\s+|our\s+)?(?:(?:systematic|empirical|large-scale|comprehensive|controlled|"
                     r"careful|detailed|first)\s+)*(?:study|analysis|investigation|survey|evaluation)\b", re.I)
-_NOT_METHOD = re.compile(r"(?:\w+\s+){0,3}?\b(?:mathematical|theoretical|analytical|conceptual|unifying|formal)\s+"
+_NOT_METHOD = re.compile(r"(?:\w+\s+){0,3}?\b(?:mathematical|theoretical|unifying|formal)\s+"
                          r"(?:framework|model|lens|perspective)", re.I)
 # "We propose/introduce/develop/design X": a new method, whatever X's head noun, unless X is
 # a study, a notion or a problem ("we introduce the notion of", "we present studies of").

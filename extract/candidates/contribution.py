@@ -48,8 +48,7 @@ _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|
 
 
 def _gives(rule: str, kind: str) -> str:
-    fire(rule)
-    return kind
+    return fire(rule) or kind
 
 
 def contribution_hint(text: str, names=()) -> str | None:
@@ -72,8 +71,7 @@ def contribution_hint(text: str, names=()) -> str | None:
             if kinds[:1] == ["benchmark"] or c.text.lower().endswith(("bench", "benchmark", "eval")):
                 return _gives("introduced-benchmark", "benchmark")
             return _gives("introduced-dataset", "dataset")
-        m = _KIND.search(" ".join(text[c.end:c.end + 100].split()[:8]))
-        if m and m.lastgroup == "system":
+        if getattr(_KIND.search(" ".join(text[c.end:c.end + 100].split()[:8])), "lastgroup", "") == "system":
             return _gives("introduced-system", "system")
         if proofs and not _EMPIRICAL.search(text):
             return _gives("introduced-method-of-a-theory-paper", "theory")
@@ -111,17 +109,15 @@ CONTRIBUTION_RULES: tuple[Rule, ...] = (
     Rule("introduced-system", None, "system", "We present FastGrep, an open-source library for search.", "system"),
     Rule("introduced-method", None, "method", "We propose TideNet, a novel forecaster.", "method"),
     Rule("introduces-a-study", None, "analysis", "We present a systematic study of tokenizers.", "analysis"),
-    Rule("introduced-method-of-a-theory-paper", None, "theory",
-         "We propose a new algorithm for bandits. We prove a regret bound and a lower bound, tight up to "
-         "logarithmic factors, with polynomial complexity.", "theory"),
+    Rule("introduced-method-of-a-theory-paper", None, "theory", "We propose a new algorithm for bandits. We prove a "
+         "regret bound and a lower bound, tight up to logarithmic factors, with polynomial complexity.", "theory"),
     Rule("introduced-system-noun", None, "system", "We present a library for fast sparse algebra.", "system"),
     Rule("introduced-benchmark-noun", None, "benchmark", "We present a benchmark for code agents.", "benchmark"),
     Rule("introduced-dataset-noun", None, "dataset", "We release a corpus of legal texts.", "dataset"),
     Rule("introduced-method-noun", None, "method", "We propose a method for denoising.", "method"),
     Rule("method-after-intro", None, "method (theory when proofs dominate)",
          "We propose to think long and hard about what really happens here with a method.", "method"),
-    Rule("theory-words", None, "theory",
-         "The regret is bounded. We establish a lower bound and prove it is tight.", "theory"),
+    Rule("theory-words", None, "theory", "The regret is bounded. We establish a lower bound and prove it is tight.", "theory"),
     Rule("analysis-words", None, "analysis", "We investigate why agents fail at long tasks.", "analysis"),
     Rule("some-theory-words", None, "theory", "The estimator has optimal sample complexity.", "theory"),
     Rule("default-method", None, "method", "Graphs are everywhere in science.", "method"),

@@ -1,14 +1,8 @@
-"""The research task of an abstract as a short noun phrase, found by general rules.
-
-A tiny model asked to *write* the research problem pastes the first sentence or produces
-junk, so the phrase comes from rules: candidates are cut from the abstract by cues that
-authors use to state their problem (what a method or benchmark is "for", what "we study",
-"the problem of X", "X is a central problem", what the field "suffers from" / "struggles
-with", the opening noun phrase), cleaned (:mod:`.task_phrase`: no markup, cut at its clause
-boundary, never a clause) and ranked by the strength of their cue.  :func:`task_candidates`
-gives them ranked; :func:`final_task` the exported phrase; :func:`task_phrases` the few a
-model may choose among.
-"""
+"""The research task of an abstract as a short noun phrase, found by general rules: candidates
+are cut from the abstract by the cues authors state their problem with (what a method or
+benchmark is "for", what "we study", "the problem of X", "X is a central problem", what the
+field "suffers from", the opening noun phrase), cleaned by :mod:`.task_phrase` (no markup, cut at
+its clause boundary, never a clause) and ranked by the strength of their cue."""
 
 from __future__ import annotations
 
@@ -68,8 +62,7 @@ def subject(sent: str) -> str | None:
     prefixes ("recent advances in", "existing analyses of"), cut before its verb."""
     s = re.sub(r"^(?:as|since|because|when|if|while|although|though|once)\s+", "", _OPENING.match(sent).group(1),
                flags=re.I)
-    v = VERB.search(s)
-    return cut(META.sub("", s[:v.start()] if v else s))
+    return cut(META.sub("", VERB.split(s, maxsplit=1)[0]))
 
 
 class TaskCandidate(NamedTuple):
@@ -244,17 +237,13 @@ TASK_RULES: tuple[Rule, ...] = (
     Rule("task-purpose+mods", None, 3.2, "We propose a token-merging scheme for faster vision transformers.",
          "token-merging for faster vision transformers"),
     Rule("task-collection-of", None, 1.7, "We release a benchmark of 300 chemistry word problems.", "chemistry word problems"),
-    Rule("task-study", None, 3.0, "We study the robustness of speech recognizers to accents.",
-         "the robustness of speech recognizers to accents"),
+    Rule("task-study", None, 3.0, "We study the robustness of ASR to accents.", "the robustness of ASR to accents"),
     Rule("task-study-whether", None, 2.2, "We study whether small language models can plan routes.", "small language models"),
-    Rule("task-problem-of", None, 2.8, "We revisit the problem of routing packets in mesh networks.",
-         "routing packets in mesh networks"),
+    Rule("task-problem-of", None, 2.8, "We revisit the problem of routing packets.", "routing packets"),
     Rule("task-is-problem", None, 3.1, "Protein docking is a central problem in structural biology.", "Protein docking"),
     Rule("task-is-key", None, 2.2, "Accurate weather forecasts are critical for farming.", "Accurate weather forecasts"),
-    Rule("task-to-address", None, 2.0, "To reduce label noise in crowdsourcing, we propose a filter.",
-         "label noise in crowdsourcing"),
+    Rule("task-to-address", None, 2.0, "To reduce label noise, we propose a filter.", "label noise"),
     Rule("task-remains", None, 2.0, "Long-horizon video prediction remains challenging.", "Long-horizon video prediction"),
     Rule("task-complaint", None, 2.7, "Speech recognizers often struggle with heavy accents.", "heavy accents in speech recognizers"),
-    Rule("task-opening", None, 1.5, "Sparse attention in long-document readers is studied here.",
-         "Sparse attention in long-document readers"),
+    Rule("task-opening", None, 1.5, "Sparse attention in readers is studied here.", "Sparse attention in readers"),
 )

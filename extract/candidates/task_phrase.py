@@ -22,7 +22,6 @@ _LATEX_WRAP = re.compile(r"\\(?:textbf|textit|texttt|emph|textsc|mathrm|mathbf|t
 _MD_WRAP = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 _UNDERSCORE_WRAP = re.compile(r"(?<![\w\\])_(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
 _PAREN = re.compile(r"(?<!\s)\s*\([^()]*\)")     # entered at a run's first space: linear
-_MATH = re.compile(r"\$[^$]*\$")
 
 
 @lru_cache(maxsize=32)      # one abstract asks for its plain text and sentences several times
@@ -41,13 +40,9 @@ def plain(text: str) -> str:
     return " ".join(s.split())
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
-    return list(_sentences(text))
-
-
 @lru_cache(maxsize=8)
-def _sentences(text: str) -> tuple[str, ...]:
+def sentences(text: str) -> tuple[str, ...]:
+    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
     return tuple(split_sentences(plain(text)))
 
 
@@ -80,12 +75,11 @@ PREP = {"in", "of", "for", "on", "with", "under", "from", "across", "over", "to"
 META = re.compile(r"^(?:(?:the|a|an)\s+)?(?:(?:recent|rapid|growing|existing|prior|previous|current|"
                    r"most|many)\s+)?(?:advances?|advent|rise|success|progress|emergence|popularity|"
                    r"development|analyses|studies|work|works|research|approaches|methods)\s+(?:in|of|on)\s+", re.I)
-_DEICTIC = re.compile(r"^(?:this|these|that|those|such|it|its|our|their|his|her|we|they|them|"
-                      r"each|which|what|how|why|whether|one|two|three|some|many|most|all|any|"
-                      r"here|there|other|further|first|second|finally|however|moreover|"
-                      r"existing|prior|previous|gap|issue|limitation|question|problem|challenge|"
-                      r"phenomenon|setting|task|goal|end|aim|purpose|paper|work|study|approach|"
-                      r"method|result|results|findings?)\b", re.I)
+_DEICTIC = set("this these that those such it its our their his her we they them each which what how why whether "
+               "one two three some many most all any here there other further first second finally however "
+               "moreover existing prior previous gap issue limitation question problem challenge phenomenon "
+               "setting task goal end aim purpose paper work study approach method result results finding "
+               "findings".split())
 _GENERIC = re.compile(r"^(?:(?:the|a|an)\s+)?(?:\w+\s+)?(?:problem|challenge|question|issue|task|gap|"
                       r"setting|phenomenon|limitation|direction|aspects?|area|field|domain|"
                       r"problems|tasks|settings|methods|approaches|models|performance|results)$", re.I)
@@ -170,7 +164,7 @@ def ok(phrase: str | None) -> bool:
     if not phrase:
         return False
     head = core(phrase)
-    if not head or _DEICTIC.match(head) or _GENERIC.match(head):
+    if not head or re.match(r"\w*", head).group(0).lower() in _DEICTIC or _GENERIC.match(head):
         return False
     if re.match(r"\d", head) or re.fullmatch(r"[\W\d]+", head):
         return False

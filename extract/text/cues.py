@@ -1,8 +1,6 @@
-"""The verbs authors introduce their contribution with, as regular-expression pieces: one
-vocabulary for the contribution guess (what "we propose/curate/offer ..." introduces), the
-name rules (what is "proposed/named/called X") and the task rules (what "a method is proposed
-for X": present-tense forms only, so "we proposed" in a related-work sentence is not read as
-the paper's own purpose).  Stems match every inflection (``propos`` -> propose, proposing).
+"""The verbs authors introduce their contribution with (regular-expression pieces) for the
+contribution guess, the name rules and the task rules (present-tense forms only: "we proposed"
+in related work is not the paper's purpose).  Stems match every inflection (``propos``).
 
 >>> import re; bool(re.search(WE + stems(INTRO_STEMS) + r"\\w*", "Here, we also propose X", re.I))
 True

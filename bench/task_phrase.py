@@ -48,7 +48,8 @@ def token_f1(pred: str, gold: str) -> float:
 
 
 def gold_sets() -> list[tuple[str, Path, Path]]:
-    out = [("dev", next((ROOT / "seeds").glob("000_*.txt")), GOLD_DIR / "dev-gold.jsonl")]
+    out = [("dev", next((ROOT / "seeds").glob("000_*.txt")), GOLD_DIR / "dev-gold.jsonl"),
+           ("dev2", GOLD_DIR / "dev2" / "abstracts.jsonl", GOLD_DIR / "dev2" / "gold.jsonl")]
     for gold in sorted(GOLD_DIR.glob("*-gold.jsonl")):
         name = gold.name.removesuffix("-gold.jsonl")
         abstracts = GOLD_DIR / f"{name}-abstracts.txt"
@@ -105,9 +106,19 @@ def model_tasks(items: list[Item], policy: Policy) -> list[str]:
     return out
 
 
+# A finite verb: an auxiliary, a modal, a copula, or a verb of the kinds abstracts state results and
+# problems with, inflected ("achieves", "has been studied"): a clause, never a task (issue 17).
+FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|can|could|may|might|must|should|will|would|do|"
+                    r"does|did|achieves?|outperforms?|improves|requires|remains|relies|suffers|struggles|leads|"
+                    r"allows|enables|makes|aims|seeks|tends|lacks|fails|shows|becomes|provides|offers|proposes|"
+                    r"introduces|presents|develops|uses|depends|yields|reaches|reduces)\b", re.I)
+
+
 def problems(task: str) -> list[str]:
     """What is wrong with a task phrase by the guideline's form (empty when fine)."""
     bad = []
+    if FINITE.search(task):
+        bad.append("finite verb")
     n = len(task.split())
     if n < 3 or n > 12:
         bad.append(f"{n} words")
@@ -126,7 +137,23 @@ def main() -> int:
                     "(e.g. '{\"task_from_hint\": false}': the model picks among the offered phrases)")
     ap.add_argument("--ceiling", action="store_true", help="best F1 among the offered phrases")
     ap.add_argument("--eyeball", nargs="*", type=Path, help="abstract files without gold to print")
+    ap.add_argument("--corpus", type=int, metavar="N", help="the rule phrase of N abstracts drawn (seed 17) "
+                    "from ../shared/corpus/papers-13-venues.jsonl.gz, flagged, and how many have a form problem")
     args = ap.parse_args()
+
+    if args.corpus:
+        import gzip
+        import random
+        with gzip.open(ROOT.parent.parent / "shared" / "corpus" / "papers-13-venues.jsonl.gz", "rt") as f:
+            texts = [t for t in (json.loads(line).get("abstract") for line in f) if t]
+        flagged = 0
+        for text in random.Random(17).sample(texts, args.corpus):
+            task, _ = rules_task(text)
+            flag = ",".join(problems(task))
+            flagged += bool(flag)
+            print(f"{task}\t{flag}")
+        print(f"{flagged} of {args.corpus} corpus task phrases with a form problem")
+        return 0
 
     if args.eyeball:
         for path in args.eyeball:
@@ -174,7 +201,7 @@ def main() -> int:
         print(f"{row['set']:10s} {row['n']:3d} " + " ".join(f"{row[c]:8.3f}" for c in cols))
     n = len(total["rules"])
     print(f"{'all':10s} {n:3d} " + " ".join(f"{sum(total[c]) / n:8.3f}" for c in cols))
-    print(f"task phrases with a form problem (words, markup, bare name): {bad_forms}")
+    print(f"task phrases with a form problem (words, markup, bare name, finite verb): {bad_forms}")
     return 0
 
 

@@ -199,11 +199,11 @@ def test_map_answer_takes_texts_values_and_units_from_candidates():
 
 def test_map_answer_survives_an_empty_or_truncated_answer():
     c = cands([name("FooNet", "method", 0.95)], [number("12.5%", 12.5, "%", None)],
-              contribution="method", task="sparse retrieval")
+              contribution="method", task="sparse passage retrieval")
     fields = map_answer(build_plan(c, Policy()), {})
     assert fields["method_names"] == ["FooNet"] and fields["contribution"] in CONTRIBUTIONS
     assert fields["numbers"][0]["kind"] in ("result", "setting")
-    assert fields["task"] == "sparse retrieval"
+    assert fields["task"] == "sparse passage retrieval"     # a task has 3-12 words
 
 
 # -- resolve_roles ---------------------------------------------------------------------------

@@ -145,23 +145,24 @@ def test_final_task_is_always_a_clean_bounded_phrase(sentences):
 
 
 def test_gold_tasks_are_well_formed_and_reasonably_close():
-    """Regression floor on the gold sets (token F1 of content words, bench/task_phrase.py):
-    the rules scored 0.25 before this module and 0.57 when it was written."""
+    """Regression floor on the gold sets (token F1 of content words, bench/task_phrase.py): the
+    rules scored 0.25 before this module and 0.57 when it was written (the seven sets without
+    dev2, which the task rules were not written on: 0.30 there).  Since a task is never a clause
+    (issue 17) the opening sentence is no longer copied when no cue applies: 0.54 and 0.29."""
     sys.path.insert(0, str(ROOT / "bench"))
-    from task_phrase import gold_sets, paired, token_f1
+    from task_phrase import gold_sets, paired, problems, token_f1
 
-    scores, bad = [], []
-    for _, abstracts, gold in gold_sets():
+    scores, bad = {}, []
+    for name, abstracts, gold in gold_sets():
         for item, g in paired(abstracts, gold):
             task = rules_task(item.text)
-            scores.append(token_f1(task, g["task"]))
-            n = len(task.split())
-            if MARKUP.search(task) or not (MIN_WORDS <= n <= MAX_WORDS):
+            scores.setdefault(name == "dev2", []).append(token_f1(task, g["task"]))
+            if MARKUP.search(task) or problems(task):
                 bad.append(task)
-    assert len(scores) >= 60
-    assert sum(scores) / len(scores) >= 0.5
+    assert len(scores[False]) >= 60 and len(scores[True]) == 50
+    assert sum(scores[False]) / len(scores[False]) >= 0.5
+    assert sum(scores[True]) / len(scores[True]) >= 0.25
     assert not bad, bad
-    json.dumps(scores)
 
 
 def test_a_clause_with_a_finite_verb_is_never_the_task():
@@ -172,3 +173,6 @@ def test_a_clause_with_a_finite_verb_is_never_the_task():
     assert not ok("SwiftDet achieves 52.1 AP on COCO test-dev")
     assert "achieves" not in final_task(None, text)
     assert ok("real-time object detection on edge devices")
+    # no cue: the first noun phrase of the sentences, not the opening clause
+    text = "Compositional generalization is an important form of out-of-distribution generalization."
+    assert final_task(None, text) == "important form of out-of-distribution generalization"

@@ -1,6 +1,6 @@
 """Task phrases as text: markup removed (:func:`plain`), a noun phrase cut at its clause
 boundary (:func:`cut`), its exported form (:func:`polish`) and whether it can name a task at
-all (:func:`ok`).  The cues that find candidate phrases are in :mod:`.task`.
+all (:func:`ok`: never a clause).  The cues that find candidate phrases are in :mod:`.task`.
 """
 
 from __future__ import annotations
@@ -11,20 +11,17 @@ from functools import lru_cache
 from ..text.literal import starts as literal_starts
 from ..text.sentences import sentences as split_sentences
 
-__all__ = ["CLAUSE", "FINITE", "MAX_PHRASES", "MAX_WORDS", "META", "MIN_WORDS", "PREP", "PRONOUN", "TRAIL", "VERB", "core", "cut", "ok",
+__all__ = ["BOUNDARY", "FINITE", "MAX_PHRASES", "MAX_WORDS", "META", "MIN_WORDS", "VERB", "core", "cut", "ok",
            "plain", "polish", "sentences", "words_of"]
 
 MIN_WORDS = 3
 MAX_WORDS = 12
 MAX_PHRASES = 4
 
-# -- cleaning ------------------------------------------------------------------------------
-
 _LATEX_WRAP = re.compile(r"\\(?:textbf|textit|texttt|emph|textsc|mathrm|mathbf|text|underline|textsf)\s*\{([^{}]*)\}")
 _MD_WRAP = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 _UNDERSCORE_WRAP = re.compile(r"(?<![\w\\])_(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
 _PAREN = re.compile(r"(?<!\s)\s*\([^()]*\)")     # entered at a run's first space: linear
-_MATH = re.compile(r"\$[^$]*\$")
 
 
 @lru_cache(maxsize=32)      # one abstract asks for its plain text and sentences several times
@@ -43,30 +40,23 @@ def plain(text: str) -> str:
     return " ".join(s.split())
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
-    return list(_sentences(text))
-
-
 @lru_cache(maxsize=8)
-def _sentences(text: str) -> tuple[str, ...]:
+def sentences(text: str) -> tuple[str, ...]:
+    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
     return tuple(split_sentences(plain(text)))
 
 
 # Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.
-_BOUNDARY = re.compile(
+BOUNDARY = re.compile(
     r"\s*(?:[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|whose|where|while|whereas|when|because|since|"
     r"although|though|but|yet|so|thereby|thus|hence|by|using|via|through|without|such\s+as|including|"
-    r"e\.g\.|i\.e\.|and\s+(?:we|show|find|demonstrate|prove|propose|introduce|present|evaluate|"
-    r"provide|achieve|establish|its|their|then)|as\s+(?:a|an|well)|is|are|was|were|has|have|had|"
+    r"e\.g\.|i\.e\.|and\s+(?:we|its|their|then|(?:show|find|demonstrate|prove|propose|introduce|present|"
+    r"evaluate|provide|achieve|establish)s?)|as\s+(?:a|an|well)|is|are|was|were|has|have|had|"
     r"can|could|may|might|must|should|will|would|remains?|requires?|relies|rely|suffers?|struggles?|"
     r"faces?|poses?|leads?|yields?|achieves?|allows?|enables?|makes?|provides?|offers?|"
     r"often|typically|usually|increasingly|rarely|still|also|do|does|did|not|drawn|collected|built|"
     r"curated|gathered|sourced|spanning|covering|containing|ranging|trained\s+(?:on|with|using|by|for))\b|"
     r"\s*[$\\])", re.I)
-# Clause boundaries only (a fallback sentence keeps its verb).
-CLAUSE = re.compile(r"[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|where|while|whereas|because|"
-                     r"since|although|though|but|yet|so|thereby|thus|hence)\s", re.I)
 # Verbs that end an opening subject ("Graph networks predict ...", "Agents tend to ...").
 VERB = re.compile(
     r"\s(?:(?:often|typically|usually|now|increasingly|rarely|still|also|mostly|generally|"
@@ -74,8 +64,8 @@ VERB = re.compile(
     r"generates?|produces?|promises?|contains?|allows?|achieves?|accelerates?|dominates?|scales?|"
     r"hallucinates?|degrades?|lags?|learns?|uses?|depends?|processes?|captures?|performs?|improves?|"
     r"shows?|helps?|assumes?|focus(?:es)?|encodes?|exhibits?|struggles?|suffers?|fails?|lacks?|"
-    r"becomes?|became|emerged?|emerges|offers?|provides?|enables?|relies|rely|requires?|remains?|"
-    r"depends?|reshap\w+|match(?:es)?|outperforms?|ignores?|operates?|converges?|compresses?|"
+    r"becomes?|emerged?|emerges|offers?|provides?|enables?|relies|rely|requires?|remains?|"
+    r"depends?|match(?:es)?|outperforms?|ignores?|operates?|converges?|compresses?|"
     r"represents?|models?\s+(?=(?:the|a|an)\s)|agree|mix(?:es)?|seeks?|aims?|attempts?|strives?)\b", re.I)
 _LEAD = re.compile(r"^(?:(?:a|an|the|on|to|of|both|various|different|new|novel|existing|current|most|many|"
                    r"modern|recent|standard|common|typical|conventional|efficient\s+and|such)\s+)+", re.I)
@@ -85,12 +75,11 @@ PREP = {"in", "of", "for", "on", "with", "under", "from", "across", "over", "to"
 META = re.compile(r"^(?:(?:the|a|an)\s+)?(?:(?:recent|rapid|growing|existing|prior|previous|current|"
                    r"most|many)\s+)?(?:advances?|advent|rise|success|progress|emergence|popularity|"
                    r"development|analyses|studies|work|works|research|approaches|methods)\s+(?:in|of|on)\s+", re.I)
-_DEICTIC = re.compile(r"^(?:this|these|that|those|such|it|its|our|their|his|her|we|they|them|"
-                      r"each|which|what|how|why|whether|one|two|three|some|many|most|all|any|"
-                      r"here|there|other|further|first|second|finally|however|moreover|"
-                      r"existing|prior|previous|gap|issue|limitation|question|problem|challenge|"
-                      r"phenomenon|setting|task|goal|end|aim|purpose|paper|work|study|approach|"
-                      r"method|result|results|findings?)\b", re.I)
+_DEICTIC = set("this these that those such it its our their his her we they them each which what how why whether "
+               "one two three some many most all any here there other further first second finally however "
+               "moreover existing prior previous gap issue limitation question problem challenge phenomenon "
+               "setting task goal end aim purpose paper work study approach method result results finding "
+               "findings".split())
 _GENERIC = re.compile(r"^(?:(?:the|a|an)\s+)?(?:\w+\s+)?(?:problem|challenge|question|issue|task|gap|"
                       r"setting|phenomenon|limitation|direction|aspects?|area|field|domain|"
                       r"problems|tasks|settings|methods|approaches|models|performance|results)$", re.I)
@@ -100,9 +89,9 @@ def cut(phrase: str) -> str | None:
     """The noun phrase at the start of ``phrase``: up to the first clause boundary, at most
     :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
     phrase = " ".join(phrase.split()).strip(" -–—'\"`*")
-    m = _BOUNDARY.search(phrase, 1)
+    m = BOUNDARY.search(phrase, 1)
     while m and len(phrase[:m.start()].split()) < 1:
-        m = _BOUNDARY.search(phrase, m.end())
+        m = BOUNDARY.search(phrase, m.end())
     if m:
         phrase = phrase[:m.start()]
     words = phrase.split()
@@ -175,7 +164,7 @@ def ok(phrase: str | None) -> bool:
     if not phrase:
         return False
     head = core(phrase)
-    if not head or _DEICTIC.match(head) or _GENERIC.match(head):
+    if not head or re.match(r"\w*", head).group(0).lower() in _DEICTIC or _GENERIC.match(head):
         return False
     if re.match(r"\d", head) or re.fullmatch(r"[\W\d]+", head):
         return False

@@ -1,10 +1,6 @@
-"""The verbs authors introduce their contribution with, as regular-expression pieces.
-
-One vocabulary for the three rule families that use it: the contribution guess (what "we
-propose/curate/offer ..." introduces), the name rules (what is "proposed/named/called X") and
-the task rules (what "a method is proposed for X").  Stems match every inflection
-(``propos`` -> propose, proposed, proposing); the task rules use the present-tense forms
-only, so "we proposed" in a related-work sentence is not read as the paper's own purpose.
+"""The verbs authors introduce their contribution with (regular-expression pieces) for the
+contribution guess, the name rules and the task rules (present-tense forms only: "we proposed"
+in related work is not the paper's purpose).  Stems match every inflection (``propos``).
 
 >>> import re; bool(re.search(WE + stems(INTRO_STEMS) + r"\\w*", "Here, we also propose X", re.I))
 True
@@ -12,32 +8,24 @@ True
 
 from __future__ import annotations
 
-__all__ = ["CONTRIBUTION_STEMS", "INTRO_STEMS", "NAMING_STEMS", "TASK_INTRO_FORMS", "WE", "WE_ADVERBS", "stems", "we"]
+__all__ = ["CONTRIBUTION_STEMS", "INTRO_STEMS", "NAMING_STEMS", "TASK_INTRO_FORMS", "WE", "stems", "we"]
 
-# Verbs that introduce something new in every family.
 INTRO_STEMS = ("propos", "introduc", "present", "develop", "design", "devis", "build", "construct",
                "creat", "curat", "releas")
-# ... and the ones that introduce a contribution of any kind (a dataset is "collected", a
-# theory "formulated"), a name ("we call it X", "we implement it as X"), or a task.
+# ... a contribution of any kind is also "collected", "formulated", "offered"; a name "called X".
 CONTRIBUTION_STEMS = INTRO_STEMS + ("contribut", "offer", "formulat", "collect", "open-sourc", "provid",
                                     "describ", "give")
 NAMING_STEMS = INTRO_STEMS + ("nam", "call", "term", "dub", "coin", "put forward", "open-sourc", "describ",
                               "instantiat", "implement", "realiz")
-TASK_INTRO_FORMS = ("propose", "proposes", "introduce", "introduces", "present", "presents", "develop",
-                    "develops", "describe", "give", "gives", "provide", "provides", "obtain", "obtains",
-                    "describes", "release", "releases", "design", "designs", "build", "offer", "offers",
-                    "contribute", r"is\s+proposed", r"are\s+proposed", r"is\s+introduced", r"is\s+presented")
-
-# The subject of an introducing sentence and the adverbs it may carry: "we", "this paper",
-# "this work", "here we" + "we further propose", "we then introduce".
-WE_ADVERBS = (r"\w+ly", "also", "further", "then")
+TASK_INTRO_FORMS = (r"(?:propose|introduce|present|develop|describe|give|provide|obtain|release|design|offer)s?",
+                    "build", "contribute", r"(?:is|are)\s+(?:proposed|introduced|presented)")
 
 
 def we(*adverbs: str) -> str:
-    """The subject of an introducing sentence, with an optional adverb of :data:`WE_ADVERBS`
-    or of ``adverbs``: ``we("first")`` also reads "we first introduce"."""
+    """The subject of an introducing sentence ("we", "this paper", "this work", "here we"), with an
+    optional adverb ("we further propose", "we then introduce") or one of ``adverbs``."""
     return (r"\b(?:we|this\s+(?:paper|work)|here\s+we)\s+(?:"
-            + "|".join(a + r"\s+" for a in WE_ADVERBS + adverbs) + ")?")
+            + "|".join(a + r"\s+" for a in (r"\w+ly", "also", "further", "then") + adverbs) + ")?")
 
 
 WE = we("first")

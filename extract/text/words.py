@@ -13,23 +13,16 @@ _COMMA_END = re.compile(r"[.!?](?:\s|$)|[;:,]|\n")
 
 
 def words_before(text: str, pos: int, n: int, comma: bool = False) -> list[str]:
-    """Up to n lower-cased words before pos within its clause (LaTeX commands dropped);
-    with ``comma`` the clause also ends at a comma.
+    """Up to n lower-cased words before pos within its clause (ended also by a comma with ``comma``).
 
     >>> words_before("Accuracy rises; it improves by 3%", 31, 3)
     ['it', 'improves', 'by']
     """
-    seg = text[max(0, pos - 200):pos]
-    ends = list((_COMMA_END if comma else _CLAUSE_END).finditer(seg))
-    if ends:
-        seg = seg[ends[-1].end():]
+    seg = (_COMMA_END if comma else _CLAUSE_END).split(text[max(0, pos - 200):pos])[-1]
     return [w.lower() for w in _WORD.findall(_CMD.sub(" ", seg))][-n:]
 
 
 def words_after(text: str, pos: int, n: int) -> list[str]:
     """Up to n lower-cased words after pos within its clause."""
-    seg = text[pos:pos + 200]
-    m = _CLAUSE_END.search(seg)
-    if m:
-        seg = seg[:m.start()]
+    seg = _CLAUSE_END.split(text[pos:pos + 200], maxsplit=1)[0]
     return [w.lower() for w in _WORD.findall(_CMD.sub(" ", seg))][:n]

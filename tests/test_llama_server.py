@@ -64,7 +64,7 @@ def llama_server(tmp_path):
 def test_llama_cpp_python_server_recipe(llama_server, tmp_path):
     cmd, mode = recipe()
     inp = write_abstracts(tmp_path / "in.jsonl",
-                          ["We propose FlowNet, which improves accuracy by 12.5% on ImageNet."])
+                          ["We propose FlowNet, a network for image classification, which improves accuracy by 12.5% on ImageNet."])
     out = tmp_path / "out.jsonl"
     argv = [str(inp) if a == "IN" else str(out) if a == "OUT" else a for a in shlex.split(cmd)[1:]]
     argv = [re.sub(r"http://127\.0\.0\.1:\d+/v1", llama_server, a) for a in argv]

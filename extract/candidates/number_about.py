@@ -4,6 +4,7 @@ speech clips") or a short phrase ("accuracy"); and the scanned number (:class:`R
 from __future__ import annotations
 
 import re
+from itertools import islice
 from dataclasses import dataclass
 
 from ..text.words import words_after, words_before
@@ -53,6 +54,9 @@ _STOP_ABOUT = {"while", "whereas", "compared", "relative", "respectively", "over
                "better", "worse", "faster", "slower", "more", "less", "fewer"}
 
 
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S")
+
+
 def count_noun_after(text: str, end: int) -> str | None:
     """The plural (or count) noun right after a number, allowing a few modifiers: '12,400
     short, noisy, annotated speech clips' -> 'annotated speech clips'."""
@@ -60,7 +64,7 @@ def count_noun_after(text: str, end: int) -> str | None:
     m = re.match(r"\s*-\s*([A-Za-z]+)", seg)          # 8-bit, 2-layer, 7B-parameter
     if m:
         return m.group(1).lower()
-    words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S", seg)
+    words = [w.group() for w in islice(_TOKEN.finditer(seg), 10)]     # the first 10 tokens are read
     phrase: list[str] = []
     for i, w in enumerate(words[:9]):
         lw = w.lower()

@@ -123,9 +123,21 @@ def _paren_open(text: str, s: int) -> bool:
     return False
 
 
+def _formula_before(ctx: str) -> bool:
+    """``_FORMULA_BEFORE.search(ctx)``, tried only when the last character (past a sign) can end
+    it: a search from each of 40 positions costs more than all the other tests of a number."""
+    t = ctx.rstrip()
+    if t[-1:] in ("-", "+", "−"):
+        t = t[:-1].rstrip()
+        if t[-1:] not in ("_", "^", "{", "("):
+            return False
+    elif t[-1:] not in ("_", "^", "{", "(", "]", "t", "/", "*"):
+        return False
+    return _FORMULA_BEFORE.search(ctx) is not None
+
+
 def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTokens) -> bool:
-    ctx = text[max(0, s - 40):s]
-    if _FORMULA_BEFORE.search(ctx):
+    if _formula_before(text[max(0, s - 40):s]):
         return True
     i, alpha, letters = left.at(s)
     if alpha:
@@ -161,6 +173,8 @@ _BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])(?P<word>[A-Za-z]+)|\\[A-Za-z]+|\
 _BOUND_AFTER = re.compile(r"\s*(?:<|\\leq?|≤)\s*\\?[A-Za-z]")
 _INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
 _OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
+_GLUED = re.compile(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+")
+_UNIT_AFTER_MATH = re.compile(r"\\%|%|×|[xX](?![A-Za-z0-9])")
 
 
 def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int] | None) -> bool:
@@ -263,12 +277,13 @@ def _scan(text: str) -> list[Raw]:
                     value = safe_pow(value, float((mm.group(1) or mm.group(2)).replace("−", "-")))
                     ce = mm.end()
         pos = max(pos, ce)
-        if not (_EXP_BASE.search(text, max(0, s - 30), s) and EXP_VAR.match(text, ce)) and (
+        if not (text[max(0, s - 30):s].rstrip()[-1:] == "(" and _EXP_BASE.search(text, max(0, s - 30), s)
+                and EXP_VAR.match(text, ce)) and (
                 _reject_left(text, s, math, left) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value, math)):
             continue
         # letters glued to the right: multiplier, unit, or a name/ordinal (reject)
         unit, mult, end = None, 1.0, ce
-        g = re.match(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+", text[ce:])
+        g = _GLUED.match(text, ce)
         if g:
             w = g.group(0)
             after = text[ce + len(w): ce + len(w) + 1]
@@ -337,7 +352,7 @@ def _scan(text: str) -> list[Raw]:
             if re.search(r"\\%|%|\\times(?![A-Za-z])|×", text[math[0]:math[1]]):
                 unit = unit or ("%" if "%" in text[math[0]:math[1]] else "×")
             if unit is None and mult == 1.0:
-                am = re.match(r"\\%|%|×|[xX](?![A-Za-z0-9])", text[end:])
+                am = _UNIT_AFTER_MATH.match(text, end)
                 if am:
                     unit = "%" if "%" in am.group(0) else "×"
                     end += len(am.group(0))

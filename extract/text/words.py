@@ -20,7 +20,8 @@ def words_before(text: str, pos: int, n: int, comma: bool = False) -> list[str]:
     ['it', 'improves', 'by']
     """
     seg = text[max(0, pos - 200):pos]
-    ends = list((_COMMA_END if comma else _CLAUSE_END).finditer(seg))
+    end = _COMMA_END if comma else _CLAUSE_END         # the last end: sought in the last 40 first
+    ends = list(end.finditer(seg, max(0, len(seg) - 40))) or list(end.finditer(seg))
     if ends:
         seg = seg[ends[-1].end():]
     return [w.lower() for w in _WORD.findall(_CMD.sub(" ", seg))][-n:]

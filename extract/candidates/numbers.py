@@ -359,12 +359,10 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
                         and (word.lower() in _DATE_PREPS or word == "al" or word.isupper()):
                     continue                   # in 2023, Smith et al. 2021, (FOCS 2015)
             if plain_int and len(core) == 4 and 1950 <= int(core) <= 2100 and not counted:
-                nxt = text[r.end:r.end + 6]
-                prv = text[max(0, r.start - 6):r.start]
-                if re.match(r"\s*[-–—/]\s*(19|20)\d\d", nxt) or re.search(r"(19|20)\d\d\s*[-–—/]\s*$", prv):
-                    continue
-                if re.match(r"[)\];]", nxt) and re.search(r"[,(:]\s*$", prv):
-                    continue                   # (Smith et al., 2021; ...)
+                nxt, prv = text[r.end:r.end + 6], text[max(0, r.start - 6):r.start]
+                if re.match(r"\s*[-–—/]\s*(19|20)\d\d", nxt) or re.search(r"(19|20)\d\d\s*[-–—/]\s*$", prv) or (
+                        re.match(r"[)\];]", nxt) and re.search(r"[,(:]\s*$", prv)):
+                    continue                   # 2019-2021; (Smith et al., 2021; ...)
         keep.append(r)
     return keep
 
@@ -376,18 +374,11 @@ def _apply_ranges(text: str, raws: list[Raw]) -> None:
             if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
                 continue
             if b.mult != 1.0:
-                a.value *= b.mult
-                a.mult = b.mult
+                a.value, a.mult = a.value * b.mult, b.mult
             a.unit = b.unit
 
 
-_PLURAL_NUMERAL = re.compile(r"^(?:[01]|1[5-9]\d0|20\d0)s$")
-
-
-def _plural_numeral(span: str) -> bool:
-    """"0s and 1s", "the 1990s": a numeral made plural, not a quantity in
-    seconds."""
-    return bool(_PLURAL_NUMERAL.match(span))
+_PLURAL_NUMERAL = re.compile(r"(?:[01]|1[5-9]\d0|20\d0)s")      # "0s and 1s", "the 1990s": no seconds
 
 
 def find_numbers(text: str) -> list[NumberCandidate]:
@@ -405,14 +396,11 @@ def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
     out: list[tuple[NumberCandidate, str]] = []
     seen: set[tuple[int, int]] = set()
     for r in raws:
-        if (r.start, r.end) in seen or r.start >= r.end:
+        if (r.start, r.end) in seen or r.start >= r.end or _PLURAL_NUMERAL.fullmatch(text, r.start, r.end):
             continue
         seen.add((r.start, r.end))
-        if _plural_numeral(text[r.start:r.end]):
-            continue
         noun = count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
         rule = kind_rule(text, r, noun, bounds)
-        about = guess_about(text, r, noun)
         out.append((NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, rule.gives,
-                                    about), rule.name))
+                                    guess_about(text, r, noun)), rule.name))
     return out

@@ -40,7 +40,7 @@ _SETTING_BEFORE = re.compile(
 # "10% of the training data", "1% of annotated data"
 _OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?"
                             r"(?:data|labels|samples|examples|parameters|weights|tokens|compute|budget|"
-                            r"training|dataset|annotations))\b")
+                            r"training|dataset|annotations)|(?:trainable|learnable|tunable)\s+parameters)\b")
 _USING_BEFORE = re.compile(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\w*|sampl\w*|mask\w*|"
                            r"prun\w*)\b[^.]*$")
 _STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\b[rR]\s*=|[ρτκ]\s*=)\s*\$?\s*$")

@@ -8,7 +8,8 @@ task) shapes that used to make it quadratic - long runs of spaces or line breaks
 comparisons, a long segment before a list, many names - at each size, and prints per shape
 the CPU seconds per size (this thread's, the least of two runs: other processes do not count)
 and the growth ratio t(2n)/t(n) at the largest size (linear: about 2; quadratic: about 4),
-then the worst ratio, the worst time, and that time as a multiple of a normal abstract's.
+then the worst ratio, the worst time, and that time as a multiple of a normal abstract's, and
+per character as a multiple of the normal abstract repeated to the same length.
 No figure is a pass/fail here: tests/test_rules_hostile.py bounds the growth.
 """
 
@@ -76,8 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     decide(NORMAL)
     normal = min(timed(NORMAL) for _ in range(5))
     worst_ratio, worst_time, worst = 0.0, 0.0, ("", "")
-    print(f"normal abstract ({len(NORMAL)} chars): {normal * 1000:.1f} ms")
-    print(f"{'shape':28s} " + " ".join(f"{n:>8d}" for n in sizes) + "   t(2n)/t(n) at the largest")
+    per_char = min(timed(NORMAL * (sizes[-1] // len(NORMAL))) for _ in range(2)) / sizes[-1]
+    print(f"normal abstract ({len(NORMAL)} chars): {normal * 1000:.1f} ms; repeated to {sizes[-1]} chars: "
+          f"{per_char * 1e6:.1f} us per character")
+    print(f"{'shape':28s} " + " ".join(f"{n:>8d}" for n in sizes) + "   t(2n)/t(n) at the largest, time per character against NORMAL repeated")
     for name, make in shapes.items():
         times = [min(timed(make(n)) for _ in range(2)) for n in sizes]
         ratio = times[-1] / max(times[-2], 1e-9)
@@ -85,9 +88,11 @@ def main(argv: list[str] | None = None) -> int:
             worst_ratio, worst = ratio, (name, worst[1])
         if times[-1] > worst_time:
             worst_time, worst = times[-1], (worst[0], name)
-        print(f"{name:28s} " + " ".join(f"{t:7.3f}s" for t in times) + f"   {ratio:4.1f}", flush=True)
+        print(f"{name:28s} " + " ".join(f"{t:7.3f}s" for t in times) + f"   {ratio:4.1f}"
+              f"   {times[-1] / sizes[-1] / per_char:5.1f}x per char", flush=True)
     print(f"worst growth ratio {worst_ratio:.1f} ({worst[0]}; 2 is linear); worst time at {sizes[-1]} chars "
-          f"{worst_time:.3f}s ({worst[1]}) = {worst_time / normal:.0f}x a normal abstract's")
+          f"{worst_time:.3f}s ({worst[1]}) = {worst_time / normal:.0f}x a normal abstract's, "
+          f"{worst_time / sizes[-1] / per_char:.1f}x its time per character")
     return 0
 
 

@@ -1,9 +1,10 @@
-"""What a number is about, from the words around it: the count noun after it ("12,400 annotated
-speech clips") or a short phrase ("accuracy"); and the scanned number (:class:`Raw`)."""
+"""What a number is about: the count noun after it ("12,400 annotated speech clips") or a short
+phrase ("accuracy"); and the scanned number (:class:`Raw`)."""
 
 from __future__ import annotations
 
 import re
+from itertools import islice
 from dataclasses import dataclass
 
 from ..text.words import words_after, words_before
@@ -22,35 +23,26 @@ class Raw:
     in_math: bool = False
 
 
-_COUNT_NOUN_SINGULAR = {"gpu", "gpus", "bit", "layer", "dimensional", "dimension", "shot", "way",
-                        "step", "token", "parameter", "node", "head", "billion", "million", "hour",
-                        "day", "epoch", "iteration", "round", "language", "task", "model", "sample",
-                        "example", "class", "domain", "agent", "user", "participant", "subject",
-                        "patient", "image", "video", "document", "query", "question", "prompt",
-                        "benchmark", "dataset", "game", "environment", "seed", "run", "trial",
-                        "fold", "expert", "k", "core", "cpu", "tpu", "qubit", "pair", "frame",
-                        "second", "minute", "year", "month", "week", "point", "item", "instance",
-                        "sentence", "word", "character", "page", "file", "repository", "line",
-                        "hop", "turn", "trajectory", "episode", "level", "category", "label",
-                        "feature", "channel", "pixel", "resolution", "block", "annotator",
-                        "worker", "client", "device", "scale", "size"}
-_NOT_NOUNS = {"is", "was", "has", "does", "this", "its", "as", "us", "yes", "across", "less",
-              "plus", "thus", "versus", "bias", "process", "access", "loss", "class", "gaussian",
-              "analysis", "basis", "various", "previous", "numerous", "robustness", "progress",
-              "success", "consensus", "corpus", "always", "whereas", "status", "focus", "miss",
-              "unless", "address", "stress", "vs", "hypothesis", "diagnosis", "synthesis",
-              "his", "perplexities", "series", "species", "chess", "glass"}
-_FUNCTION = {"the", "a", "an", "of", "on", "in", "and", "or", "for", "to", "with", "by", "at",
-             "from", "than", "while", "over", "up", "into", "per", "as", "its", "their", "our",
-             "that", "which", "across", "only", "nearly", "about", "approximately",
-             "roughly", "around", "almost", "more", "less", "respectively", "e", "g", "i",
-             "when", "where", "is", "are", "was", "were", "be", "been", "has", "have", "this",
-             "these", "those", "it", "we", "they", "also", "both", "each", "all", "same", "between"}
+_COUNT_NOUN_SINGULAR = set("""gpu gpus bit layer dimensional dimension shot way step token parameter node head billion million hour
+day epoch iteration round language task model sample example class domain agent user participant
+subject patient image video document query question prompt benchmark dataset game environment seed run
+trial fold expert k core cpu tpu qubit pair frame second minute year month week point item instance
+sentence word character page file repository line hop turn trajectory episode level category label
+feature channel pixel resolution block annotator worker client device scale size""".split())
+_NOT_NOUNS = set("""is was has does this its as us yes across less plus thus versus bias process access loss class gaussian
+analysis basis various previous numerous robustness progress success consensus corpus always whereas status
+focus miss unless address stress vs hypothesis diagnosis synthesis his perplexities series species chess
+glass""".split())
+_FUNCTION = set("""the a an of on in and or for to with by at from than while over up into per as its their our that which
+across only nearly about approximately roughly around almost more less respectively e g i when where is are
+was were be been has have this these those it we they also both each all same between""".split())
 
 
-_STOP_ABOUT = {"while", "whereas", "compared", "relative", "respectively", "over", "versus", "vs",
-               "when", "than", "and", "or", "but", "using", "which", "that", "higher", "lower",
-               "better", "worse", "faster", "slower", "more", "less", "fewer"}
+_STOP_ABOUT = set("""while whereas compared relative respectively over versus vs when than and or but using which that higher
+lower better worse faster slower more less fewer""".split())
+
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S")
 
 
 def count_noun_after(text: str, end: int) -> str | None:
@@ -60,7 +52,7 @@ def count_noun_after(text: str, end: int) -> str | None:
     m = re.match(r"\s*-\s*([A-Za-z]+)", seg)          # 8-bit, 2-layer, 7B-parameter
     if m:
         return m.group(1).lower()
-    words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S", seg)
+    words = [w.group() for w in islice(_TOKEN.finditer(seg), 10)]     # the first 10 tokens are read
     phrase: list[str] = []
     for i, w in enumerate(words[:9]):
         lw = w.lower()
@@ -86,8 +78,8 @@ def count_noun_after(text: str, end: int) -> str | None:
     return None
 
 
-_COMPARATIVES = {"less", "more", "fewer", "higher", "lower", "better", "worse", "faster", "slower",
-                 "smaller", "larger", "bigger", "shorter", "longer", "relative", "absolute", "average"}
+_COMPARATIVES = set("""less more fewer higher lower better worse faster slower smaller larger bigger shorter longer relative
+absolute average""".split())
 _ABOUT_STOP = _FUNCTION | _STOP_ABOUT | {"but", "yet", "so", "per", "stays", "remains", "compared"}
 
 

@@ -1,12 +1,6 @@
 """Whether a number is a result (an outcome the paper reports) or a setting (a size, count or
-hyperparameter it describes): an ordered table of rules, the first that holds decides.
-
-Each rule reads a :class:`Context` of the number (the words before and after it in its
-sentence, its unit and multiplier, the count noun after it).  To add a rule, add a
-:class:`~.rules.Rule` to :data:`KIND_RULES` at the place where it should take precedence,
-with an example sentence and the number there it decides; tests/test_candidates_rules.py
-checks that the example is decided by that rule.
-"""
+hyperparameter): :data:`KIND_RULES`, ordered, the first that holds decides. Each reads a
+:class:`Context` of the number; each names an example (tests/test_candidates_rules.py checks it)."""
 
 from __future__ import annotations
 
@@ -43,80 +37,59 @@ _SETTING_BEFORE = re.compile(
     r"collect\w*|curat\w*|gather\w*|annotat\w*|sampl\w*|generat\w*|evaluat\w*|on|in|for|"
     r"than|at|per|each|every|first|last|all|these|k|n|d|m|t|l|h)\s*)$")
 
-# "10% of the training data", "1% of annotated data", "0.84% learnable parameters"
+# "10% of the training data", "1% of annotated data"
 _OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?"
                             r"(?:data|labels|samples|examples|parameters|weights|tokens|compute|budget|"
                             r"training|dataset|annotations)|(?:trainable|learnable|tunable)\s+parameters)\b")
 _USING_BEFORE = re.compile(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\w*|sampl\w*|mask\w*|"
-                           r"prun\w*|keep\w*|updat\w*|subset)\b[^.]*$")
-_STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\bp-value\s*(?:of|<|=)?|\b[rR]\s*=|\\(?:rho|tau|kappa)\s*=|[ρτκ]\s*=|"
-                             r"\b[rR]\^\{?2\}?\s*=|\bR2\s*=)\s*\$?\s*$")
+                           r"prun\w*)\b[^.]*$")
+_STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\b[rR]\s*=|[ρτκ]\s*=)\s*\$?\s*$")
 _VARIABLE_HEAD = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*(?:=|<|>|\\[lg]eq?|≤|≥)"
                             r"\s*\$?\s*$")
-_BOUND_HEAD = re.compile(r"(?:\\[lg]eq?|<|>|≤|≥)\s*$")
+_BOUND_HEAD = re.compile(r"(?:\\[lg]eq?|<|>|≤)\s*$")
+
+
+_BY_THAN, _FROM = re.compile(r"\b(?:by|than)\s*(?:up to|about|over|nearly|only)?\s*$"), re.compile(r"\bfrom\s*$")
+_DECIMAL_RATE_NOT = re.compile(r"\b(?:train\w*|contain\w*|consist\w*|includ\w*|us\w+|with|of)\s*$")
+_MEASURED_BEFORE = re.compile(r"\b(?:in|within|under|to|by)\s*(?:only|just|about|roughly|under)?\s*$")
+_CUE_BEFORE = re.compile(r"\b(?:of|by|to|at|from|reaches|achieves)\s*(?:up to|about|nearly|over|around|"
+                         r"approximately)?\s*$")
+
+
+def _ends(pat: re.Pattern, s: str, span: int = 40):
+    """``pat.search(s)`` of an end-anchored pattern, tried from its last ``span`` characters only."""
+    return pat.search(s, max(0, len(s.rstrip()) - span))
 
 
 class Context:
-    """What the kind rules read about one number (computed on first use)."""
+    """What the kind rules read about one number (on first use): ``before`` 80 characters of its
+    sentence, ``near_before`` six words of its clause, ``head`` 12 characters before the digits."""
 
     def __init__(self, text: str, r: Raw, noun: str | None, bounds):
         self.text, self.r, self.noun, self.bounds = text, r, noun, bounds
 
-    @cached_property
-    def sentence(self) -> tuple[int, int]:
-        return sentence_at(self.bounds, self.r.start)
-
-    @cached_property
-    def before(self) -> str:
-        """Up to 80 characters before the number, in its sentence, lower-cased."""
-        return self.text[max(self.sentence[0], self.r.start - 80):self.r.start].lower()
-
-    @cached_property
-    def after(self) -> str:
-        return self.text[self.r.end:min(self.sentence[1], self.r.end + 60)].lower()
-
-    @cached_property
-    def near_before(self) -> str:
-        """The six words before the number, within its clause."""
-        return " ".join(words_before(self.text, self.r.start, 6))
+    sentence = cached_property(lambda self: sentence_at(self.bounds, self.r.start))
+    before = cached_property(lambda self: self.text[max(self.sentence[0], self.r.start - 80):self.r.start].lower())
+    after = cached_property(lambda self: self.text[self.r.end:min(self.sentence[1], self.r.end + 60)].lower())
+    near_before = cached_property(lambda self: " ".join(words_before(self.text, self.r.start, 6)))
 
     @cached_property
     def since_number(self) -> str:
-        """:attr:`near_before` from the word after the last number in it ("score of 84.89 with
-        just" -> "with just")."""
+        """:attr:`near_before` after its last number ("score of 84.89 with just" -> "with just")."""
         tail = re.split(r"\S*\d\S*", self.before)[-1].split()
         words = self.near_before.split()
         return " ".join(words[max(0, len(words) - len(tail)):])
 
-    @cached_property
-    def strong_before(self) -> bool:
-        """A strong result verb among the six words before the number (clause ends at commas)."""
-        return bool(_STRONG_RESULT.search(" ".join(words_before(self.text, self.r.start, 6, comma=True))))
+    strong_before = cached_property(lambda self: self.strong_within(6, comma=True))
 
     def strong_within(self, n: int, comma: bool = False) -> bool:
         return bool(_STRONG_RESULT.search(" ".join(words_before(self.text, self.r.start, n, comma=comma))))
 
-    @cached_property
-    def head(self) -> str:
-        """The 12 characters before the digits (a variable and '=' sit there)."""
-        return self.text[max(0, self.r.start - 12):self.r.core_start]
-
-    @cached_property
-    def core(self) -> str:
-        return self.text[self.r.core_start:self.r.core_end]
-
-    @cached_property
-    def is_decimal(self) -> bool:
-        return "." in self.core or "e" in self.core.lower()
-
-    @property
-    def percent(self) -> bool:
-        return self.r.unit in ("%", "pp")
-
-    @property
-    def counted(self) -> bool:
-        """A count noun follows, or a multiplier was absorbed (7B, 32k)."""
-        return self.noun is not None or self.r.mult != 1.0
+    head = cached_property(lambda self: self.text[max(0, self.r.start - 12):self.r.core_start])
+    core = cached_property(lambda self: self.text[self.r.core_start:self.r.core_end])
+    is_decimal = cached_property(lambda self: "." in self.core or "e" in self.core.lower())
+    percent = property(lambda self: self.r.unit in ("%", "pp"))
+    counted = property(lambda self: self.noun is not None or self.r.mult != 1.0)     # 12 tasks, 7B
 
 
 def _r(name: str, kind: str, test, example: str, at: str) -> Rule:
@@ -148,35 +121,32 @@ KIND_RULES: tuple[Rule, ...] = (
     # -- counts compared or changed
     _r("points-gain", "result",
        lambda c: c.noun is not None and c.noun.split()[-1] in ("points", "point") and (
-           c.strong_before or re.search(r"\b(?:by|than)\s*(?:up to|about|over|nearly|only)?\s*$", c.before)),
+           c.strong_before or _ends(_BY_THAN, c.before)),
        "It improves accuracy by 3 points.", "3"),
     _r("n-of-m", "result",
        lambda c: c.r.unit is None and re.match(r"\s+(?:out\s+)?of\s+(?:the\s+)?\$?\d", c.after),
        "The planner completes 7 of 9 mazes.", "7"),
     _r("decimal-rate", "result",
-       lambda c: c.noun is not None and c.r.mult == 1.0 and "." in c.core and not re.search(
-           r"\b(?:train\w*|contain\w*|consist\w*|includ\w*|us\w+|with|of)\s*$", c.before),
+       lambda c: c.noun is not None and c.r.mult == 1.0 and "." in c.core and not _ends(_DECIMAL_RATE_NOT, c.before),
        "The tagger makes 1.4 wrong guesses per page.", "1.4"),
     _r("from-to-change", "result",
-       lambda c: re.search(r"\bfrom\s*$", c.before) and c.strong_within(12, comma=True)
+       lambda c: _ends(_FROM, c.before) and c.strong_within(12, comma=True)
        and re.match(r"\s*(?:[\w%°\-]+\s+){0,2}to\b", c.after),
        "Caching cuts the wait from 9 hours to 40 minutes.", "9 hours"),
     _r("count", "setting", lambda c: c.counted,
        "We evaluate on 12 benchmarks.", "12"),
     # -- measurement units
     _r("measured-unit", "result",
-       lambda c: c.r.unit is not None and (_STRONG_RESULT.search(c.near_before) or re.search(
-           r"\b(?:in|within|under|to|by)\s*(?:only|just|about|roughly|under)?\s*$", c.before)),
+       lambda c: c.r.unit is not None and (_STRONG_RESULT.search(c.near_before) or _ends(_MEASURED_BEFORE, c.before)),
        "The whole pipeline runs in 35 ms per image.", "35 ms"),
     _r("unit", "setting", lambda c: c.r.unit is not None,
        "Each node has a 24 GB memory.", "24 GB"),
     # -- bare numbers
     _r("result-cue", "result",
-       lambda c: c.strong_before or re.search(r"\b(?:of|by|to|at|from|reaches|achieves)\s*(?:up to|about|"
-                                              r"nearly|over|around|approximately)?\s*$", c.before)
+       lambda c: c.strong_before or _ends(_CUE_BEFORE, c.before)
        and _RESULT_CUES.search(c.near_before),
        "The detector achieves 0.87 on the held-out split.", "0.87"),
-    _r("setting-cue", "setting", lambda c: _SETTING_BEFORE.search(c.before) and not c.is_decimal,
+    _r("setting-cue", "setting", lambda c: _ends(_SETTING_BEFORE, c.before) and not c.is_decimal,
        "The encoder uses a context length of 512.", "512"),
     _r("bare-decimal", "result", lambda c: c.is_decimal,
        "The second stage stays at 0.93 overall.", "0.93"),
@@ -186,6 +156,5 @@ KIND_RULES: tuple[Rule, ...] = (
 
 
 def kind_rule(text: str, r: Raw, noun: str | None, bounds) -> Rule:
-    """The first rule of :data:`KIND_RULES` that holds for the number ``r`` (the last one
-    always holds); its ``gives`` is the kind, result or setting."""
+    """The first rule of :data:`KIND_RULES` holding for ``r`` (the last always does)."""
     return first(KIND_RULES, Context(text, r, noun, bounds))

@@ -1,24 +1,11 @@
-"""Every number written with digits in an abstract, with offsets, value, unit and a kind guess.
-
-Conventions (they follow the gold guideline, tests/gold/GUIDELINE.md):
-
-* ``text`` is an exact slice of the source and carries the sign, approximation mark, unit and
-  LaTeX/markdown form: ``+5.3%``, ``79\\%``, ``$94.4$%``, ``$\\sim650\\times$``, ``d=53``.
-  A ``$...$`` segment that holds nothing but the number is included whole (``$131,072$``).
-* ``value`` is the plain number; multiplier suffixes are absorbed (``80B`` -> 8e10, ``32k`` ->
-  32000, ``1.2 million``) and then ``unit`` is None. ``10^6``/``10^{6}``, ``1e-3`` and
-  ``3\\times10^{-4}`` are evaluated. Units are normalized: ``%`` (``%``, ``\\%``, ``percent``),
-  ``×`` (``x``, ``X``, ``×``, ``\\times``, ``times faster``), ``pp``, and measurement units as
-  written (``ms``, ``GB``, ``h``, ...).
-* Ranges (``3-5%``, ``10–20``, ``7 to 70B``) give one candidate per endpoint; the first
-  endpoint keeps its own text and inherits the unit/multiplier written after the second.
-* ``85.2 ± 0.3`` gives two candidates: ``85.2`` and ``± 0.3`` (value 0.3).
-* Skipped: digits inside names (``Llama3-8B``, ``GPT-4``, ``Qwen2.5``, ``CIFAR-10``, ``T2I``,
-  ``pass@1``, ``3D``), sub/superscripts and formula constants (``$\\ell_1$``, ``O(n^2)``,
-  ``\\frac{2}{\\eta}``, ``1/\\epsilon``), citation brackets (``[12]``), URLs, enumerators
-  (``(1)``), ordinals (``2nd``), numbered things (``Stage 2``, ``Table 3``, ``NeurIPS 2026``)
-  and calendar years (``in 2023``).  Numbers written as words are not numbers here.
-"""
+"""Every number written with digits in an abstract, with offsets, value, unit and a kind guess,
+as tests/gold/GUIDELINE.md says: ``text`` is an exact slice with its sign, ``~``, unit and
+LaTeX form (a ``$...$`` holding only the number is taken whole); ``value`` absorbs multipliers
+(``80B``, ``32k``, ``1.2 million``), ``10^6``, ``1e-3``, ``3\\times10^{-4}``; units normalized
+(``%``, ``×``, ``pp``, ``ms``...). A range (``3-5%``, ``7 to 70B``) gives one number per end, the
+first inheriting the unit after the second; ``85.2 ± 0.3`` gives ``85.2`` and ``± 0.3``. Skipped:
+digits of names (``GPT-4``, ``CIFAR-10``, ``3D``), of formulas (``$\\ell_1$``, ``O(n^2)``,
+``1/\\epsilon``), citations, URLs, enumerators, ordinals, numbered things (``Table 3``), years."""
 
 from __future__ import annotations
 
@@ -43,15 +30,11 @@ _EXP_BASE = re.compile(r"(?:\b[OΘΩ]|\\Theta|\\Omega|\\mathcal\s*\{?\s*O\s*\}?|
 # A short time unit after a space ("trained for 166 h"): SPACED_UNIT leaves out one-letter
 # units, which only count here when nothing word-like follows.
 _SPACED_SHORT_UNIT = re.compile(r" (h|hr|hrs|min|mins|sec)(?![\w\-'’])(?!\s*[=(])")
-_SECTION_WORDS = {"stage", "phase", "step", "table", "tab", "figure", "fig", "section", "sec",
-                  "theorem", "lemma", "corollary", "proposition", "definition", "eq", "equation",
-                  "level", "track", "version", "round", "part", "type", "tier", "appendix",
-                  "chapter", "algorithm", "alg", "experiment", "exp", "case", "example", "task",
-                  "setting", "question", "problem", "rule", "layer", "block", "day", "week",
-                  "month", "year", "v", "no", "number", "grade", "class", "category", "split",
-                  "fold", "head", "epoch", "iteration", "iter", "batch", "sample", "group", "q"}
-_DATE_PREPS = {"in", "since", "from", "until", "till", "by", "before", "after", "during",
-               "between", "through", "circa", "early", "late", "mid", "and", "to", "of", "the"}
+_SECTION_WORDS = set("""stage phase step table tab figure fig section sec theorem lemma corollary proposition definition eq
+equation level track version round part type tier appendix chapter algorithm alg experiment exp case
+example task setting question problem rule layer block day week month year v no number grade class
+category split fold head epoch iteration iter batch sample group q""".split())
+_DATE_PREPS = set("""in since from until till by before after during between through circa early late mid and to of the""".split())
 
 __all__ = ["NumberCandidate", "explain_numbers", "find_numbers", "parse_number"]
 
@@ -100,9 +83,7 @@ class _LeftTokens:
 
 def _prev_word(text: str, s: int) -> tuple[str, int] | None:
     m = re.search(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$", text[max(0, s - 40):s])
-    if not m:
-        return None
-    return m.group(1), s - (len(m.group(0)))
+    return (m.group(1), s - len(m.group(0))) if m else None
 
 
 def _sentence_initial(text: str, pos: int) -> bool:
@@ -123,9 +104,17 @@ def _paren_open(text: str, s: int) -> bool:
     return False
 
 
+def _formula_before(ctx: str) -> bool:
+    """``_FORMULA_BEFORE.search(ctx)``, tried only when the last character (past a sign) can end
+    it: a search from each of 40 positions costs more than all the other tests of a number."""
+    t = ctx.rstrip()
+    if t[-1:] in ("-", "+", "−"):
+        t = "(" if t[:-1].rstrip()[-1:] in ("_", "^", "{", "(") else ""
+    return t[-1:] in ("_", "^", "{", "(", "]", "t", "/", "*") and _FORMULA_BEFORE.search(ctx) is not None
+
+
 def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTokens) -> bool:
-    ctx = text[max(0, s - 40):s]
-    if _FORMULA_BEFORE.search(ctx):
+    if _formula_before(text[max(0, s - 40):s]):
         return True
     i, alpha, letters = left.at(s)
     if alpha:
@@ -161,6 +150,8 @@ _BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])(?P<word>[A-Za-z]+)|\\[A-Za-z]+|\
 _BOUND_AFTER = re.compile(r"\s*(?:<|\\leq?|≤)\s*\\?[A-Za-z]")
 _INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
 _OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
+_GLUED = re.compile(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+")
+_UNIT_AFTER_MATH = re.compile(r"\\%|%|×|[xX](?![A-Za-z0-9])")
 
 
 def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int] | None) -> bool:
@@ -248,27 +239,19 @@ def _scan(text: str) -> list[Raw]:
             continue
         # exponent forms glued to the core
         ce = e
-        mm = EXP_E.match(text, ce)
-        if mm and "." not in text[ce:mm.end()]:
-            value *= safe_pow(10.0, float(mm.group(1).replace("−", "-")))
-            ce = mm.end()
-        else:
-            mm = SCI.match(text, ce)
-            if mm:
-                value *= safe_pow(10.0, float((mm.group(1) or mm.group(2)).replace("−", "-")))
-                ce = mm.end()
-            else:
-                mm = POW.match(text, ce)
-                if mm:
-                    value = safe_pow(value, float((mm.group(1) or mm.group(2)).replace("−", "-")))
-                    ce = mm.end()
+        for pat in (EXP_E, SCI, POW):
+            if (mm := pat.match(text, ce)) and not (pat is EXP_E and "." in mm.group(0)):
+                x = float(next(g for g in mm.groups() if g).replace("−", "-"))
+                value, ce = safe_pow(value, x) if pat is POW else value * safe_pow(10.0, x), mm.end()
+                break
         pos = max(pos, ce)
-        if not (_EXP_BASE.search(text, max(0, s - 30), s) and EXP_VAR.match(text, ce)) and (
+        if not (text[max(0, s - 30):s].rstrip()[-1:] == "(" and _EXP_BASE.search(text, max(0, s - 30), s)
+                and EXP_VAR.match(text, ce)) and (
                 _reject_left(text, s, math, left) or _reject_right(text, ce, math) or _formula_part(text, s, ce, value, math)):
             continue
         # letters glued to the right: multiplier, unit, or a name/ordinal (reject)
         unit, mult, end = None, 1.0, ce
-        g = re.match(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+", text[ce:])
+        g = _GLUED.match(text, ce)
         if g:
             w = g.group(0)
             after = text[ce + len(w): ce + len(w) + 1]
@@ -280,19 +263,12 @@ def _scan(text: str) -> list[Raw]:
                 pass                                        # 3x3: a shape, no unit
             else:
                 continue                                    # 3D, 2nd, 4o, 2n
-        ce_core = ce
-        start = s
-        # wrapper \textbf{12.3}
-        if start > 0 and WRAP_OPEN.search(text[max(0, start - 14):start]) and text[end:end + 1] == "}":
-            w = WRAP_OPEN.search(text[max(0, start - 14):start])
-            start = max(0, start - 14) + w.start()
-            end += 1
+        ce_core, start = ce, s
+        if (w := WRAP_OPEN.search(text, max(0, s - 14), s)) and text[end:end + 1] == "}":
+            start, end = w.start(), end + 1                 # \textbf{12.3}
         # sign / approximation / variable prefix
-        signed = False
-        j = start
-        k = j
-        while k > 0 and text[k - 1] == " " and j - k < 1:
-            k -= 1
+        j, signed = start, False
+        k = j - 1 if j > 0 and text[j - 1] == " " else j
         for pre in ("\\pm", "\\mp"):
             if text[max(0, k - len(pre)):k] == pre:
                 j, signed = k - len(pre), True
@@ -317,18 +293,9 @@ def _scan(text: str) -> list[Raw]:
         if unit is None and mult == 1.0:
             um = SPACED_UNIT.match(text, end)
             if um:
-                if um.group("pct"):
-                    unit = "%"
-                elif um.group("times") or um.group("xtimes"):
-                    unit = "×"
-                elif um.group("mult"):
-                    mult = MULT[um.group("mult")]
-                else:
-                    wd = um.group("word")
-                    unit = UNIT_NORMAL.get(wd, "%" if wd.startswith("percent") and "point" not in wd else wd)
-                    if wd.startswith("percentage"):
-                        unit = "pp"
-                end = um.end()
+                wd = um.group("word")
+                unit = "%" if um.group("pct") else "×" if um.group("times") or um.group("xtimes") else UNIT_NORMAL.get(wd, wd)
+                mult, end = MULT.get(um.group("mult"), 1.0), um.end()
             elif math is None and (sm := _SPACED_SHORT_UNIT.match(text, end)):
                 unit, end = UNIT_NORMAL.get(sm.group(1), sm.group(1)), sm.end()     # "166 h"
         # pure math segment: take it whole, then a unit right after the closing $
@@ -336,14 +303,11 @@ def _scan(text: str) -> list[Raw]:
             start, end = min(start, math[0]), max(end, math[1])
             if re.search(r"\\%|%|\\times(?![A-Za-z])|×", text[math[0]:math[1]]):
                 unit = unit or ("%" if "%" in text[math[0]:math[1]] else "×")
-            if unit is None and mult == 1.0:
-                am = re.match(r"\\%|%|×|[xX](?![A-Za-z0-9])", text[end:])
-                if am:
-                    unit = "%" if "%" in am.group(0) else "×"
-                    end += len(am.group(0))
-            if re.search(r"[-−]\s*$", text[math[0] + 1:s]) and value > 0 and not signed:
-                if not re.search(r"\d\s*[-−]\s*$", text[math[0] + 1:s]):
-                    value, signed = -value, True
+            if unit is None and mult == 1.0 and (am := _UNIT_AFTER_MATH.match(text, end)):
+                unit, end = "%" if "%" in am.group(0) else "×", am.end()
+            if re.search(r"[-−]\s*$", text[math[0] + 1:s]) and value > 0 and not signed and not re.search(
+                    r"\d\s*[-−]\s*$", text[math[0] + 1:s]):
+                value, signed = -value, True
             if re.match(r"[A-Za-z]", text[end:end + 1]) and not re.match(r"[kKMBT](?![A-Za-z])", text[end:end + 2]):
                 continue                                    # $3$D: a name's digit
         elif math is not None and (start < math[0] or end > math[1]):
@@ -357,10 +321,8 @@ def _scan(text: str) -> list[Raw]:
     return _drop_named(text, out)
 
 
-_METRIC_WORDS = {"auc", "auroc", "auprc", "bleu", "rouge", "mae", "mse", "rmse", "fid", "psnr", "ssim",
-                 "map", "em", "iou", "ndcg", "mrr", "ece", "wer", "cer", "cider", "meteor", "acc",
-                 "tpr", "fpr", "kl", "elo", "is", "lpips", "clip", "spice", "chrf", "comet", "bertscore",
-                 "dice"}
+_METRIC_WORDS = set("""auc auroc auprc bleu rouge mae mse rmse fid psnr ssim map em iou ndcg mrr ece wer cer cider meteor acc tpr
+fpr kl elo is lpips clip spice chrf comet bertscore dice""".split())
 
 
 def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
@@ -397,12 +359,10 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
                         and (word.lower() in _DATE_PREPS or word == "al" or word.isupper()):
                     continue                   # in 2023, Smith et al. 2021, (FOCS 2015)
             if plain_int and len(core) == 4 and 1950 <= int(core) <= 2100 and not counted:
-                nxt = text[r.end:r.end + 6]
-                prv = text[max(0, r.start - 6):r.start]
-                if re.match(r"\s*[-–—/]\s*(19|20)\d\d", nxt) or re.search(r"(19|20)\d\d\s*[-–—/]\s*$", prv):
-                    continue
-                if re.match(r"[)\];]", nxt) and re.search(r"[,(:]\s*$", prv):
-                    continue                   # (Smith et al., 2021; ...)
+                nxt, prv = text[r.end:r.end + 6], text[max(0, r.start - 6):r.start]
+                if re.match(r"\s*[-–—/]\s*(19|20)\d\d", nxt) or re.search(r"(19|20)\d\d\s*[-–—/]\s*$", prv) or (
+                        re.match(r"[)\];]", nxt) and re.search(r"[,(:]\s*$", prv)):
+                    continue                   # 2019-2021; (Smith et al., 2021; ...)
         keep.append(r)
     return keep
 
@@ -414,18 +374,11 @@ def _apply_ranges(text: str, raws: list[Raw]) -> None:
             if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
                 continue
             if b.mult != 1.0:
-                a.value *= b.mult
-                a.mult = b.mult
+                a.value, a.mult = a.value * b.mult, b.mult
             a.unit = b.unit
 
 
-_PLURAL_NUMERAL = re.compile(r"^(?:[01]|1[5-9]\d0|20\d0)s$")
-
-
-def _plural_numeral(span: str) -> bool:
-    """"0s and 1s", "the 1990s": a numeral made plural, not a quantity in
-    seconds."""
-    return bool(_PLURAL_NUMERAL.match(span))
+_PLURAL_NUMERAL = re.compile(r"(?:[01]|1[5-9]\d0|20\d0)s")      # "0s and 1s", "the 1990s": no seconds
 
 
 def find_numbers(text: str) -> list[NumberCandidate]:
@@ -443,14 +396,11 @@ def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
     out: list[tuple[NumberCandidate, str]] = []
     seen: set[tuple[int, int]] = set()
     for r in raws:
-        if (r.start, r.end) in seen or r.start >= r.end:
+        if (r.start, r.end) in seen or r.start >= r.end or _PLURAL_NUMERAL.fullmatch(text, r.start, r.end):
             continue
         seen.add((r.start, r.end))
-        if _plural_numeral(text[r.start:r.end]):
-            continue
         noun = count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
         rule = kind_rule(text, r, noun, bounds)
-        about = guess_about(text, r, noun)
         out.append((NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, rule.gives,
-                                    about), rule.name))
+                                    guess_about(text, r, noun)), rule.name))
     return out

@@ -1,12 +1,6 @@
-"""The rule engine: a rule is a named table entry (what it tests, what it gives, one example),
-evaluated in order by :func:`first`; every rule that fires is recorded while a :func:`trace`
-is open, so tests check that each example fires its rule and ``bench/rule_firings.py`` counts
-how many abstracts each rule fires on.
-
-Tables live with their concept: number kinds in :mod:`.number_rules`, name contexts and name
-scores in :mod:`.name_rules`.  Adding a rule is adding one entry there; the parametrized tests
-in tests/test_candidates_rules.py pick it up.
-"""
+"""The rule engine: a rule is a named table entry (its test, what it gives, one example), tried in
+order by :func:`first`; the rules that fire are recorded while a :func:`trace` is open (tests check
+each example fires its rule; ``bench/rule_firings.py`` counts them on the corpus)."""
 
 from __future__ import annotations
 
@@ -22,9 +16,8 @@ _TRACE: ContextVar[set[str] | None] = ContextVar("extract_rule_trace", default=N
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule: ``test(ctx)`` says whether it applies; ``gives`` is what it assigns (a kind,
-    a role and weight, a cue); ``example`` is a text it fires on, ``at`` the span there it is
-    evaluated at (a number, a name)."""
+    """``test(ctx)``: whether it applies; ``gives``: what it assigns; ``example``: a text it fires
+    on, ``at``: the span there it is evaluated at."""
     name: str
     test: Callable[[Any], Any]
     gives: Any
@@ -39,8 +32,7 @@ def tracing() -> bool:
 
 def fire(name: str) -> None:
     """Record that the rule ``name`` fired (a no-op unless a :func:`trace` is open)."""
-    seen = _TRACE.get()
-    if seen is not None:
+    if (seen := _TRACE.get()) is not None:
         seen.add(name)
 
 

@@ -1,12 +1,6 @@
-"""Where a literal string occurs in a text, without building a regular expression for it.
-
-``re.finditer(re.escape(name), text)`` compiles a new pattern for every name of every
-abstract; the names are unique, so ``re``'s cache never hits, each compile costs more than the
-search (a character class such as ``[\\w\\-‐–]`` builds a Unicode bitmap), and the misses push
-the rule layer's own static patterns out of that cache too.  These give the same matches as
-those patterns (non-overlapping, left to right; ``\\w`` is ``str.isalnum()`` or ``_``), with
-``str.find``.
-"""
+"""Where a literal string occurs, with ``str.find``: ``re.finditer(re.escape(name))`` compiled
+a new pattern per name (names are unique: ``re``'s cache never hits and is flushed of the rule
+layer's own patterns). Same matches (non-overlapping; ``\\w`` is ``isalnum()`` or ``_``)."""
 
 from __future__ import annotations
 

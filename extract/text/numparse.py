@@ -57,15 +57,11 @@ def to_float(core: str) -> float | None:
 
 def safe_pow(base: float, exp: float) -> float:
     try:
-        v = math.pow(base, exp)
+        return math.pow(base, exp)
     except (OverflowError, ValueError, ZeroDivisionError):
         return math.inf
-    return v
 
 
-# ---------------------------------------------------------------------------------------
-# parse_number: value and unit of an arbitrary span
-# ---------------------------------------------------------------------------------------
 _PARSE = re.compile(
     r"(?P<sign>[+\-−±])?\s*(?P<core>(?:\d{1,3}(?:(?:,|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
     r"|\d+)(?:\.\d+)?|\.\d+)"
@@ -87,17 +83,13 @@ _PARSE_STRIP = [(re.compile(r"(?<=\d)(?:\\,|\{,\})(?=\d{3})"), ","),
 
 
 def parse_number(span: str) -> tuple[float, str | None] | None:
-    """Value and normalized unit of a number span; None when it holds no digits.
-
-    Never raises. Examples: ``"85,229"`` -> (85229.0, None); ``"$\\sim650\\times$"`` ->
-    (650.0, "×"); ``"80B"`` -> (8e10, None); ``"$94.4$%"`` -> (94.4, "%").
-    """
+    """Value and normalized unit of a number span (``"80B"`` -> (8e10, None), ``"$94.4$%"`` ->
+    (94.4, "%")); None when it holds no digits. Never raises."""
     if not isinstance(span, str) or not any(ch.isdigit() for ch in span):
         return None
     s = span
     for pat, rep in _PARSE_STRIP:
         s = pat.sub(rep, s)
-    # collapse spaces between a closing math delimiter and the unit ("$94.4$%" -> "94.4  %")
     for m in _PARSE.finditer(s):
         before = s[: m.start("core")].rstrip(" +-−±")
         if before and (before[-1].isalpha() and not VAR_PREFIX.search(s[: m.start()] or "")
@@ -108,23 +100,13 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
         value = to_float(m.group("core"))
         if value is None:
             continue
-        if m.group("e"):
-            value *= safe_pow(10.0, float(m.group("e").replace("−", "-")))
-        if m.group("pow"):
-            value = safe_pow(value, float(m.group("pow").replace("−", "-")))
-        if m.group("sci"):
-            value *= safe_pow(10.0, float(m.group("sci").replace("−", "-")))
-        unit = None
+        for g, base in (("e", 10.0), ("pow", None), ("sci", 10.0)):
+            if m.group(g):
+                x = float(m.group(g).replace("−", "-"))
+                value = value * safe_pow(base, x) if base else safe_pow(value, x)
         suffix = m.group("suffix")
-        if suffix:
-            if suffix in MULT:
-                value *= MULT[suffix]
-            elif suffix in ("%",):
-                unit = "%"
-            elif suffix in ("×",):
-                unit = "×"
-            else:
-                unit = UNIT_NORMAL.get(suffix, suffix)
+        value *= MULT.get(suffix, 1.0)
+        unit = UNIT_NORMAL.get(suffix, suffix) if suffix and suffix not in MULT else None
         if m.group("sign") in ("-", "−"):
             value = -value
         return value, unit

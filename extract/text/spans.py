@@ -1,5 +1,4 @@
-"""Spans of an abstract that the rules treat apart: inline math, URLs, citation brackets, and
-point-in-span lookups over them (offset-exact, no I/O)."""
+"""Spans the rules treat apart (inline math, URLs, citations, notices), and lookups in them."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ _URL = re.compile(r"https?://[^\s)\]>]+|\]\([^)\s]*\)|\bwww\.[^\s)]+")
 _CITE = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]|\\cite[tp]?\{[^}]*\}"
                    r"|\[[^\[\]\n]{0,80}?\b(?:19|20)\d\d[a-z]?\b[^\[\]\n]{0,80}\]")   # [Smith, 2021], [JMLR 19 (2018)]
 
-
 # A copyright notice: "© 2024 Elsevier B.V. All rights reserved.", "(c) 2023 IEEE", "Copyright
 # 2022 by the authors."; from its mark to the end of its sentence (and a following "All rights reserved").
 _YEAR = r"(?:19|20)\d\d\b"
@@ -29,8 +27,7 @@ def notice_spans(text: str) -> list[tuple[int, int]]:
 
 
 def blank_notices(text: str) -> str:
-    """``text`` with its copyright notices turned to spaces (offsets unchanged): the rules find no
-    number, name or task phrase in them."""
+    """``text`` with its copyright notices blanked (offsets unchanged)."""
     parts, at = [], 0
     for s, e in notice_spans(text):
         parts += [text[at:s], " " * (e - s)]
@@ -45,9 +42,7 @@ def math_spans(text: str) -> list[tuple[int, int]]:
 
 def excluded_spans(text: str) -> list[tuple[int, int]]:
     """URLs, markdown link targets and citation brackets: digits there are never quantities."""
-    spans = [(m.start(), m.end()) for m in _URL.finditer(text)]
-    spans += [(m.start(), m.end()) for m in _CITE.finditer(text)]
-    return sorted(spans)
+    return sorted([m.span() for m in _URL.finditer(text)] + [m.span() for m in _CITE.finditer(text)])
 
 
 class SpanIndex:
@@ -59,8 +54,4 @@ class SpanIndex:
 
     def find(self, pos: int) -> tuple[int, int] | None:
         i = bisect_right(self._starts, pos) - 1
-        if i >= 0:
-            s, e = self.spans[i]
-            if s <= pos < e:
-                return s, e
-        return None
+        return self.spans[i] if i >= 0 and self.spans[i][0] <= pos < self.spans[i][1] else None

@@ -18,7 +18,11 @@ def words_before(text: str, pos: int, n: int, comma: bool = False) -> list[str]:
     >>> words_before("Accuracy rises; it improves by 3%", 31, 3)
     ['it', 'improves', 'by']
     """
-    seg = (_COMMA_END if comma else _CLAUSE_END).split(text[max(0, pos - 200):pos])[-1]
+    seg = text[max(0, pos - 200):pos]
+    end = _COMMA_END if comma else _CLAUSE_END         # the last end: sought in the last 40 first
+    ends = list(end.finditer(seg, max(0, len(seg) - 40))) or list(end.finditer(seg))
+    if ends:
+        seg = seg[ends[-1].end():]
     return [w.lower() for w in _WORD.findall(_CMD.sub(" ", seg))][-n:]
 
 

@@ -274,7 +274,19 @@ def written_task(task: str, text: str = "") -> str:
     return polish(" ".join(task.split()[:12]), text)
 
 
-def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
+def claims_key(numbers: Sequence[Any], methods: Sequence[Any], datasets: Sequence[Any],
+               kinds: Sequence[Any], contribution: str | None) -> tuple:
+    """Everything :func:`attach_claims` reads besides the text, as one hashable value: the
+    numbers' spans and kinds in text order, the name texts in order, the contribution (two
+    calls on one text with equal keys return the same claims)."""
+    def text(x):
+        return x if isinstance(x, str) else getattr(x, "text", "")
+    spans = sorted((n["start"], n["end"], k) if isinstance(n, dict) else (n.start, n.end, k)
+                   for n, k in zip(numbers, kinds))
+    return (tuple(spans), tuple(map(text, methods)), tuple(map(text, datasets)), contribution)
+
+
+def map_answer(plan: Plan, answer: dict, policy: Policy = Policy(), memo: dict | None = None) -> dict:
     """The default schema's fields from the model's choices plus the rules' decisions.
 
     Every text, value and unit comes from a candidate; the model only contributes the
@@ -310,9 +322,13 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
             kind = num.kind_hint if num.kind_hint in KINDS else "result"
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit,
                         "kind": kind, "about": _oneline(num.about_hint or "", 80), "at": num.start})
-    for entry, claim in zip(numbers, attach_claims(plan.text, plan.numbers, methods, datasets,
-                                                   kinds=[e["kind"] for e in numbers],
-                                                   contribution=contribution)):
+    number_kinds = [e["kind"] for e in numbers]
+    claims = attach_claims(plan.text, plan.numbers, methods, datasets, kinds=number_kinds,
+                           contribution=contribution)
+    if memo is not None:    # the call and its claims by span: extract.hybrid's mapping reuses them
+        memo["claims"] = (claims_key(plan.numbers, methods, datasets, number_kinds, contribution),
+                          {(n.start, n.end): c for n, c in zip(plan.numbers, claims)})
+    for entry, claim in zip(numbers, claims):
         entry.update(claim.fields())    # metric, dataset, method: read from the sentence by rules
     task = plan.task or written_task(str(answer.get("task", "")))
     # a pretrained model's name (Llama3-8B, GPT-4o) is never one of the rules' datasets (a
@@ -331,10 +347,10 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy()) -> dict:
 RULES_POLICY = Policy(use_model=False, uncertain_by_hint=True)
 
 
-def decide(text: str, cands: Any = None) -> dict:
+def decide(text: str, cands: Any = None, memo: dict | None = None) -> dict:
     """The default schema's fields as the rules decide them for ``text`` (``cands``: its
     candidates when already found): the one call site of the rules' decision."""
     from .candidates import find_candidates
 
     plan = build_plan(cands if cands is not None else find_candidates(text), RULES_POLICY, text)
-    return map_answer(plan, {}, RULES_POLICY)
+    return map_answer(plan, {}, RULES_POLICY, memo)

@@ -194,7 +194,8 @@ class Extractor:
         proposal = proposal or hybrid.propose(item.text, item.title)
         return Request(Job(item.id, item.text,
                            few_shot.with_turns(hybrid.render_messages(self.prompt, proposal, self.reading), self._shots),
-                           hybrid.answer_model(proposal, hybrid.contributions(self.schema)),
+                           hybrid.answer_model(proposal, hybrid.contributions(self.schema),
+                                               getattr(self.backend, "answer_base", None)),
                            {"source": item.text, "drop_ungrounded": True,
                             "listed": tuple((n.start, n.end) for n in proposal.numbers.values())}), proposal)
 

@@ -326,3 +326,33 @@ def test_examples_are_in_every_request_its_custom_id_and_the_cache_key(cli, serv
     # ... and one without them is not a cached rerun
     r = cli("run", str(small), "--mode", "json_schema", *job, server=server, out=tmp_path / "live2.jsonl")
     assert r.exit_code == 0 and server.chat_count == sent + 4, r.stderr
+
+
+def test_batch_proposal_spans_is_the_live_spans_request_and_shares_its_cache(cli, server, bcli, small, tmp_path):
+    """``--proposal`` on submit and collect: the request lines are byte for byte a live
+    ``--mode json_schema --proposal spans`` run's, and a collected batch fills the cache that
+    run reads (the other proposal is another request: not a hit)."""
+    r = cli("run", str(small), "--mode", "json_schema", "--proposal", "spans", "--no-cache",
+            server=server, out=tmp_path / "live.jsonl")
+    assert r.exit_code == 0, r.stderr
+    live = {json.dumps(q["body"]["messages"]): q["body"] for q in server.requests}
+    assert all("Rules' task:" not in k for k in live), "spans: no rules' reading shown"
+    keep = tmp_path / "spans.jsonl"
+    r = bcli("submit", str(small), "--keep", str(keep), "--dry-run", "--proposal", "spans")
+    assert r.exit_code == 0, r.stderr
+    lines = read_jsonl(keep)
+    assert len(lines) == 4 and all(line["body"] == live[json.dumps(line["body"]["messages"])] for line in lines)
+    reading = tmp_path / "reading.jsonl"
+    assert bcli("submit", str(small), "--keep", str(reading), "--dry-run").exit_code == 0
+    assert {x["custom_id"] for x in read_jsonl(reading)}.isdisjoint(x["custom_id"] for x in lines)
+
+    before = server.chat_count
+    [batch_id] = submit(bcli, small, keep=tmp_path / "b.jsonl", extra=("--proposal", "spans"))
+    assert wait_done(bcli, batch_id)["status"] == "completed"
+    out = tmp_path / "out.jsonl"
+    r = bcli("collect", batch_id, str(small), "-o", str(out), "--proposal", "spans")
+    assert r.exit_code == 0 and "4 ok (0 cached)" in r.stderr, r.stderr
+    r = cli("run", str(small), "--mode", "json_schema", "--proposal", "spans", server=server,
+            out=tmp_path / "again.jsonl")
+    assert r.exit_code == 0 and server.chat_count == before, r.stderr
+    assert all(x["provenance"]["cached"] for x in read_jsonl(tmp_path / "again.jsonl"))

@@ -60,6 +60,9 @@ class Backend(abc.ABC):
     #: True: the model is capable enough for the hybrid job (rules propose, the model decides);
     #: the core then asks it, for the default schema, instead of the plain extraction job
     hybrid: bool = False
+    #: a mixin the hybrid job's per-shape answer model also derives from (the OpenAI
+    #: backend: instructor's ``ResponseSchema``, so no wrapper class is built per shape)
+    answer_base: ClassVar[type[BaseModel] | None] = None
     #: False for a backend that runs no model (the run's stderr line then says so)
     describes_model: ClassVar[bool] = True
     #: False for a backend that fills the default schema only (the rules): a custom

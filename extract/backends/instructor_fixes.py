@@ -8,7 +8,9 @@ the OpenAI backend calls it when it is built.  Each patch is scoped or behaviour
   shipped;
 * ``reject_async_validators`` remembers a class that passed (the answer for a class does
   not change), so instructor's seven checks per request cost one;
-* :func:`prepared` builds instructor's wrapper of a response model once per model.
+* :func:`prepared` builds instructor's wrapper of a response model once per model, and none
+  for a model that already derives from instructor's ``ResponseSchema`` (:data:`ANSWER_BASE`:
+  the hybrid job's answer models do, one class per shape instead of two).
 
 With another instructor layout the patches are skipped and instructor behaves as shipped
 (tests/test_scale.py::test_abstract_reaches_the_model_verbatim notices the one that
@@ -27,6 +29,10 @@ try:
 except ImportError:  # pragma: no cover - another instructor version
     _instructor_patch = _async_validators = _response_schema = None
 
+try:
+    from instructor.v2.core.function_calls import ResponseSchema as ANSWER_BASE
+except ImportError:  # pragma: no cover - another instructor version
+    ANSWER_BASE = None
 VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
 _templating = getattr(_instructor_patch, "handle_templating", None)
 _reject_async = getattr(_async_validators, "reject_async_validators", None)
@@ -69,4 +75,6 @@ def prepared(model: type) -> type:
     """The response model wrapped the way instructor wraps it, once per model: instructor
     otherwise builds a new wrapper class per request (and so misses its own schema cache),
     which cost ~4 ms of CPU a request and capped throughput well below the endpoint's."""
-    return _response_schema(model) if _response_schema is not None else model
+    if _response_schema is None or (ANSWER_BASE is not None and issubclass(model, ANSWER_BASE)):
+        return model            # already instructor's ResponseSchema: instructor uses it as it is
+    return _response_schema(model)

@@ -30,7 +30,7 @@ from instructor.core.exceptions import InstructorRetryException
 from ..config import RunConfig
 from ..errors import FatalBackendError, SchemaFailure, TransientBackendError, UsageError
 from .base import Answer, Backend, Job, validate_options
-from .instructor_fixes import VERBATIM, install, prepared
+from .instructor_fixes import ANSWER_BASE, VERBATIM, install, prepared
 from .replicas import Replica, ReplicaSet, check_base_url, http_client
 from .salvage import salvage_completion
 from .transport import ErrorBody, _root, attempts, backoff, classify, message_of, scrub
@@ -121,6 +121,7 @@ class OpenAIBackend(Backend):
     name = "openai"
     #: a capable model: the default schema gets the hybrid job (``--prompt auto``)
     hybrid = True
+    answer_base = ANSWER_BASE
 
     def __init__(self, config: RunConfig):
         super().__init__(config)

@@ -17,7 +17,8 @@ from ..output import RecordSink
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
                      no_cache_option, not_empty, prompt_option, schema_option, temperature_option)
 from .common import ranged
-from .run import build_config
+from ..config import PROPOSALS
+from .run import PROPOSAL_HELP, build_config
 
 
 def request_options(func):
@@ -37,6 +38,8 @@ def request_options(func):
                      help="Few-shot examples for the model, as `extract run --examples`: JSON Lines of "
                           "an abstract and its expected record; part of every request (and so of its "
                           "custom_id) and of the cache key: give collect the same file."),
+        click.option("--proposal", type=click.Choice(PROPOSALS), default=RunConfig.proposal,
+                     show_default=True, help=PROPOSAL_HELP + " Give collect the same one."),
         cache_dir_option, no_cache_option,
     ]
     for option in reversed(options):
@@ -45,10 +48,10 @@ def request_options(func):
 
 
 def make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars, reasks,
-                examples, cache_dir, no_cache) -> RunConfig:
+                examples, cache_dir, no_cache, proposal=RunConfig.proposal) -> RunConfig:
     return build_config("openai", model, (base_url,) if base_url else (), "json_schema", 1,
                         cache_dir, no_cache, None, schema, prompt, reasks, 0, 60.0, max_tokens,
-                        max_chars, None, temperature, examples=examples)
+                        max_chars, None, temperature, examples=examples, proposal=proposal)
 
 
 def handled(func):
@@ -94,7 +97,7 @@ def batch() -> None:
 @click.option("--dry-run", is_flag=True, help="Write the request file(s) only; upload nothing.")
 @handled
 def submit(inputs, model, base_url, schema, prompt, temperature, max_tokens, max_chars, reasks,
-           examples, cache_dir, no_cache, keep, max_lines, dry_run):
+           examples, proposal, cache_dir, no_cache, keep, max_lines, dry_run):
     """Write the requests for INPUTS, upload them and create the batch (ids on stdout).
 
     Abstracts already in the cache are left out (collect takes them from the cache).
@@ -102,7 +105,7 @@ def submit(inputs, model, base_url, schema, prompt, temperature, max_tokens, max
     from ..batch import submit as do_submit, write_requests
 
     config = make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars,
-                         reasks, examples, cache_dir, no_cache)
+                         reasks, examples, cache_dir, no_cache, proposal)
     if dry_run and not config.api_key:
         # nothing is sent, so no key is needed; the key is in no request line nor cache key
         config = config.with_(api_key="unused-by-a-dry-run")
@@ -157,7 +160,7 @@ def status(batch_id, base_url):
 @click.option("--progress/--no-progress", default=None)
 @handled
 def collect(args, model, base_url, schema, prompt, temperature, max_tokens, max_chars,
-            reasks, examples, cache_dir, no_cache, results, output, errors_file, verify, redo, progress):
+            reasks, examples, proposal, cache_dir, no_cache, results, output, errors_file, verify, redo, progress):
     """Validate and ground a finished batch's answers into records, fill the cache.
 
     Give the same INPUTS and options as to submit.  Exit status: 0 all ok; 1 some records
@@ -174,7 +177,7 @@ def collect(args, model, base_url, schema, prompt, temperature, max_tokens, max_
         if not inputs:
             raise UsageError("give the batch id and the INPUTS it was submitted from")
     config = make_config(model, base_url, schema, prompt, temperature, max_tokens, max_chars,
-                         reasks, examples, cache_dir, no_cache)
+                         reasks, examples, cache_dir, no_cache, proposal)
     reqs = BatchRequests(config)
     with RecordSink(output, errors_file, inputs=inputs, config=reqs.extractor.identity,
                     redo=redo) as sink:

@@ -126,16 +126,27 @@ def _ref(value: Optional[str], info: ValidationInfo, ids: frozenset[str]) -> Opt
     return kept[0] if kept else None
 
 
-def answer_model(proposal: Proposal, contributions: tuple[str, ...]) -> type[BaseModel]:
+def answer_model(proposal: Proposal, contributions: tuple[str, ...],
+                 base: type[BaseModel] | None = None) -> type[BaseModel]:
     """The response model for ``proposal``'s abstract: one class per shape (its number and
     candidate ids), built once and reused, so its JSON schema is made once too (instructor
-    and the backends cache by class)."""
-    return _answer_model(tuple(proposal.numbers), tuple(proposal.names), tuple(contributions))
+    and the backends cache by class).  ``base``: a mixin the class also derives from (the
+    OpenAI backend's: instructor's ``ResponseSchema``, so instructor uses the class as it
+    is instead of building a wrapper class per shape); the JSON schema is the same."""
+    return _answer_model(tuple(proposal.numbers), tuple(proposal.names), tuple(contributions), base)
+
+
+@lru_cache(maxsize=8)
+def _root(base: type[BaseModel] | None) -> type[BaseModel]:
+    """The answer model's base class: every property required (see :func:`_all_required`)."""
+    bases = (base,) if base is not None else (BaseModel,)
+    return type(bases[0])("AnswerBase", bases, {"__module__": __name__,
+                          "model_config": ConfigDict(json_schema_extra=_all_required)})
 
 
 @lru_cache(maxsize=1024)     # shapes seen on 10,901 real abstracts: a few hundred
 def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
-                  contributions: tuple[str, ...]) -> type[BaseModel]:
+                  contributions: tuple[str, ...], base: type[BaseModel] | None = None) -> type[BaseModel]:
     ref_ids = frozenset(name_ids)
 
     class NumberDecision(BaseModel):
@@ -212,7 +223,7 @@ def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
     return create_model(
         "PaperAnswer",
         __doc__="Decisions about one abstract's candidates (ids from the listing).",
-        __config__=ConfigDict(json_schema_extra=_all_required),
+        __base__=_root(base), __module__=__name__,
         __validators__={"_more": field_validator("more_methods", "more_datasets")(classmethod(more_validator)),
                         "_added": field_validator("more_numbers")(classmethod(spans_kept))},
         task=(str, Field(description="the research problem, a short noun phrase of 3-12 words")),

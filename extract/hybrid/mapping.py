@@ -22,12 +22,12 @@ from ..candidates.claims import attach_claims
 from ..candidates.numbers import NumberCandidate
 from ..config import DECIDE
 from ..candidates.task import final_task
-from ..decision import written_task as cut_task
+from ..decision import claims_key, written_task as cut_task
 from ..errors import UsageError
 from ..grounding import Aligner
 from ..text import parse_number_at
 from .answer import _ID
-from .checks import Sentences, contradictions, generic, silent_fields
+from .checks import Sentences, contradictions, copied_readings, generic, silent_fields
 from .proposal import Proposal
 
 SOURCES = ("model", "rules", "auto")
@@ -200,6 +200,17 @@ def _added(proposal: Proposal, answer: BaseModel) -> list[tuple[str, NumberCandi
     return out
 
 
+def _claims(proposal: Proposal, numbers: list, methods: list, datasets: list, kinds: list,
+            contribution: str | None) -> list:
+    """The claims rules' reading of ``numbers`` with the final names: the rules' own call's
+    claims (computed with the proposal, in the worker) when it had the same inputs, else
+    :func:`attach_claims` again."""
+    memo = proposal.claims_memo
+    if memo is not None and memo[0] == claims_key(numbers, methods, datasets, kinds, contribution):
+        return [memo[1][(n.start, n.end)] for n in numbers]
+    return attach_claims(proposal.text, numbers, methods, datasets, kinds=kinds, contribution=contribution)
+
+
 def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine()) -> Mapped:
     """The default schema's fields (``PaperExtraction``) from a validated hybrid answer, with
     the source that decided each field and each number's ``rules_agree``."""
@@ -222,10 +233,11 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
         kept.append((key, num, d, kind))
     if src["added"] == "model":
         kept += [(key, num, d, d.kind) for key, num, d in _added(proposal, answer)]
-    rules_claims = attach_claims(proposal.text, [n for _, n, _, _ in kept], methods, datasets,
-                                 kinds=[k for *_, k in kept], contribution=contribution)
+    rules_claims = _claims(proposal, [n for _, n, _, _ in kept], methods, datasets,
+                           [k for *_, k in kept], contribution)
     sentences, numbers, stood_in = Sentences(proposal.text), [], 0
     silent = silent_fields(proposal, answer)
+    copied = copied_readings(proposal, answer, resolve, sentences) if combine.claims == "auto" else set()
     listed = {x.lower() for x in datasets}
     for (key, num, d, kind), claim in zip(kept, rules_claims):
         metric, dataset, method = (claim.fields()[f] for f in ("metric", "dataset", "method"))
@@ -253,7 +265,7 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
                 ruled_m = method if method is not None else own.get("method")
                 if m_method is None and ruled_m is not None and (ruled_m or "method" in silent):
                     m_method = ruled_m          # a named system; the paper's own ("") when it named none
-            in_sentence = combine.claims != "auto" or all(
+            in_sentence = combine.claims != "auto" or key not in copied and all(
                 _same(x, y) or _same(x, own.get(f)) or sentences.holds(x, num.start)
                 for x, y, f in ((m_dataset, dataset, "dataset"), (m_method, method, "method")))
             if src["claims"] == "model" and in_sentence:

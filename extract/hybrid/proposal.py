@@ -43,6 +43,9 @@ class Proposal:
     names: dict[str, NameCandidate]         # "@C1" -> candidate, in text order
     candidates: Candidates
     rules: dict = field(default_factory=dict)
+    #: the rules' own claims call: (its :func:`extract.decision.claims_key`, claims by span);
+    #: the mapping reuses them when the final names and kinds are the rules' (no re-read)
+    claims_memo: tuple | None = field(default=None, compare=False, repr=False)
 
     def rules_label(self, key: str) -> str:
         """The rules' label of candidate ``key``: method, dataset, both or other."""
@@ -114,7 +117,8 @@ def _context(text: str, n: NumberCandidate) -> str:
 def propose(text: str, title: str | None = None, candidates: Candidates | None = None) -> Proposal:
     """Number the rules' candidates of ``text`` and attach the rules' decision (deterministic)."""
     cands = candidates or find_candidates(text)
-    rules = decide(text, cands)
+    memo: dict = {}
+    rules = decide(text, cands, memo)
     numbers = {f"@N{i}": n for i, n in enumerate(sorted(cands.numbers, key=lambda n: n.start), 1)}
     used = {x.lower() for x in rules["method_names"] + rules["datasets"]}
     used |= {x["method"].lower() for x in rules["numbers"] if x.get("method")}
@@ -128,7 +132,7 @@ def propose(text: str, title: str | None = None, candidates: Candidates | None =
             names.append(n)
     names.sort(key=lambda n: n.start)
     return Proposal(text, title or None, numbers, {f"@C{i}": n for i, n in enumerate(names, 1)}, cands,
-                    _in_text_order(rules, cands))
+                    _in_text_order(rules, cands), memo.get("claims"))
 
 
 def _in_text_order(rules: dict, cands: Candidates) -> dict:

@@ -71,7 +71,7 @@ APPOS_DATASET = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\(
                             r"(?:" + DATASET_NOUNS + r"|evaluation\s+(?:framework|platform|harness|protocol|"
                             r"pipeline|toolkit)s?)\b", re.I)
 SELF_DATASET_BEFORE = re.compile(
-    r"\b(?:our|new|novel)"
+    r"\b(?:our|new|novel|self-\w+|newly[\s-]\w+|curated|constructed|collected|introduced|proposed)"
     r"\s+(?:[\w\-]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*,?\s*(?:called|named|dubbed|termed)?\s*$", re.I)
 NOUN_CALLED_BEFORE = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\s+|that\s+)?"
                                  r"(?:we\s+(?:call|name|term|dub)|called|named|dubbed|termed)\s*$", re.I)

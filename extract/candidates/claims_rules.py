@@ -56,35 +56,6 @@ def _ds_property(doc: _Doc, n: _Num) -> Any:
     return None if _property_after(doc, n) else _SKIP
 
 
-_SIZE_TEXT = re.compile(r"\d\s*(?:[BMK]|billion|million)[\s$}]*$")
-_MODEL_AFTER = re.compile(r"(?:-|\s+)(?:(?:param(?:eter)?s?\b(?:\s+|-)?)?(?:[A-Za-z][\w\-.]*\s+){0,2}?"
-                          r"(?:models?|students?|teachers?|LLMs?|LMs?|VLMs?|backbones?|variants?|versions?|"
-                          r"checkpoints?|networks?|transformers?|architectures?|policy|policies|decoders?|"
-                          r"encoders?|MoEs?)\b|param(?:eter)?s?\b)", re.I)
-
-
-def _model_size(doc: _Doc, n: _Num) -> tuple[int, int] | None:
-    """The span after a number that makes it a model's size ("7B student", "130M-parameter
-    Hydra architecture"), or None."""
-    if not _SIZE_TEXT.search(doc.text[n.start:n.end]):
-        return None
-    m = _MODEL_AFTER.match(doc.text, n.end)
-    return (m.start(), m.end()) if m else None
-
-
-def _ds_model_size(doc: _Doc, n: _Num) -> Any:
-    return None if _model_size(doc, n) else _SKIP
-
-
-def _me_model_size(doc: _Doc, n: _Num) -> Any:
-    """"the 350M-parameter Hydra architecture": the size of the model named with it."""
-    span = _model_size(doc, n)
-    if span is None:
-        return _SKIP
-    named = [o for o in _systems(doc, n) if span[0] <= o.start < span[1]]
-    return _ref(named[0]) if named else _SKIP
-
-
 _TIME_TEXT = re.compile(r"\d\s*(?:h|hrs?|hours?|min|mins|minutes|days?|GPU[- ]hours)[\s$}]*$", re.I)
 _TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|distill\w*)\b", re.I)
 _GAIN_VERB = re.compile(r"\b(?:reduc\w*|cut\w*|sav\w*|shorten\w*|faster|speed\w*|accelerat\w*|achiev\w*|"
@@ -286,7 +257,6 @@ def _first(doc: _Doc, name: str) -> Ref | None:
 
 DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("system-property", "a 32B-parameter model: Qwen uses 32B parameters on MMLU", _ds_property),
-    ("model-size", "distils into a 7B student on AIME-25", _ds_model_size),
     ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _ds_training_cost),
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
     ("respectively-mixed", "Results on CUB and real robots show 2.1% and 3.4% gains, respectively",
@@ -487,7 +457,6 @@ METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("possessive", "FooNet reaches 38.5%, above the best prior model's 27.6%", _me_possessive),
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),
-    ("model-size", "the 350M-parameter FooNet architecture", _me_model_size),
     ("setting-property", "FooNet comes in three sizes (1B, 7B and 13B parameters)", _me_setting_property),
     ("nobody-subject", "Human annotators reach 92.5% on BarBench", _me_nobody_subject),
     ("subject", "Llama3-8B outperforms PromptRank by 9.4%", _me_subject),

@@ -82,36 +82,6 @@ def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     return _ref(hit) if hit is not None else _SKIP
 
 
-_ITEM_AFTER = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?(?!respectively\b)[\w\-]+")
-_ITEM_BEFORE = re.compile(r"(?<![\w\-])[\w\-]+(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?$")
-
-
-_RESPECTIVELY = re.compile(r"\brespectively\b")
-
-
-def _ds_respectively_mixed(doc: _Doc, n: _Num) -> Any:
-    """"results on OVMM and real-world ... 2.68% and 16.67% ..., respectively": a dataset
-    coordinated with items that are no dataset pairs with the number at its place; the others
-    name none."""
-    group = doc.groups[n.i]
-    s, e = doc.sentence(n)
-    if len(group) < 2 or not doc.sentence_has(_RESPECTIVELY, n) or _pair(doc, n, doc.evaluation_datasets(n)):
-        return _SKIP
-    for o in doc.evaluation_datasets(n):
-        if group[0].start < o.end and o.start < group[-1].end:
-            continue
-        lo, hi = (s, group[0].start) if o.end <= group[0].start else (group[-1].end, e)    # the list's side
-        before, pos = 0, o.start
-        while (m := _ITEM_BEFORE.search(doc.text, lo, pos)) and before < len(group):
-            before, pos = before + 1, m.start()
-        after, pos = 0, o.end
-        while (m := _ITEM_AFTER.match(doc.text, pos)) and after < len(group) and m.end() <= hi:
-            after, pos = after + 1, m.end()
-        if before + after + 1 == len(group) and (before or after):
-            return _ref(o) if group.index(n) == before else None
-    return _SKIP
-
-
 _NEXT_CLAUSE = re.compile(r"\s*,?\s*(?:and|while|whereas|but)\s+(?:[a-z]+\s+){0,2}?(?:on|for|in)\s+(?:the\s+)?")
 
 
@@ -259,8 +229,6 @@ DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("system-property", "a 32B-parameter model: Qwen uses 32B parameters on MMLU", _ds_property),
     ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _ds_training_cost),
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
-    ("respectively-mixed", "Results on CUB and real robots show 2.1% and 3.4% gains, respectively",
-     _ds_respectively_mixed),
     ("joint", "improves by 4.1% on average across the three benchmarks", _ds_joint),
     ("on-after", "reaches 91.2% top-1 accuracy on ImageNet", _ds_on_after),
     ("on-before", "On ImageNet, FooNet reaches 91.2% accuracy", _ds_on_before),

@@ -132,7 +132,7 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
         return _SKIP                # "2.1 points", "3 percentage points": a unit, not a measure
     if n.kind != "setting" and not HEADS.search(doc.text[s:e]) and (
             keep[-1].group(0).lower() in _INSTANCE_NOUNS
-            or _EVENT_SHARE_BEFORE.search(doc.text[doc.sentence(n)[0]:doc.groups[n.i][0].start])):
+            or _EVENT_SHARE_BEFORE.search(doc.text, max(doc.sentence(n)[0], doc.groups[n.i][0].start - 60), doc.groups[n.i][0].start)):
         return _SKIP                # "in 32% of trials", "saving 8% of training tokens": how often or
     return Ref(doc.text[s:e], s, e)  # how much, not what the result measures
 

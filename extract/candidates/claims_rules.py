@@ -64,16 +64,12 @@ _GAIN_VERB = re.compile(r"\b(?:reduc\w*|cut\w*|sav\w*|shorten\w*|faster|speed\w*
 
 def _training_cost(doc: _Doc, n: _Num) -> bool:
     """"pretrained in 166 hours on a single H100": training cost, a setting of no dataset or system."""
-    before = doc.text[doc.sentence(n)[0]:n.start]
-    return bool(_TIME_TEXT.search(doc.text[n.start:n.end]) and _TRAIN_VERB.search(before)
-                and not _GAIN_VERB.search(before))
+    s = doc.sentence(n)[0]
+    return bool(_TIME_TEXT.search(doc.text, n.start, n.end) and _TRAIN_VERB.search(doc.text, s, n.start)
+                and not _GAIN_VERB.search(doc.text, s, n.start))
 
 
-def _ds_training_cost(doc: _Doc, n: _Num) -> Any:
-    return None if _training_cost(doc, n) else _SKIP
-
-
-def _me_training_cost(doc: _Doc, n: _Num) -> Any:
+def _no_training_cost(doc: _Doc, n: _Num) -> Any:
     return None if _training_cost(doc, n) else _SKIP
 
 
@@ -227,7 +223,7 @@ def _first(doc: _Doc, name: str) -> Ref | None:
 
 DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("system-property", "a 32B-parameter model: Qwen uses 32B parameters on MMLU", _ds_property),
-    ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _ds_training_cost),
+    ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _no_training_cost),
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
     ("joint", "improves by 4.1% on average across the three benchmarks", _ds_joint),
     ("on-after", "reaches 91.2% top-1 accuracy on ImageNet", _ds_on_after),
@@ -346,7 +342,7 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     before the number that is not compared to, used or trained on."""
     if n.kind == "setting":
         return _SKIP
-    s = doc.clause_start(n)
+    s = doc.break_before(n, n.start)
     for k, run in doc.runs_back(doc.between(_systems(doc, n), s, n.start)):
         lead = run[0].start          # (the patterns end the lead: searched over its last words)
         if k > 0 and (re.match(r"(?:'s|’s)\b", doc.text[run[-1].end:run[-1].end + 3])
@@ -386,7 +382,7 @@ def _me_setting_property(doc: _Doc, n: _Num) -> Any:
 METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("from-to", "FooNet improves GPT-4o's success rate from 31.2% to 58.7%", _me_from_to),
     ("nobody", "FooNet reaches 91% (73% for the baseline)", _me_nobody),
-    ("training-cost", "Training FooNet takes 36 hours on one GPU", _me_training_cost),
+    ("training-cost", "Training FooNet takes 36 hours on one GPU", _no_training_cost),
     ("possessive", "FooNet reaches 38.5%, above the best prior model's 27.6%", _me_possessive),
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),

@@ -88,9 +88,7 @@ def _number_text(doc: _Doc, n: _Num) -> str:
 Rule = Callable[[_Doc, _Num], Any]
 
 
-# ---------------------------------------------------------------------------------------
-# value type rules: a rule returns (value type, cue) or _SKIP
-# ---------------------------------------------------------------------------------------
+# -- value type rules: a rule returns (value type, cue) or _SKIP
 def _vt_from_to(doc: _Doc, n: _Num) -> Any:
     """"from 31.2% to 58.7%": both ends are values as measured."""
     s = doc.sentence(n)[0]
@@ -230,9 +228,7 @@ CHANGE_RULES: tuple[tuple[str, str, Rule], ...] = (
 PARALLEL_RULE = ("parallel", "FooNet improves BLEU by 2.1 on WMT14 and by 1.3 on WMT16", _vt_parallel)
 
 
-# ---------------------------------------------------------------------------------------
-# compared system rules (changes only): a rule returns (Ref, cue) or _SKIP
-# ---------------------------------------------------------------------------------------
+# -- compared system rules (changes only): a rule returns (Ref, cue) or _SKIP
 _COMPARE = {
     "over": r"over", "than": r"than", "compared": r"compared\s+(?:to|with|against)|in\s+comparison\s+(?:to|with)",
     "outperform": r"outperform\w*",

@@ -16,9 +16,7 @@ _SKIP = ...
 Rule = Any
 
 
-# ---------------------------------------------------------------------------------------
-# metric rules
-# ---------------------------------------------------------------------------------------
+# -- metric rules
 def _mt_respectively(doc: _Doc, n: _Num) -> Any:
     s, e = doc.sentence(n)
     hit = _pair(doc, n, doc.memo(("metrics-in", n.sent), lambda: doc.between(doc.metrics, s, e)))

@@ -42,7 +42,6 @@ class Claim:
                 "value_type": self.value_type, "compared_to": self.compared_to.text if self.compared_to else None}
 
 
-# ---------------------------------------------------------------------------------------
 def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
     """"an IoU gain of 1.6% on A and 1.5% on B": a number joined by "and" to the previous one
     in its clause, with no measure of its own, measures what that one does."""

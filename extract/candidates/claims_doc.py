@@ -274,11 +274,6 @@ class _Doc:
             return items, {it.start: run for run in self.runs(items) for it in run}
         return self.memo(("run-of", id(items)), index)[1][o.start]
 
-    def next_number(self, n: _Num) -> _Num | None:
-        """The number right after n in its sentence, or None."""
-        m = self.nums[n.i + 1] if n.i + 1 < len(self.nums) else None
-        return m if m is not None and m.sent == n.sent else None
-
     def runs(self, items: Sequence[Any]) -> list[list[Any]]:
         """Coordinated runs of spans ("A, B and C"), once per list."""
         def make() -> tuple[Sequence[Any], list[list[Any]]]:

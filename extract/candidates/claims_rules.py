@@ -37,10 +37,7 @@ _NOBODY_AFTER = re.compile(r"\s*(?:\\?%|×|x|points?)?\s*(?:\)\s*)?(?:for|by|of|
 _SYSTEM_PROPERTY = re.compile(r"\s*(?:\\?%\s*)?(?:[A-Za-z][\w\-]*\s+)?(?:parameters|params|layers|experts)\b", re.I)
 
 
-# ---------------------------------------------------------------------------------------
-# dataset rules: (name, example, rule) - a rule returns a Ref, None (decided: no dataset)
-# or ... (does not apply)
-# ---------------------------------------------------------------------------------------
+# -- dataset rules: (name, example, rule) - a rule returns a Ref, None (decided: no dataset) or ... (does not apply)
 Rule = Callable[[_Doc, _Num], Any]
 _SKIP = ...
 
@@ -87,7 +84,8 @@ def _ds_on_after(doc: _Doc, n: _Num) -> Any:
     cands = doc.between(evals, s, e)
     if not cands:
         return _SKIP
-    nxt = doc.next_number(doc.groups[n.i][-1])
+    k = doc.groups[n.i][-1].i + 1             # the number after n's group, in its sentence
+    nxt = doc.nums[k] if k < len(doc.nums) and doc.nums[k].sent == n.sent else None
     if nxt is not None and e == nxt.start and _NEXT_CLAUSE.fullmatch(doc.text, s, cands[0].start):
         return _SKIP                # "on A from x to y and on B from u to v": B is the next numbers'
     return None if len(doc.run_of(evals, cands[0])) > 1 else _ref(cands[0])
@@ -236,9 +234,7 @@ DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
 )
 
 
-# ---------------------------------------------------------------------------------------
-# method rules
-# ---------------------------------------------------------------------------------------
+# -- method rules
 def _systems(doc: _Doc, n: _Num) -> list[_Occ]:
     return doc.in_sentence(n, ("method", "system"))
 

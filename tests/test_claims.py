@@ -204,3 +204,28 @@ def test_training_data_counted_but_not_the_training_time():
     assert got["166 hours"][1] is None
     assert got["45.9%"] == ("mIoU", "ADE20K", "LensNet")
     assert got["27.6%"][2] is None                          # the prior model's value, not LensNet's
+
+
+def test_claims_of_one_long_sentence_of_comparisons_grow_linearly():
+    """Issue 20 item 13: the claims rules alone (names and numbers found before the clock starts)
+    on one sentence of k comparisons cost about 4x for 4x the text (quadratic: 16x)."""
+    import time
+    from extract.candidates import find_candidates
+    from extract.decision import RULES_POLICY, build_plan, map_answer
+
+    def shape(n):
+        return "FooNet improves accuracy" + ", ".join(f" by {i % 9}.1% on Set{i}" for i in range(n // 16)) + "."
+
+    def cpu(n):
+        text = shape(n)
+        plan = build_plan(find_candidates(text), RULES_POLICY, text)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.thread_time()
+            map_answer(plan, {}, RULES_POLICY)
+            best = min(best, time.thread_time() - t0)
+        return best
+
+    cpu(500)
+    small, large = cpu(2000), cpu(8000)
+    assert large / max(small, 1e-3) < 6.5, f"{small:.3f}s at 2,000 chars, {large:.3f}s at 8,000"

@@ -12,15 +12,6 @@ def _datasets(text, datasets):
     return {n.text: (c.dataset.text if c.dataset else None) for n, c in zip(nums, attach_claims(text, nums, ["GlideNav"], datasets))}
 
 
-def test_respectively_pairs_a_dataset_coordinated_with_an_unnamed_setting():
-    text = ("Experiments on HM3D and real-world homes show that GlideNav raises success rates by 4.1% and "
-            "9.8%, respectively.")
-    assert _datasets(text, ["HM3D"]) == {"4.1%": "HM3D", "9.8%": None}
-    text = ("Experiments on physical robots and HM3D show that GlideNav raises success rates by 4.1% and "
-            "9.8%, respectively.")
-    assert _datasets(text, ["HM3D"]) == {"4.1%": None, "9.8%": "HM3D"}
-
-
 def test_without_respectively_the_number_keeps_its_dataset():
     text = "Experiments on HM3D and real-world homes show that GlideNav raises success rates by 4.1% and 9.8%."
     assert _datasets(text, ["HM3D"]) == {"4.1%": "HM3D", "9.8%": "HM3D"}
@@ -44,8 +35,3 @@ def test_a_long_form_dataset_has_no_short_head():
     nums = find_candidates(text).numbers
     (claim,) = attach_claims(text, nums, [], ["MARL Benchmark for Warehouse Robots"])
     assert claim.dataset is None
-
-
-def test_respectively_mixed_with_the_list_after_the_numbers():
-    text = "GlideNav raises success rates by 4.1% and 9.8% on HM3D and real-world homes, respectively."
-    assert _datasets(text, ["HM3D"]) == {"4.1%": "HM3D", "9.8%": None}

@@ -65,39 +65,7 @@ def test_parameter_count_names_no_dataset():
     assert claims_of(text, [], ["MMLU"])["32B"][1] is None
 
 
-def test_model_size_before_a_model_noun_names_no_dataset():
-    text = ("We propose StepKD. StepKD improves pass@1 by 2.1 points over GRPO for a 7B student "
-            "on AIME-25.")
-    got = claims_of(text, ["StepKD"], ["AIME-25"])
-    assert got["7B"][1:3] == (None, None)
-    assert got["2.1"][1:3] == ("AIME-25", "StepKD")
-
-
-def test_hyphenated_parameter_count_belongs_to_the_named_model():
-    text = ("We validate the theory on the 350M-parameter Hydra architecture across CIFAR-10 and "
-            "report an FID of 3.1 on CIFAR-10.")
-    got = claims_of(text, ["Hydra"], ["CIFAR-10"])
-    assert got["350M"][1:3] == (None, "Hydra")
-
-
 # -- "92.5% for human annotators" as a result of the paper's method ------------------------
-def test_human_subject_is_no_system():
-    text = ("We introduce QuizBench, a benchmark of visual puzzles. Human annotators reach 92.5% on "
-            "QuizBench, while the strongest model, GPT-4o, reaches 61.0%.")
-    got = claims_of(text, [], ["QuizBench"], contribution="dataset")
-    assert got["92.5%"][2] is None
-    assert got["61.0%"][2] == "GPT-4o"
-
-
-def test_expert_and_chance_subjects_are_no_system():
-    text = ("We propose RadNet for chest X-rays. Expert radiologists achieve an AUC of 0.91, random "
-            "guessing scores 0.50, and RadNet attains 0.89.")
-    got = claims_of(text, ["RadNet"], [])
-    assert got["0.91"][2] is None
-    assert got["0.50"][2] is None
-    assert got["0.89"][2] == "RadNet"
-
-
 def test_system_outperforming_humans_keeps_its_gain():
     text = "We propose ChessMind. ChessMind outperforms human experts by 5% in puzzle accuracy."
     assert claims_of(text, ["ChessMind"], [])["5%"][2] == "ChessMind"

@@ -1,21 +1,10 @@
-"""Absolute value or change, and the named system a change is measured against.
+"""Absolute value or change, and the named system a change is measured against
+(tests/gold/GUIDELINE.md, "Absolute value or change").
 
-tests/gold/GUIDELINE.md ("Absolute value or change"): a number is a *change* when it states a
-difference or a ratio between a value of its measure and a reference value ("improves accuracy
-by 9.2%", "+5.3%", "40% fewer FLOPs", "2.5x faster", "an accuracy drop of 18%"), else
-*absolute* ("91.2% accuracy", both ends of "from 31.2% to 58.7%").  For a change,
-``compared_to`` is the named system the reference value belongs to ("outperforms PromptRank by
-9.43%", "+8.26% over OFA"); null when the reference is unnamed ("over the baseline").
-
-:func:`change_of` is called once per number by :func:`extract.candidates.claims.attach_claims`
-with the claims document (:class:`~.claims_doc._Doc`).  The first rule of
-:data:`CHANGE_RULES` that applies decides the value type; :data:`COMPARED_RULES` find the
-compared system of a change.  A rule that fires records ``<rule>/<cue>`` (the alternative of
-its vocabulary that matched) in an open :func:`extract.candidates.rules.trace`, so
-``bench/change_firings.py`` counts every alternative on the real corpus on its own.
-
-Written by hand (no library reads "outperforms X by 3 points"): a few lexical cues at the
-number, in the clause the claims rules already delimit.
+:func:`change_of` is called once per number by :func:`extract.candidates.claims.attach_claims`.
+The first rule of :data:`CHANGE_RULES` that applies decides the value type; :data:`COMPARED_RULES`
+find the compared system of a change.  A rule that fires records ``<rule>/<cue>`` (the
+alternative of its vocabulary that matched), counted by ``bench/change_firings.py``.
 """
 
 from __future__ import annotations
@@ -76,7 +65,8 @@ _VERB_BY = re.compile(rf"\b(?:{_alt(_VERBS)})\b(?:[^.;:]{{0,80}}?){_BY}", re.I)
 _PLAIN_BY = re.compile(_BY, re.I)
 _NOUN_OF = re.compile(rf"\b(?:{_alt(_NOUNS)})\s+(?:(?:of|by)\s+)?{_QUALIFIER}{_OPEN}$", re.I)
 _STOP = r"(?!(?:and|or|of|in|on|for|with|to|by|at|the|a|an|than|over|while|which|that)\b)"
-_NOUN_AFTER = re.compile(rf"[\s$}})]*(?:-?\s*points?\s+)?(?:{_STOP}[\w\-@]+\s+){{0,3}}?(?:{_alt(_AFTER_NOUNS)})\b", re.I)
+#: (a word is at most 40 characters: "1-1-1-..." stays linear)
+_NOUN_AFTER = re.compile(rf"[\s$}})]*(?:-?\s*points?\s+)?(?:{_STOP}[\w\-@]{{1,40}}\s+){{0,3}}?(?:{_alt(_AFTER_NOUNS)})\b", re.I)
 _COMPARATIVE = re.compile(rf"[\s$}})]*(?:-?\s*points?\s+)?(?:{_alt(_COMPARATIVES)})\b", re.I)
 _SIGNED = re.compile(r"(?:^|[\s(\[{$])\+\s*\$?\s*$")
 _POINTS = re.compile(r"(?:percentage\s+points?|pp\b|p\.p\.)", re.I)
@@ -98,9 +88,7 @@ def _number_text(doc: _Doc, n: _Num) -> str:
 Rule = Callable[[_Doc, _Num], Any]
 
 
-# ---------------------------------------------------------------------------------------
-# value type rules: a rule returns (value type, cue) or _SKIP
-# ---------------------------------------------------------------------------------------
+# -- value type rules: a rule returns (value type, cue) or _SKIP
 def _vt_from_to(doc: _Doc, n: _Num) -> Any:
     """"from 31.2% to 58.7%": both ends are values as measured."""
     s = doc.sentence(n)[0]
@@ -134,32 +122,31 @@ def _vt_points(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+def _before(doc: _Doc, n: _Num) -> str:
+    """The text of n's clause segment before its group (the "by" rules read it)."""
+    first = doc.groups[n.i][0]
+    return doc.text[doc.segment_before(first)[0]:first.start]
+
+
 @per_group
 def _vt_verb_by(doc: _Doc, n: _Num) -> Any:
     """"improves accuracy by 9.2%", "outperforms PromptRank by 9.43%, 7.68%, and 4.82%"."""
-    first = doc.groups[n.i][0]
-    s = doc.segment_before(first)[0]
-    m = _VERB_BY.search(doc.text[s:first.start])
+    m = _VERB_BY.search(_before(doc, n))
     return (CHANGE, _cue(m, _VERBS)) if m else _SKIP
 
 
 @per_group
 def _vt_by_unit(doc: _Doc, n: _Num) -> Any:
     """"accelerates queries by 5x", "drops by 4%": "by" a percentage, multiplier or points."""
-    first = doc.groups[n.i][0]
-    s = doc.segment_before(first)[0]
-    last = doc.groups[n.i][-1]
-    if _PLAIN_BY.search(doc.text[s:first.start]) and _CHANGE_UNIT.search(doc.text[first.start:last.end + 8]):
-        return CHANGE, "by"
-    return _SKIP
+    group = doc.groups[n.i]
+    unit = _CHANGE_UNIT.search(doc.text, group[0].start, group[-1].end + 8)
+    return (CHANGE, "by") if unit and _PLAIN_BY.search(_before(doc, n)) else _SKIP
 
 
 @per_group
 def _vt_noun_of(doc: _Doc, n: _Num) -> Any:
     """"an average accuracy drop of 18%", "an average gain of 5.3%"."""
-    first = doc.groups[n.i][0]
-    s = doc.segment_before(first)[0]
-    m = _NOUN_OF.search(doc.text[s:first.start])
+    m = _NOUN_OF.search(_before(doc, n))
     return (CHANGE, _cue(m, _NOUNS)) if m else _SKIP
 
 
@@ -170,37 +157,9 @@ def _vt_noun_after(doc: _Doc, n: _Num) -> Any:
     return (CHANGE, cue) if cue else _SKIP
 
 
-_TOKEN_RUN = re.compile(r"[\w\-@]*")
-_POINTS_AT = re.compile(r"-?\s*points?", re.I)
-_STOP_AT = re.compile(_STOP, re.I)
-_NOUN_AT = re.compile(rf"(?:{_alt(_AFTER_NOUNS)})\b", re.I)
-#: _NOUN_AFTER from the white space after its first word on
-_NOUN_AFTER_REST = re.compile(rf"\s+(?:{_STOP}[\w\-@]+\s+){{0,2}}?(?:{_alt(_AFTER_NOUNS)})\b", re.I)
-
-
 def _noun_after(doc: _Doc, x: int) -> str | None:
-    """The cue of ``_NOUN_AFTER.match(doc.text, x)``, or None.  Inside a long word ("1-1-1-...")
-    that match's first word runs to the word's end, and all after it is the same for every
-    number in the word: that part is matched once per word, so such a word stays linear."""
-    def match() -> str | None:
-        t = doc.text
-        run = doc.memo("token-run", lambda: [-1, -1])        # the last long word read: [from, end)
-        if not run[0] <= x < run[1]:
-            r = _TOKEN_RUN.match(t, x).end()
-            if r - x > 32:
-                run[0], run[1] = x, r
-        if not run[0] <= x < run[1] or _POINTS_AT.match(t, x):
-            m = _NOUN_AFTER.match(t, x)
-            return _cue(m, _AFTER_NOUNS) if m else None
-        m = _NOUN_AT.match(t, x)            # no word before the noun
-        if m:
-            return _cue(m, _AFTER_NOUNS)
-        if not _STOP_AT.match(t, x):
-            return None                     # the first word may not be a stop word
-        end = run[1]
-        rest = doc.memo(("noun-after-rest", end), lambda: _NOUN_AFTER_REST.match(t, end))
-        return _cue(rest, _AFTER_NOUNS) if rest else None
-    return doc.memo(("noun-after", x), match)
+    m = _NOUN_AFTER.match(doc.text, x)
+    return _cue(m, _AFTER_NOUNS) if m else None
 
 
 def _vt_comparative(doc: _Doc, n: _Num) -> Any:
@@ -269,9 +228,7 @@ CHANGE_RULES: tuple[tuple[str, str, Rule], ...] = (
 PARALLEL_RULE = ("parallel", "FooNet improves BLEU by 2.1 on WMT14 and by 1.3 on WMT16", _vt_parallel)
 
 
-# ---------------------------------------------------------------------------------------
-# compared system rules (changes only): a rule returns (Ref, cue) or _SKIP
-# ---------------------------------------------------------------------------------------
+# -- compared system rules (changes only): a rule returns (Ref, cue) or _SKIP
 _COMPARE = {
     "over": r"over", "than": r"than", "compared": r"compared\s+(?:to|with|against)|in\s+comparison\s+(?:to|with)",
     "outperform": r"outperform\w*",
@@ -322,15 +279,6 @@ def _shaped(doc: _Doc, n: _Num) -> tuple[list[int], list[Ref]]:
     return doc.memo(("change-shaped", n.sent), make)
 
 
-def _systems(doc: _Doc, n: _Num, s: int, e: int) -> list[Any]:
-    """The named systems of ``doc.text[s:e]``: the claims document's method and system
-    occurrences, and tokens shaped like a name that are no dataset, metric or number."""
-    found: list[Any] = [o for o in doc.in_sentence(n, ("method", "system")) if s <= o.start < e]
-    starts, refs = _shaped(doc, n)
-    found += [r for r in refs[bisect_left(starts, s):bisect_left(starts, e)] if r.end <= e]
-    return found
-
-
 def _clause(doc: _Doc, n: _Num) -> tuple[int, int]:
     """From the last clause break before n's group to the end of the segment after it."""
     return doc.break_before(n, doc.groups[n.i][0].start), doc.segment_after(n)[1]
@@ -344,22 +292,38 @@ def _same(o: Any, method: Any) -> bool:
     return isinstance(method, Ref) and _text(o).lower() == method.text.lower()
 
 
+class _Cued:
+    """Sorted items of a sentence with ``test(o, w)`` read over text[w:o.start], w at most
+    ``width`` characters before o and never before the clause start: found once per sentence,
+    re-read only for the items within ``width`` of a clause start (linear in a long sentence)."""
+
+    def __init__(self, items: list[Any], test: Callable[[Any, int], Any], width: int, sent_s: int):
+        self.items, self.starts, self.test, self.width = items, [o.start for o in items], test, width
+        self.hit = [(o, c) for o in items if (c := test(o, max(sent_s, o.start - width))) is not None]
+        self.hit_starts = [o.start for o, _ in self.hit]
+
+    def found(self, s: int, lo: int, e: int, at: int | None = None) -> list[tuple[Any, Any]]:
+        """(item, value) in [lo, e) as read from the clause start s on: those within ``width`` of
+        s, then of the rest the first (``at`` None) or the two nearest ``at``."""
+        near = [(o, c) for o in self.items[bisect_left(self.starts, max(lo, s)):bisect_left(self.starts, min(e, s + self.width))]
+                if (c := self.test(o, max(s, o.start - self.width))) is not None]
+        a, b = bisect_left(self.hit_starts, max(lo, s + self.width)), bisect_left(self.hit_starts, e)
+        k = a if at is None else bisect_left(self.hit_starts, at, a, b)
+        return near + [self.hit[j] for j in ((k,) if at is None else (k - 1, k)) if a <= j < b]
+
+
 class _Named:
     """The systems of a sentence a change can be compared to, for one method (its own name is
-    none): each kind in text order (its occurrences first, then name-shaped tokens, as
-    :func:`_systems` lists them), all of them merged with their coordinated runs, and the
-    comparison cue before each; built once per sentence, so that every number asks by
-    bisection (linear in a long sentence of many numbers and names)."""
+    none), of each kind (its occurrences, then name-shaped tokens) in text order; the named ones
+    merged with their coordinated runs; built once per sentence."""
 
     def __init__(self, doc: _Doc, n: _Num, method: Any):
-        self.doc = doc
-        occ = [o for o in doc.in_sentence(n, ("method", "system"))]
-        refs = _shaped(doc, n)[1]
-        self.parts = [[o for o in part if not _same(o, method)] for part in (occ, refs)]
-        self.starts = [[o.start for o in part] for part in self.parts]
-        self.named = sorted((o for part in self.parts for o in part if not (
-            _text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end) or _FAMILY.search(_text(o)))),
-            key=lambda o: o.start)
+        self.doc, sent_s = doc, doc.sentence(n)[0]
+        parts = [[o for o in part if not _same(o, method)]
+                 for part in (doc.in_sentence(n, ("method", "system")), _shaped(doc, n)[1])]
+        named = [[o for o in part if not (_text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end)
+                                          or _FAMILY.search(_text(o)))] for part in parts]
+        self.named = sorted(named[0] + named[1], key=lambda o: o.start)
         self.named_starts = [o.start for o in self.named]
         self.run_at: list[tuple[int, int]] = []         # per named: its run's bounds in named
         lo = 0
@@ -367,34 +331,13 @@ class _Named:
             if k == len(self.named) or not _LIST_GAP.fullmatch(doc.text[self.named[k - 1].end:self.named[k].start]):
                 self.run_at += [(lo, k)] * (k - lo)
                 lo = k
-        ok = {o.start for o in self.named}
-        # the cue before each named system, read over the 60 characters before it (the clause
-        # start cuts that window only for the systems within 60 characters of it: asked apart)
-        self.hits = [[(o, self._cue(o, max(0, o.start - 60))) for o in part if o.start in ok] for part in self.parts]
-        self.hits = [[(o, c) for o, c in part if c is not None] for part in self.hits]
-        self.hit_starts = [[o.start for o, _ in part] for part in self.hits]
-        self.all_named = [[o for o in part if o.start in ok] for part in self.parts]
-        self.all_starts = [[o.start for o in part] for part in self.all_named]
-        # "GPT-4o's success rate" after "improves": the possessed, read over the 30 characters before
-        self.owners = [[o for o in part if self._owner(o, max(0, o.start - 30))] for part in self.parts]
-        self.owner_starts = [[o.start for o in part] for part in self.owners]
+        # the comparison cue before each named system; "GPT-4o's success rate" after "improves"
+        self.cues = [_Cued(part, self._cue, 60, sent_s) for part in named]
+        self.owners = [_Cued(part, self._owner, 30, sent_s) for part in parts]
 
-    def _owner(self, o: Any, w: int) -> bool:
+    def _owner(self, o: Any, w: int) -> bool | None:
         t = self.doc.text
-        return bool(re.match(r"(?:'s|’s)\s", t[o.end:o.end + 3]) and _POSSESSED.search(t[w:o.start]))
-
-    def first_owner(self, s: int, e: int) -> Any | None:
-        """The first system in [s, e) (in list order) that is the possessor after "improves"."""
-        for kind in (0, 1):
-            part, starts = self.parts[kind], self.starts[kind]
-            for j in range(bisect_left(starts, s), bisect_left(starts, min(e, s + 30))):
-                if (kind == 0 or part[j].end <= e) and self._owner(part[j], max(s, part[j].start - 30)):
-                    return part[j]
-            owners, starts = self.owners[kind], self.owner_starts[kind]
-            j = bisect_left(starts, max(s, s + 30))
-            if j < len(owners) and owners[j].start < e and (kind == 0 or owners[j].end <= e):
-                return owners[j]
-        return None
+        return True if re.match(r"(?:'s|’s)\s", t[o.end:o.end + 3]) and _POSSESSED.search(t[w:o.start]) else None
 
     def _cue(self, o: Any, w: int) -> str | None:
         t = self.doc.text
@@ -403,31 +346,16 @@ class _Named:
             return _cue(m, _COMPARE)
         return None
 
+    def first_owner(self, s: int, e: int) -> Any | None:
+        """The first system in [s, e) (occurrences first) that is the possessor after "improves"."""
+        return next((o for kind in (0, 1) for o, _ in self.owners[kind].found(s, s, e) if kind == 0 or o.end <= e), None)
+
     def nearest_hit(self, s: int, lo: int, e: int, at: int) -> tuple[int, int, int, Any, str] | None:
         """The named system in [lo, e) with a cue (read from s on) nearest to ``at``:
-        (distance, kind, start, system, cue), the first of the list on a tie."""
-        best = None
-        for kind in (0, 1):
-            cands = []
-            near = self.all_named[kind]
-            starts = self.all_starts[kind]
-            # within 60 characters of s the window is cut at s: read again
-            for j in range(bisect_left(starts, max(lo, s)), bisect_left(starts, min(e, s + 60))):
-                o = near[j]
-                c = self._cue(o, max(s, o.start - 60))
-                if c is not None:
-                    cands.append((o, c))
-            hs, hits = self.hit_starts[kind], self.hits[kind]
-            a, b = bisect_left(hs, max(lo, s + 60)), bisect_left(hs, e)
-            k = bisect_left(hs, at, a, b)
-            cands += [hits[j] for j in (k - 1, k) if a <= j < b]
-            for o, c in cands:
-                if kind == 1 and o.end > e:
-                    continue
-                key = (abs(o.start - at), kind, o.start)
-                if best is None or key < best[:3]:
-                    best = key + (o, c)
-        return best
+        (distance, kind, start, system, cue), an occurrence first on a tie."""
+        return min(((abs(o.start - at), kind, o.start, o, c) for kind in (0, 1)
+                    for o, c in self.cues[kind].found(s, lo, e, at) if kind == 0 or o.end <= e),
+                   key=lambda x: x[:3], default=None)
 
 
 def _named(doc: _Doc, n: _Num, method: Any) -> _Named:

@@ -16,9 +16,7 @@ _SKIP = ...
 Rule = Any
 
 
-# ---------------------------------------------------------------------------------------
-# metric rules
-# ---------------------------------------------------------------------------------------
+# -- metric rules
 def _mt_respectively(doc: _Doc, n: _Num) -> Any:
     s, e = doc.sentence(n)
     hit = _pair(doc, n, doc.memo(("metrics-in", n.sent), lambda: doc.between(doc.metrics, s, e)))
@@ -132,7 +130,7 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
         return _SKIP                # "2.1 points", "3 percentage points": a unit, not a measure
     if n.kind != "setting" and not HEADS.search(doc.text[s:e]) and (
             keep[-1].group(0).lower() in _INSTANCE_NOUNS
-            or _EVENT_SHARE_BEFORE.search(doc.text[doc.sentence(n)[0]:doc.groups[n.i][0].start])):
+            or _EVENT_SHARE_BEFORE.search(doc.text, max(doc.sentence(n)[0], doc.groups[n.i][0].start - 60), doc.groups[n.i][0].start)):
         return _SKIP                # "in 32% of trials", "saving 8% of training tokens": how often or
     return Ref(doc.text[s:e], s, e)  # how much, not what the result measures
 

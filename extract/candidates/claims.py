@@ -1,20 +1,11 @@
 """Claims: which metric, dataset and method each number of an abstract belongs to.
 
-:func:`attach_claims` reads the structure of the sentence a number is in - who achieves it,
-what it is "on", what it is "compared to", coordinated lists and "respectively" - rather than
-taking the nearest name.  It is pure and deterministic; every span it returns is a slice of
-the text.  The embedded backend and the ``rules`` backend call it with the record's numbers,
-methods and datasets; a capable model fills the same fields itself.
-
-Each decision is made by the first rule of a small table that applies; the rule's name is
-kept on the :class:`Claim` (``rules``) so a wrong row can be traced.  The tables
-:data:`DATASET_RULES`, :data:`METHOD_RULES` and :data:`METRIC_RULES` list every rule with
-one example each (tests/test_claims_rules.py checks that each example fires).
-
-Conventions (tests/gold/GUIDELINE.md, "Claims"): ``dataset`` is one of the given datasets or
-None (also when the number is stated jointly over several); ``method`` is one of the given
-methods or another named system the sentence compares, ``""`` for the paper's own unnamed
-approach, None for no system (dataset sizes, counts, unnamed baselines, humans).
+:func:`attach_claims` reads the sentence a number is in (who achieves it, what it is "on" or
+"compared to", coordinated lists, "respectively") and the discourse around it.  Pure and
+deterministic; every span it returns is a slice of the text.  Each decision is made by the first
+rule of a table (:data:`DATASET_RULES`, :data:`METHOD_RULES`, :data:`METRIC_RULES`, each rule
+with one example) that applies; its name is kept on the :class:`Claim` (``rules``).
+Conventions: tests/gold/GUIDELINE.md, "Claims".
 """
 
 from __future__ import annotations
@@ -51,7 +42,6 @@ class Claim:
                 "value_type": self.value_type, "compared_to": self.compared_to.text if self.compared_to else None}
 
 
-# ---------------------------------------------------------------------------------------
 def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
     """"an IoU gain of 1.6% on A and 1.5% on B": a number joined by "and" to the previous one
     in its clause, with no measure of its own, measures what that one does."""

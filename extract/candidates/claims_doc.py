@@ -274,11 +274,6 @@ class _Doc:
             return items, {it.start: run for run in self.runs(items) for it in run}
         return self.memo(("run-of", id(items)), index)[1][o.start]
 
-    def next_number(self, n: _Num) -> _Num | None:
-        """The number right after n in its sentence, or None."""
-        m = self.nums[n.i + 1] if n.i + 1 < len(self.nums) else None
-        return m if m is not None and m.sent == n.sent else None
-
     def runs(self, items: Sequence[Any]) -> list[list[Any]]:
         """Coordinated runs of spans ("A, B and C"), once per list."""
         def make() -> tuple[Sequence[Any], list[list[Any]]]:
@@ -301,36 +296,13 @@ class _Doc:
             yield i, items[i:j]
             j = i
 
-    def clause_start(self, n: _Num) -> int:
-        """Where n's clause starts: the end of the last clause break before n in its sentence,
-        else the sentence start."""
-        s, e = self.sentence(n)
-        ends = self.memo(("breaks", n.sent), lambda: [m.end() for m in CLAUSE_BREAK.finditer(self.text, s, e)])
-        k = bisect_right(ends, n.start) - 1
-        return ends[k] if k >= 0 else s
-
     def break_before(self, n: _Num, pos: int) -> int:
-        """The end of the last clause break in text[sentence start:pos], as
-        ``CLAUSE_BREAK.finditer(text, s, pos)`` finds them, else the sentence start; the
-        sentence's breaks are found once, so a long sentence of many numbers stays linear."""
-        return self.memo(("break-before", pos), lambda: self._break_before(n, pos))
-
-    def _break_before(self, n: _Num, pos: int) -> int:
+        """The end of the last clause break of n's sentence ending by ``pos`` (found once per
+        sentence: a long sentence of many numbers stays linear), else the sentence start."""
         s, e = self.sentence(n)
         ends = self.memo(("breaks", n.sent), lambda: [m.end() for m in CLAUSE_BREAK.finditer(self.text, s, e)])
         k = bisect_right(ends, pos) - 1
-        b = ends[k] if k >= 0 else s
-        # Cut at pos, the text can end in a break the whole sentence lacks ("... but" before a
-        # word character: its closing \b holds only at the cut).  Only a match that reads up to
-        # pos can differ: one whose run of white space reaches the last 8 characters, so from
-        # the start of that run (or its comma) the cut text is scanned again.
-        t, j = self.text, max(b, pos - 8)
-        while j > b and t[j - 1].isspace():
-            j -= 1
-        if j > b and t[j - 1] == ",":
-            j -= 1
-        tail = [m.end() for m in CLAUSE_BREAK.finditer(t, j, pos)]
-        return tail[-1] if tail else b
+        return ends[k] if k >= 0 else s
 
     def segment_after(self, n: _Num) -> tuple[int, int]:
         """From the end of n's group to the next number outside it (or the sentence end)."""

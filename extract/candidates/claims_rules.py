@@ -37,10 +37,7 @@ _NOBODY_AFTER = re.compile(r"\s*(?:\\?%|×|x|points?)?\s*(?:\)\s*)?(?:for|by|of|
 _SYSTEM_PROPERTY = re.compile(r"\s*(?:\\?%\s*)?(?:[A-Za-z][\w\-]*\s+)?(?:parameters|params|layers|experts)\b", re.I)
 
 
-# ---------------------------------------------------------------------------------------
-# dataset rules: (name, example, rule) - a rule returns a Ref, None (decided: no dataset)
-# or ... (does not apply)
-# ---------------------------------------------------------------------------------------
+# -- dataset rules: (name, example, rule) - a rule returns a Ref, None (decided: no dataset) or ... (does not apply)
 Rule = Callable[[_Doc, _Num], Any]
 _SKIP = ...
 
@@ -56,35 +53,6 @@ def _ds_property(doc: _Doc, n: _Num) -> Any:
     return None if _property_after(doc, n) else _SKIP
 
 
-_SIZE_TEXT = re.compile(r"\d\s*(?:[BMK]|billion|million)[\s$}]*$")
-_MODEL_AFTER = re.compile(r"(?:-|\s+)(?:(?:param(?:eter)?s?\b(?:\s+|-)?)?(?:[A-Za-z][\w\-.]*\s+){0,2}?"
-                          r"(?:models?|students?|teachers?|LLMs?|LMs?|VLMs?|backbones?|variants?|versions?|"
-                          r"checkpoints?|networks?|transformers?|architectures?|policy|policies|decoders?|"
-                          r"encoders?|MoEs?)\b|param(?:eter)?s?\b)", re.I)
-
-
-def _model_size(doc: _Doc, n: _Num) -> tuple[int, int] | None:
-    """The span after a number that makes it a model's size ("7B student", "130M-parameter
-    Hydra architecture"), or None."""
-    if not _SIZE_TEXT.search(doc.text[n.start:n.end]):
-        return None
-    m = _MODEL_AFTER.match(doc.text, n.end)
-    return (m.start(), m.end()) if m else None
-
-
-def _ds_model_size(doc: _Doc, n: _Num) -> Any:
-    return None if _model_size(doc, n) else _SKIP
-
-
-def _me_model_size(doc: _Doc, n: _Num) -> Any:
-    """"the 350M-parameter Hydra architecture": the size of the model named with it."""
-    span = _model_size(doc, n)
-    if span is None:
-        return _SKIP
-    named = [o for o in _systems(doc, n) if span[0] <= o.start < span[1]]
-    return _ref(named[0]) if named else _SKIP
-
-
 _TIME_TEXT = re.compile(r"\d\s*(?:h|hrs?|hours?|min|mins|minutes|days?|GPU[- ]hours)[\s$}]*$", re.I)
 _TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|distill\w*)\b", re.I)
 _GAIN_VERB = re.compile(r"\b(?:reduc\w*|cut\w*|sav\w*|shorten\w*|faster|speed\w*|accelerat\w*|achiev\w*|"
@@ -93,52 +61,18 @@ _GAIN_VERB = re.compile(r"\b(?:reduc\w*|cut\w*|sav\w*|shorten\w*|faster|speed\w*
 
 def _training_cost(doc: _Doc, n: _Num) -> bool:
     """"pretrained in 166 hours on a single H100": training cost, a setting of no dataset or system."""
-    before = doc.text[doc.sentence(n)[0]:n.start]
-    return bool(_TIME_TEXT.search(doc.text[n.start:n.end]) and _TRAIN_VERB.search(before)
-                and not _GAIN_VERB.search(before))
+    s = doc.sentence(n)[0]
+    return bool(_TIME_TEXT.search(doc.text, n.start, n.end) and _TRAIN_VERB.search(doc.text, s, n.start)
+                and not _GAIN_VERB.search(doc.text, s, n.start))
 
 
-def _ds_training_cost(doc: _Doc, n: _Num) -> Any:
-    return None if _training_cost(doc, n) else _SKIP
-
-
-def _me_training_cost(doc: _Doc, n: _Num) -> Any:
+def _no_training_cost(doc: _Doc, n: _Num) -> Any:
     return None if _training_cost(doc, n) else _SKIP
 
 
 def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     hit = _pair(doc, n, doc.evaluation_datasets(n))
     return _ref(hit) if hit is not None else _SKIP
-
-
-_ITEM_AFTER = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?(?!respectively\b)[\w\-]+")
-_ITEM_BEFORE = re.compile(r"(?<![\w\-])[\w\-]+(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?$")
-
-
-_RESPECTIVELY = re.compile(r"\brespectively\b")
-
-
-def _ds_respectively_mixed(doc: _Doc, n: _Num) -> Any:
-    """"results on OVMM and real-world ... 2.68% and 16.67% ..., respectively": a dataset
-    coordinated with items that are no dataset pairs with the number at its place; the others
-    name none."""
-    group = doc.groups[n.i]
-    s, e = doc.sentence(n)
-    if len(group) < 2 or not doc.sentence_has(_RESPECTIVELY, n) or _pair(doc, n, doc.evaluation_datasets(n)):
-        return _SKIP
-    for o in doc.evaluation_datasets(n):
-        if group[0].start < o.end and o.start < group[-1].end:
-            continue
-        lo, hi = (s, group[0].start) if o.end <= group[0].start else (group[-1].end, e)    # the list's side
-        before, pos = 0, o.start
-        while (m := _ITEM_BEFORE.search(doc.text, lo, pos)) and before < len(group):
-            before, pos = before + 1, m.start()
-        after, pos = 0, o.end
-        while (m := _ITEM_AFTER.match(doc.text, pos)) and after < len(group) and m.end() <= hi:
-            after, pos = after + 1, m.end()
-        if before + after + 1 == len(group) and (before or after):
-            return _ref(o) if group.index(n) == before else None
-    return _SKIP
 
 
 _NEXT_CLAUSE = re.compile(r"\s*,?\s*(?:and|while|whereas|but)\s+(?:[a-z]+\s+){0,2}?(?:on|for|in)\s+(?:the\s+)?")
@@ -150,7 +84,8 @@ def _ds_on_after(doc: _Doc, n: _Num) -> Any:
     cands = doc.between(evals, s, e)
     if not cands:
         return _SKIP
-    nxt = doc.next_number(doc.groups[n.i][-1])
+    k = doc.groups[n.i][-1].i + 1             # the number after n's group, in its sentence
+    nxt = doc.nums[k] if k < len(doc.nums) and doc.nums[k].sent == n.sent else None
     if nxt is not None and e == nxt.start and _NEXT_CLAUSE.fullmatch(doc.text, s, cands[0].start):
         return _SKIP                # "on A from x to y and on B from u to v": B is the next numbers'
     return None if len(doc.run_of(evals, cands[0])) > 1 else _ref(cands[0])
@@ -286,11 +221,8 @@ def _first(doc: _Doc, name: str) -> Ref | None:
 
 DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("system-property", "a 32B-parameter model: Qwen uses 32B parameters on MMLU", _ds_property),
-    ("model-size", "distils into a 7B student on AIME-25", _ds_model_size),
-    ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _ds_training_cost),
+    ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _no_training_cost),
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
-    ("respectively-mixed", "Results on CUB and real robots show 2.1% and 3.4% gains, respectively",
-     _ds_respectively_mixed),
     ("joint", "improves by 4.1% on average across the three benchmarks", _ds_joint),
     ("on-after", "reaches 91.2% top-1 accuracy on ImageNet", _ds_on_after),
     ("on-before", "On ImageNet, FooNet reaches 91.2% accuracy", _ds_on_before),
@@ -302,9 +234,7 @@ DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
 )
 
 
-# ---------------------------------------------------------------------------------------
-# method rules
-# ---------------------------------------------------------------------------------------
+# -- method rules
 def _systems(doc: _Doc, n: _Num) -> list[_Occ]:
     return doc.in_sentence(n, ("method", "system"))
 
@@ -408,7 +338,7 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     before the number that is not compared to, used or trained on."""
     if n.kind == "setting":
         return _SKIP
-    s = doc.clause_start(n)
+    s = doc.break_before(n, n.start)
     for k, run in doc.runs_back(doc.between(_systems(doc, n), s, n.start)):
         lead = run[0].start          # (the patterns end the lead: searched over its last words)
         if k > 0 and (re.match(r"(?:'s|’s)\b", doc.text[run[-1].end:run[-1].end + 3])
@@ -422,41 +352,6 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
             return None             # "AceGPT and Jais reach 60%": stated jointly for several
         return _ref(run[0])
     return _SKIP
-
-
-_PEOPLE = (r"annotators|raters|evaluators|experts|participants|subjects|judges|players|users|workers|"
-           r"crowd-?workers|labell?ers|graders|doctors|clinicians|radiologists|physicians|pathologists|"
-           r"students|novices|people|humans")
-_NOBODY_SUBJECT = re.compile(rf"\b(?:(?:(?:human|expert|professional|non-expert|average|skilled|novice|trained)"
-                             rf"\s+)?(?:{_PEOPLE})|human|random(?:\s+|-)(?:guessing|chance|selection|baseline|"
-                             rf"policy|guess)|chance(?:\s+level)?)\b", re.I)
-# The subject's verb, right after it: "Human annotators reach 92.5%", "random guessing scores 0.50".
-_SUBJECT_VERB = re.compile(r"\s+(?:(?:only|also|still|typically|on\s+average)\s+)?(?:reach|achiev|scor|attain|"
-                           r"obtain|get|perform|answer|solv|agree|averag|rate|identif|succeed|yield)\w*\b[^.;]{0,40}$",
-                           re.I)
-
-
-def _me_nobody_subject(doc: _Doc, n: _Num) -> Any:
-    """"Human annotators reach 92.5%", "random guessing scores 0.50": a person or chance is the
-    subject of the clause (no system named before it or between it and the number)."""
-    if n.kind == "setting":
-        return _SKIP
-    return _nobody_subject(doc, n)
-
-
-@per_group
-def _nobody_subject(doc: _Doc, n: _Num) -> Any:
-    s, start = doc.segment_before(n)
-    hits = [m for m in _NOBODY_SUBJECT.finditer(doc.text, s, start)
-            if _SUBJECT_VERB.match(doc.text, m.end(), start)]
-    if not hits:
-        return _SKIP
-    m = hits[-1]
-    if doc.between(_systems(doc, n), s, start) or _COMPARE_OBJ.search(doc.text[s:m.start()]) \
-            or re.search(r"\b(?:than|to|of|with|over|against|versus|vs\.?|near|at|above|below)\s+(?:the\s+)?$",
-                          doc.text[s:m.start()], re.I):
-        return _SKIP
-    return None
 
 
 def _me_own(doc: _Doc, n: _Num) -> Any:
@@ -483,13 +378,11 @@ def _me_setting_property(doc: _Doc, n: _Num) -> Any:
 METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("from-to", "FooNet improves GPT-4o's success rate from 31.2% to 58.7%", _me_from_to),
     ("nobody", "FooNet reaches 91% (73% for the baseline)", _me_nobody),
-    ("training-cost", "Training FooNet takes 36 hours on one GPU", _me_training_cost),
+    ("training-cost", "Training FooNet takes 36 hours on one GPU", _no_training_cost),
     ("possessive", "FooNet reaches 38.5%, above the best prior model's 27.6%", _me_possessive),
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),
-    ("model-size", "the 350M-parameter FooNet architecture", _me_model_size),
     ("setting-property", "FooNet comes in three sizes (1B, 7B and 13B parameters)", _me_setting_property),
-    ("nobody-subject", "Human annotators reach 92.5% on BarBench", _me_nobody_subject),
     ("subject", "Llama3-8B outperforms PromptRank by 9.4%", _me_subject),
     ("own", "our method improves accuracy by 3.2%", _me_own),
     ("setting", "the corpus has 85,229 samples", _me_setting),

@@ -66,6 +66,23 @@ def test_parameter_count_names_no_dataset():
 
 
 # -- "92.5% for human annotators" as a result of the paper's method ------------------------
+def test_human_subject_is_no_system():
+    text = ("We introduce QuizBench, a benchmark of visual puzzles. Human annotators reach 92.5% on "
+            "QuizBench, while the strongest model, GPT-4o, reaches 61.0%.")
+    got = claims_of(text, [], ["QuizBench"], contribution="dataset")
+    assert got["92.5%"][2] is None
+    assert got["61.0%"][2] == "GPT-4o"
+
+
+def test_expert_and_chance_subjects_are_no_system():
+    text = ("We propose RadNet for chest X-rays. Expert radiologists achieve an AUC of 0.91, random "
+            "guessing scores 0.50, and RadNet attains 0.89.")
+    got = claims_of(text, ["RadNet"], [])
+    assert got["0.91"][2] is None
+    assert got["0.50"][2] is None
+    assert got["0.89"][2] == "RadNet"
+
+
 def test_system_outperforming_humans_keeps_its_gain():
     text = "We propose ChessMind. ChessMind outperforms human experts by 5% in puzzle accuracy."
     assert claims_of(text, ["ChessMind"], [])["5%"][2] == "ChessMind"

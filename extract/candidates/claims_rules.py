@@ -354,6 +354,41 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+_PEOPLE = (r"annotators|raters|evaluators|experts|participants|subjects|judges|players|users|workers|"
+           r"crowd-?workers|labell?ers|graders|doctors|clinicians|radiologists|physicians|pathologists|"
+           r"students|novices|people|humans")
+_NOBODY_SUBJECT = re.compile(rf"\b(?:(?:(?:human|expert|professional|non-expert|average|skilled|novice|trained)"
+                             rf"\s+)?(?:{_PEOPLE})|human|random(?:\s+|-)(?:guessing|chance|selection|baseline|"
+                             rf"policy|guess)|chance(?:\s+level)?)\b", re.I)
+# The subject's verb, right after it: "Human annotators reach 92.5%", "random guessing scores 0.50".
+_SUBJECT_VERB = re.compile(r"\s+(?:(?:only|also|still|typically|on\s+average)\s+)?(?:reach|achiev|scor|attain|"
+                           r"obtain|get|perform|answer|solv|agree|averag|rate|identif|succeed|yield)\w*\b[^.;]{0,40}$",
+                           re.I)
+
+
+def _me_nobody_subject(doc: _Doc, n: _Num) -> Any:
+    """"Human annotators reach 92.5%", "random guessing scores 0.50": a person or chance is the
+    subject of the clause (no system named before it or between it and the number)."""
+    if n.kind == "setting":
+        return _SKIP
+    return _nobody_subject(doc, n)
+
+
+@per_group
+def _nobody_subject(doc: _Doc, n: _Num) -> Any:
+    s, start = doc.segment_before(n)
+    hits = [m for m in _NOBODY_SUBJECT.finditer(doc.text, s, start)
+            if _SUBJECT_VERB.match(doc.text, m.end(), start)]
+    if not hits:
+        return _SKIP
+    m = hits[-1]
+    if doc.between(_systems(doc, n), s, start) or _COMPARE_OBJ.search(doc.text[s:m.start()]) \
+            or re.search(r"\b(?:than|to|of|with|over|against|versus|vs\.?|near|at|above|below)\s+(?:the\s+)?$",
+                          doc.text[s:m.start()], re.I):
+        return _SKIP
+    return None
+
+
 def _me_own(doc: _Doc, n: _Num) -> Any:
     if n.kind == "setting":
         return _SKIP
@@ -383,6 +418,7 @@ METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("for-system", "FooNet reaches 91%, against 58.1% for GPT-4o", _me_for_system),
     ("baseline-segment", "FooNet reaches 91% compared to 73% previously", _me_baseline_segment),
     ("setting-property", "FooNet comes in three sizes (1B, 7B and 13B parameters)", _me_setting_property),
+    ("nobody-subject", "Human annotators reach 92.5% on BarBench", _me_nobody_subject),
     ("subject", "Llama3-8B outperforms PromptRank by 9.4%", _me_subject),
     ("own", "our method improves accuracy by 3.2%", _me_own),
     ("setting", "the corpus has 85,229 samples", _me_setting),

@@ -37,7 +37,8 @@ from extract.candidates.claims import DATASET_RULES, METHOD_RULES, METRIC_RULES 
 from extract.candidates.rules import all_rules, trace  # noqa: E402
 from extract.decision import decide  # noqa: E402
 
-CORPUS = ROOT.parent.parent / "shared" / "corpus" / "papers-13-venues.jsonl.gz"
+CORPUS = next((p / "shared" / "corpus" / "papers-13-venues.jsonl.gz" for p in (ROOT.parent, ROOT.parent.parent)
+               if (p / "shared" / "corpus").is_dir()), ROOT.parent / "shared" / "corpus" / "papers-13-venues.jsonl.gz")
 
 
 def corpus_texts(path: Path, limit: int | None) -> list[str]:

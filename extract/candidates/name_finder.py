@@ -43,6 +43,18 @@ _NAMED_CAPITALIZED = re.compile(
     r"(?P<n>[A-Z][a-z][\w\-]*(?:\s+(?:(?:to|of|for|in|on|with)\s+)?[A-Z][\w\-]*){0,5})"
     r"(?=\s*[,.;:(]|\s+(?:which|that|to|for|as|with|is|in|on|achieves|outperforms)\b)")
 
+# An introducing verb and what may precede the name it introduces (introduced_phrases).
+_INTRO_VERB_THEN = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?",
+                              re.I)
+# "a method called foobar": the lookahead first, so that the twelve look-behinds are tried only
+# where a naming verb starts (the same matches, ~10x cheaper than trying them at every position)
+_CALLED_LOWERCASE = re.compile(
+    r"(?=(?:called|named|dubbed|termed|coined)\s)"
+    r"(?<!\bthan\s)(?<!\bof\s)(?<!\bthe\s)(?<!\band\s)(?<!\bor\s)(?<!\bas\s)"
+    r"(?<!\bfor\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bin\s)(?<!\bon\s)(?<!\bby\s)"
+    r"\b(?:called|named|dubbed|termed|coined)\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
+    r"{0,2})(?=\s*(?:[,.;:(]|$))")
+
 __all__ = ["NameCandidate", "find_names", "select_names"]
 
 
@@ -221,8 +233,7 @@ class _Finder:
     def introduced_phrases(self) -> None:
         """Lowercase or multi-word names right after an introducing verb."""
         t = self.text
-        pat = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?", re.I)
-        for m in pat.finditer(t):
+        for m in _INTRO_VERB_THEN.finditer(t):
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
                         r"our|its|their|these|those|new|novel|that|\$)\b", rest, re.I):
@@ -255,10 +266,7 @@ class _Finder:
             self.add(s, e, cues, method=score)
         # "a method called foobar, ...": a lowercase coinage after called/named/dubbed/termed
         # ("rather than named entities": after a function word, "named" is an adjective)
-        for m in re.finditer(r"(?<!\bthan\s)(?<!\bof\s)(?<!\bthe\s)(?<!\band\s)(?<!\bor\s)(?<!\bas\s)"
-                             r"(?<!\bfor\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bin\s)(?<!\bon\s)(?<!\bby\s)"
-                             r"\b(?:called|named|dubbed|termed|coined)\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
-                             r"{0,2})(?=\s*(?:[,.;:(]|$))", t):
+        for m in _CALLED_LOWERCASE.finditer(t):
             fire("called-lowercase-coinage")
             self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)
         # a plain Capitalized word or phrase named by "called/named X" ("a reasoner called Braid",

@@ -18,9 +18,11 @@ _CLOSED = (r"(?:a|an|the|of|for|to|in|on|at|by|with|from|via|into|onto|upon|over
            r"outperform|achieve|learn|consist|use|improve|perform)\b")
 # A word that may premodify the name in the object of an introducing verb ("an end-to-end trainable", "a
 # simple yet effective"; lower case: "an Example-Based GEC" is one name): no closed-class word and no -ing
-# verb taking its own object ("using", "leveraging").
+# verb taking its own object ("using", "leveraging"), nor a participle taking a preposition ("based on",
+# "integrated with"; "a neural-logic based X", "an integrated model, X" premodify).
 _MODIFIER = (r"(?!" + _CLOSED + r"|results?\b|experiments?\b|(?:us|leverag|combin|exploit|integrat|incorporat|utiliz|"
-             r"employ|build|extend|apply|adopt|bas|follow)(?:ing|ed)\b)[\w\-‐’']+")
+             r"employ|build|extend|apply|adopt|bas|follow)(?:ing\b|ed\b(?=\s+(?:on|upon|with|to|into|in|from|by|for|as|at)\b)))"
+             r"[\w\-‐’']+")
 # What may stand between an introducing verb and the name: "we propose a novel framework, X",
 # "we propose an end-to-end trainable X", "a new framework named as X" (a comma only after a
 # lower-case word: "namely HumanEval, HumanEval+" is a list)

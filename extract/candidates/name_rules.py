@@ -301,7 +301,7 @@ class Verdict:
         self.plural_phrase = " " in a.text and a.text[:1].islower() and any(
             re.fullmatch(r"[a-z][a-z\-]*[a-z][^su\W]s", w) for w in a.text.split())
         # the long form of a generic acronym ("Large Language Models (LLMs)") is generic too
-        self.generic_long = a.shape == "long" and any(
+        self.generic_long = (a.shape == "long" or "long-form" in a.cues) and any(
             p in GENERIC_ACRONYMS or (p.endswith("s") and p[:-1] in GENERIC_ACRONYMS) for p in a.partners)
         self.plural = a.text.endswith("s") and n_upper >= 2 and a.text[:-1].isupper() is False \
             and re.fullmatch(r"[A-Z][A-Za-z0-9\-]*[A-Z]s", a.text) is not None

@@ -43,15 +43,6 @@ _SUBJECT = r"(?:\bwe|\bthis\s+(?:paper|work|study|article))\b"
 PREMODIFIER = re.compile(r"(?:\s+" + INTRO_HEADS + r")?\s*,?\s*(?:called|named|termed|dubbed|referred)\b|\s+(?:"
                          + INTRO_HEADS + r"s\b|" + INTRO_HEADS + r"\s*[:(]|(?P<noun>(?!" + INTRO_HEADS + r"\b|" + _CLOSED
                          + r")(?-i:[a-z])[a-z\-]*(?<![^s]s)(?<!ing)(?<!ed)\b))", re.I)
-# "we propose a simple yet effective counterpart – Align-and-Predict Decoding (APD)", "we propose a
-# framework for ToD policy learning: Causal-aware Safe Policy Improvement (CASPI)": what is introduced,
-# glossed first (in lower case: "we propose RSGT: Relational ..." spells a name out), then named after a
-# colon or a dash (not after a plural: "two baselines: X and Y" lists; a gloss naming a dataset is left
-# to the dataset rules)
-_GLOSS_THEN_NAME = (_SUBJECT + r"\s+(?:\w+ly\s+|also\s+|further\s+|then\s+)?" + INTRO_VERB + r"\w*\s(?!to\s)"
-                    r"(?:(?!\b(?:" + DATASET_NOUNS + r")\b)[^.;:!?()\n—–]){3,120}?"
-                    r"\s(?!(?:" + DATASET_NOUNS + r")\b)(?-i:[a-z][a-z0-9\-]*)(?<![^su\W]s)"
-                    r"(?:\s*[:—]|\s+(?:–|--?))\s*(?:\*\*|\\textbf\{|\\emph\{|\\textit\{|`|[\"“])?\s*$")
 # "we propose to evaluate ... and construct E-Bench", "This paper examines ... and introduces X":
 # a second introducing verb coordinated with the first subject
 COORD_INTRO_BEFORE = re.compile(_SUBJECT + r".*\band\s+(?:then\s+|also\s+|further\s+)?" + INTRO_VERB
@@ -65,7 +56,7 @@ INTRO_BEFORE = re.compile(
     r"(?:\b(?:we|this\s+(?:paper|work|study|article)|here\s+we|the\s+authors)\s+(?:\w+ly\s+|also\s+|further\s+|"
     r"then\s+|first\s+|hence\s+|thus\s+|therefore\s+)?" + INTRO_VERB + r"\w*"
     r"|\b(?:introducing|proposing|presenting|developing|releasing|namely|i\.e\.,?)|" + NAMING + ")"
-    + _INTRO_TAIL + "|" + _GLOSS_THEN_NAME, re.I)
+    + _INTRO_TAIL, re.I)
 # "benchmarks, namely HumanEval": "namely" after a dataset noun lists datasets, it introduces nothing
 NAMELY_DATASETS = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:namely|i\.e\.,?)\s*$", re.I)
 INTRO_ANYWHERE = re.compile(we() + INTRO_VERB + r"\w*\b", re.I)

@@ -30,7 +30,7 @@ def test_the_distribution_is_not_named_extract():
     """`extract` on the registry is an unrelated 2011 package: the distribution has a name of
     its own; the import package and the command stay `extract`."""
     assert DIST == "extract-abstracts"
-    assert PYPROJECT["project"]["scripts"] == {"extract": "extract.cli:main"}
+    assert PYPROJECT["project"]["scripts"] == {"extract": "extract.cli:entry"}
 
 
 def test_wheel_ships_schemas_prompts_and_entry_points(wheel):
@@ -42,7 +42,7 @@ def test_wheel_ships_schemas_prompts_and_entry_points(wheel):
     ep = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(ep).decode()
     assert "[extract.backends]" in text and "local = " in text and "openai = " in text
-    assert "[console_scripts]" in text and "extract = extract.cli:main" in text
+    assert "[console_scripts]" in text and "extract = extract.cli:entry" in text
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert f"Name: {DIST}\n" in meta
     for extra in PYPROJECT["project"]["optional-dependencies"]:

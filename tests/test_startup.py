@@ -7,6 +7,7 @@ imports is what it costs at start-up (the figures are in bench/startup.py, not h
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -124,3 +125,61 @@ def test_engine_ray_without_ray_installed_says_how_to_install_it(tmp_path):
     r = subprocess.run([sys.executable, "-c", probe, "run", seeds, "--parquet"],
                        capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 2 and "go with --engine ray" in r.stderr
+
+
+ENTRY_PROBE = r"""
+import atexit, gc, json, os, sys
+which = sys.argv.pop(1)
+from extract import cli
+atexit.register(lambda: os.write(2, ("\n" + json.dumps([gc.isenabled(), gc.get_freeze_count()])).encode()))
+if which == "entry":
+    cli.entry()
+else:
+    cli.main()
+"""
+
+
+def _entry_or_main(which: str, argv: list[str], stdin: str, tmp_path, env_extra: dict | None = None):
+    import os
+
+    env = {**os.environ, "EXTRACT_CACHE_DIR": str(tmp_path / which), "EXTRACT_WORKERS": "1", **(env_extra or {})}
+    proc = subprocess.run([sys.executable, "-c", ENTRY_PROBE, which, *argv], input=stdin, capture_output=True,
+                          text=True, env=env, timeout=120)
+    *err, last = proc.stderr.split("\n")
+    enabled, frozen = json.loads(last)
+    return proc.returncode, proc.stdout, "\n".join(err), enabled, frozen
+
+
+def test_the_console_script_is_main_with_start_up_objects_frozen(tmp_path):
+    """The `extract` command (cli.entry) freezes what start-up made, leaves the collector on,
+    and is main() otherwise: the same records, messages and exit statuses."""
+    assert tomllib_scripts()["extract"] == "extract.cli:entry"
+    text = "We propose FlowNet, which improves accuracy by 12.5% on ImageNet.\n"
+    for argv in (["run", "-", "-q", "--no-cache"], ["run", "-", "-q"], ["run"], ["run", "-", "--limit", "-1"],
+                 ["--help"], ["nosuch"], []):
+        code, out, err, enabled, frozen = _entry_or_main("entry", argv, text, tmp_path)
+        m_code, m_out, m_err, m_enabled, m_frozen = _entry_or_main("main", argv, text, tmp_path)
+        strip = lambda s: re.sub(r'"extracted_at": "[^"]*"', "", s)
+        assert (code, strip(out), err) == (m_code, strip(m_out), m_err), argv
+        assert enabled and m_enabled
+        assert m_frozen == 0                       # main() leaves the collector alone
+        assert frozen > (10_000 if argv[:1] == ["run"] else 0), (argv, frozen)
+
+
+def test_the_console_script_leaves_a_failing_import_to_click(tmp_path):
+    """A command whose module cannot be imported fails as it does under main()."""
+    block = "import sys; sys.modules['extract.cli.table'] = None\n"
+    probe = block + ENTRY_PROBE
+    import os
+
+    env = {**os.environ, "EXTRACT_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", probe, which, "table", "-"], input="", capture_output=True,
+                           text=True, env=env, timeout=120) for which in ("entry", "main")]
+    assert runs[0].returncode == runs[1].returncode != 0
+    assert "ModuleNotFoundError" in runs[0].stderr and "ModuleNotFoundError" in runs[1].stderr
+
+
+def tomllib_scripts() -> dict:
+    import tomllib
+
+    return tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]["scripts"]

@@ -10,7 +10,10 @@ tests/test_startup.py; ``python -X importtime`` shows where the time goes.
 what it imports (click, asyncio, pydantic with the modules its first model loads, the rule
 layer, each other part of extract), the run itself, and the regular-expression compilation
 inside both (``re``'s compiler timed, attributed to the module that asked for the pattern):
-the rule layer's own at import and at its first abstract, apart from the rest.
+the rule layer's own at import and at its first abstract, apart from the rest.  The probe
+handles the cyclic collector as the ``extract`` command does (``extract.cli.entry``: paused
+for the imports, then ``gc.freeze()``, and again at the end); what the process spent besides
+its parts (the interpreter's start and exit) is the process's CPU less the parts' total.
 
     .venv/bin/python bench/startup.py              # 7 runs each
     .venv/bin/python bench/startup.py --repeat 15
@@ -47,8 +50,9 @@ def cpu_of(argv: list[str], stdin: str = "", env: dict | None = None) -> float:
 
 #: run in a fresh interpreter: CPU seconds of each part, and of re's compiler by (phase, module)
 PROBE = r"""
-import json, re, sys, time
+import gc, json, re, sys, time
 from re import _compiler
+gc.disable()                     # as extract.cli.entry: the imports uncollected, then frozen
 T = time.process_time
 t_start = T()
 regex, phase, _compile = {}, ["import"], _compiler.compile
@@ -88,12 +92,15 @@ for m in ("extract.schemas.paper", "extract.decision", "extract.hybrid", "extrac
           "extract.output", "extract.pipeline", "extract.backends.rules", "extract.cli.run"):
     part(m, m)
 from extract.cli import main
+gc.freeze()
+gc.enable()
 phase[0] = "run"
 t = T()
 try:
     main(sys.argv[1:], prog_name="extract")
 except SystemExit:
     pass
+gc.freeze()
 parts["the run (one abstract)"] = T() - t
 parts["total (this process, the interpreter's start aside)"] = T() - t_start
 print(json.dumps({"parts": parts, "regex": regex}), file=sys.__stderr__)
@@ -103,13 +110,19 @@ print(json.dumps({"parts": parts, "regex": regex}), file=sys.__stderr__)
 def parts(repeat: int, env: dict) -> None:
     """Medians of the probe's parts over ``repeat`` runs."""
     runs = []
+    total = "total (this process, the interpreter's start aside)"
     for k in range(repeat + 1):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run([sys.executable, "-c", PROBE, "run", "-", "-q", "--no-cache"], input=ABSTRACT,
                               capture_output=True, text=True, env={**env, "EXTRACT_WORKERS": "1"})
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if proc.returncode != 0:
             raise SystemExit(proc.stderr[-2000:])
         if k:                                            # the first one warms the bytecode
             runs.append(json.loads(proc.stderr.strip().splitlines()[-1]))
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            runs[-1]["parts"]["the interpreter's start and exit"] = cpu - runs[-1]["parts"][total]
+            runs[-1]["parts"]["the process (CPU user+sys)"] = cpu
     med = lambda vals: statistics.median(list(vals) + [0.0] * (len(runs) - len(vals)))
     print(f"one-abstract rules run in one process, parts (CPU ms, median of {repeat}):")
     for name in runs[0]["parts"]:

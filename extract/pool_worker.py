@@ -9,6 +9,7 @@ parent's writes never wait for the abstract being computed.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import queue
@@ -74,4 +75,15 @@ def main(table: dict | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # as the extract command (extract.cli.entry): the imports uncollected, then frozen, so
+    # the collector never walks the rule layer's and the schema's objects again
+    gc.disable()
+    try:
+        table = functions()
+    finally:
+        gc.freeze()
+        gc.enable()
+    try:
+        main(table)
+    finally:
+        gc.freeze()

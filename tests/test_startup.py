@@ -183,3 +183,23 @@ def tomllib_scripts() -> dict:
     import tomllib
 
     return tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]["scripts"]
+
+
+def test_a_rules_worker_freezes_its_start_up_objects_and_answers(tmp_path):
+    """A pool worker (python -m extract.pool_worker) imports the rules with the collector
+    paused, freezes what it made, and answers a batch with the collector on."""
+    import pickle
+
+    probe = ("import atexit, gc, json, os, runpy\n"
+             "atexit.register(lambda: os.write(2, ('\\n' + json.dumps([gc.isenabled(), gc.get_freeze_count()]))"
+             ".encode()))\n"
+             "runpy.run_module('extract.pool_worker', run_name='__main__')\n")
+    text = "We propose FlowNet, which improves accuracy by 12.5% on ImageNet."
+    batch = pickle.dumps([("decide", (text,))], protocol=pickle.HIGHEST_PROTOCOL)
+    proc = subprocess.run([sys.executable, "-c", probe], input=batch, capture_output=True, timeout=120)
+    enabled, frozen = json.loads(proc.stderr.decode().split("\n")[-1])
+    assert proc.returncode == 0 and enabled and frozen > 10_000, (enabled, frozen)
+    [(ok, answer)] = pickle.loads(proc.stdout)
+    from extract.decision import decide
+
+    assert ok and answer == decide(text)

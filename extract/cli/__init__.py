@@ -150,10 +150,11 @@ def entry() -> None:
     """The ``extract`` console script: :func:`main`, with the cyclic garbage collector spared
     the objects that live as long as the process.
 
-    Start-up makes some 60,000 objects that are never garbage (modules, classes, functions,
-    compiled patterns, the schema's validators), and the collector walked them over and over:
-    some 80 collections while the command's modules are imported, and the full collections
-    of the interpreter's exit, about a sixth of a one-abstract rules run's CPU.  So the
+    Start-up makes some 35,000 objects that the collector tracks and that are never garbage
+    (modules, classes, functions, compiled patterns, the schema's validators), and it walked
+    them over and over: some 80 collections while the command's modules are imported, and
+    the full collections of the interpreter's exit, about a sixth of a one-abstract rules
+    run's CPU.  So the
     command's module (what click would load next) is imported with the collector paused,
     and what exists then is frozen (:func:`gc.freeze`: never walked again, still freed at
     exit); the collector runs as usual for the run itself, and what is left at the end is

@@ -74,7 +74,7 @@ _MULTIPLIER = re.compile(r"(?:×|\\times|\d\s*x\b|-?\s*fold\b|\btimes\b)", re.I)
 _DIMENSION = re.compile(r"[^×x\\]*\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*\d", re.I)   # "224×224"
 _FROM_TO = re.compile(r"\bfrom\s+" + _OPEN + r"$", re.I)
 _SHARE_OF = re.compile(r"[\s$}]*(?:\\?%|percent)?\s+of\s+(?:the\s+(?:[\w\-.]+(?:'s|’s)?\s+)?|[\w\-.]+(?:'s|’s)?\s+)"
-                       r"(?P<share>performance|accuracy|quality|cost)\b", re.I)    # not "77% of accuracy"
+                       r"(?P<share>performance|accuracy|cost)\b", re.I)    # not "77% of accuracy"
 
 
 def _cue(m: re.Match, table: dict[str, str]) -> str:

@@ -54,15 +54,12 @@ _TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*)\b", re.I)
 _GAIN_VERB = re.compile(r"\b(?:reduc\w*|achiev\w*|improv\w*)\b", re.I)
 
 
-def _training_cost(doc: _Doc, n: _Num) -> bool:
+def _no_training_cost(doc: _Doc, n: _Num) -> Any:
     """"pretrained in 166 hours on a single H100": training cost, a setting of no dataset or system."""
     s = doc.sentence(n)[0]
-    return bool(_TIME_TEXT.search(doc.text, n.start, n.end) and _TRAIN_VERB.search(doc.text, s, n.start)
-                and not _GAIN_VERB.search(doc.text, s, n.start))
-
-
-def _no_training_cost(doc: _Doc, n: _Num) -> Any:
-    return None if _training_cost(doc, n) else _SKIP
+    cost = _TIME_TEXT.search(doc.text, n.start, n.end) and _TRAIN_VERB.search(doc.text, s, n.start) \
+        and not _GAIN_VERB.search(doc.text, s, n.start)
+    return None if cost else _SKIP
 
 
 def _ds_respectively(doc: _Doc, n: _Num) -> Any:
@@ -281,7 +278,7 @@ def _me_from_to(doc: _Doc, n: _Num) -> Any:
 
 def _me_nobody(doc: _Doc, n: _Num) -> Any:
     """"73% for the baseline", "92.5% for human annotators": no named system."""
-    return None if _NOBODY_AFTER.match(doc.text[doc.groups[n.i][-1].end:doc.groups[n.i][-1].end + 60]) else _SKIP
+    return None if _NOBODY_AFTER.match(doc.text, doc.groups[n.i][-1].end, doc.groups[n.i][-1].end + 60) else _SKIP
 
 
 def _me_possessive(doc: _Doc, n: _Num) -> Any:

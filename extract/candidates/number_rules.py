@@ -25,12 +25,6 @@ _STRONG_RESULT = re.compile(
     r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"
     r"correlat\w*|explain\w*|accounts?|sav\w*|lower\w*|higher|faster|yield\w*|win|cut(?:s|ting)?|"
     r"compress\w*|accelerat\w*|declin\w*|increas\w*|lift\w*)\b(?![\-‐])")   # not "lower-body", "higher-order"
-_SETTING_BEFORE = re.compile(
-    r"(?:\b(?:trained|train|training|pretrained|pre-trained|fine-tuned|compris\w*|contain\w*|"
-    r"consist\w*|includ\w*|spann\w*|across|over|with|using|of|from|among|covering|total|"
-    r"size|sized|dimension\w*|length|rank|batch|vocabulary|window|context|horizon|"
-    r"collect\w*|curat\w*|gather\w*|annotat\w*|sampl\w*|generat\w*|evaluat\w*|on|in|for|"
-    r"than|at|per|each|every|first|last|all|these|k|n|d|m|t|l|h)\s*)$")
 
 # "10% of the training data", "1% of annotated data"
 _OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?"
@@ -140,8 +134,6 @@ KIND_RULES: tuple[Rule, ...] = (
        lambda c: c.strong_before or _ends(_CUE_BEFORE, c.before)
        and _RESULT_CUES.search(c.near_before),
        "The detector achieves 0.87 on the held-out split.", "0.87"),
-    _r("setting-cue", "setting", lambda c: _ends(_SETTING_BEFORE, c.before) and not c.is_decimal,
-       "The encoder uses a context length of 512.", "512"),
     _r("bare-decimal", "result", lambda c: c.is_decimal,
        "The second stage stays at 0.93 overall.", "0.93"),
     _r("bare-integer", "setting", lambda c: True,

@@ -15,10 +15,9 @@ from .claims_doc import Ref, _Doc, _Num, _Occ, _pair, _ref, per_group
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|over|against|unlike|"
                           r"match\w*|using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to)"
                           r"\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
-_BASELINE_CUE = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|than|relative\s+to|in\s+contrast\s+to|"
-                           r"while|whereas)\b", re.I)
+_BASELINE_CUE = re.compile(r"\b(?:compared\s+(?:to|with)|than|while)\b", re.I)
 _OWN = re.compile(r"\b(?:we|our|the\s+proposed|this\s+(?:method|approach|model|framework|system|work))\b", re.I)
-_CONTINUES = re.compile(r"^\W*(?:it|this|also|our\s+\w+)\b", re.I)
+_CONTINUES = re.compile(r"^\W*(?:it|this|our\s+\w+)\b", re.I)
 _JOINT = re.compile(r"\b(?:on\s+average|(?:across|over)\s+(?:all|the|\d+|"
                     r"[a-z]+)\s+(?:\w+\s+)?(?:datasets|benchmarks|tasks|domains|languages|environments|suites))\b",
                     re.I)

@@ -150,7 +150,7 @@ def relax_anchors(pattern: str) -> str:
 def patterns_of(fn, seen: set[int] | None = None) -> list[re.Pattern]:
     """The compiled patterns a rule's test uses: module-level patterns it names (also through a
     module: ``cue.INTRO_BEFORE``), pattern strings it passes to ``re``, and those of the
-    functions of this package it calls (one level)."""
+    functions of this package it calls or wraps (a decorated rule's)."""
     seen = seen if seen is not None else set()
     if id(fn) in seen or not isinstance(fn, types.FunctionType):
         return []
@@ -178,6 +178,9 @@ def patterns_of(fn, seen: set[int] | None = None) -> list[re.Pattern]:
             if isinstance(c, types.CodeType):
                 walk(c)
     walk(fn.__code__)
+    for cell in fn.__closure__ or ():        # a decorated rule (per_group): the rule it wraps
+        if isinstance(cell.cell_contents, types.FunctionType):
+            out.extend(patterns_of(cell.cell_contents, seen))
     uniq = {p.pattern: p for p in out}
     return list(uniq.values())
 

@@ -14,13 +14,13 @@ from bisect import bisect_left, bisect_right
 from typing import Any, Callable
 
 from .claims_doc import _LIST_GAP, Ref, _covering, _Doc, _Num, _Occ, _ref, per_group
+from .claims_rules import _SKIP, Rule
 from .rules import fire
 
 __all__ = ["ABSOLUTE", "CHANGE", "CHANGE_RULES", "COMPARED_RULES", "PARALLEL_RULE", "VALUE_TYPES", "change_of"]
 
 ABSOLUTE, CHANGE = "absolute", "change"
 VALUE_TYPES = (ABSOLUTE, CHANGE)
-_SKIP = ...
 
 # Every alternative below fires on at least 10 of the 10,901 corpus abstracts, or its pattern is
 # named in the guideline (bench/change_firings.py; the README's rule section gives the counts).
@@ -74,7 +74,7 @@ _MULTIPLIER = re.compile(r"(?:×|\\times|\d\s*x\b|-?\s*fold\b|\btimes\b)", re.I)
 _DIMENSION = re.compile(r"[^×x\\]*\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*\d", re.I)   # "224×224"
 _FROM_TO = re.compile(r"\bfrom\s+" + _OPEN + r"$", re.I)
 _SHARE_OF = re.compile(r"[\s$}]*(?:\\?%|percent)?\s+of\s+(?:the\s+(?:[\w\-.]+(?:'s|’s)?\s+)?|[\w\-.]+(?:'s|’s)?\s+)"
-                       r"(?P<share>performance|accuracy|quality|cost)\b", re.I)    # not "77% of accuracy"
+                       r"(?P<share>performance|accuracy|cost)\b", re.I)    # not "77% of accuracy"
 
 
 def _cue(m: re.Match, table: dict[str, str]) -> str:
@@ -83,9 +83,6 @@ def _cue(m: re.Match, table: dict[str, str]) -> str:
 
 def _number_text(doc: _Doc, n: _Num) -> str:
     return doc.text[n.start:n.end]
-
-
-Rule = Callable[[_Doc, _Num], Any]
 
 
 # -- value type rules: a rule returns (value type, cue) or _SKIP
@@ -152,20 +149,13 @@ def _vt_noun_of(doc: _Doc, n: _Num) -> Any:
 
 def _vt_noun_after(doc: _Doc, n: _Num) -> Any:
     """"a 20% improvement", "2.3 BLEU improvement", "1% loss in accuracy"."""
-    last = doc.groups[n.i][-1]
-    cue = _noun_after(doc, n.end) or _noun_after(doc, last.end)
-    return (CHANGE, cue) if cue else _SKIP
-
-
-def _noun_after(doc: _Doc, x: int) -> str | None:
-    m = _NOUN_AFTER.match(doc.text, x)
-    return _cue(m, _AFTER_NOUNS) if m else None
+    m = _NOUN_AFTER.match(doc.text, n.end) or _NOUN_AFTER.match(doc.text, doc.groups[n.i][-1].end)
+    return (CHANGE, _cue(m, _AFTER_NOUNS)) if m else _SKIP
 
 
 def _vt_comparative(doc: _Doc, n: _Num) -> Any:
     """"40% fewer FLOPs", "2.68% and 16.67% higher than", "3.1 points higher"."""
-    last = doc.groups[n.i][-1]
-    m = _COMPARATIVE.match(doc.text, n.end) or _COMPARATIVE.match(doc.text, last.end)
+    m = _COMPARATIVE.match(doc.text, n.end) or _COMPARATIVE.match(doc.text, doc.groups[n.i][-1].end)
     if not m or not _CHANGE_UNIT.search(doc.text[n.start:m.end()]):
         return _SKIP                # "3 larger models", "10 more tasks": counts, not changes
     return CHANGE, _cue(m, _COMPARATIVES)

@@ -11,9 +11,7 @@ from typing import Any
 
 from .claim_metric import HEADS, is_generic
 from .claims_doc import Ref, _Doc, _Num, _pair, _ref, per_group
-
-_SKIP = ...
-Rule = Any
+from .claims_rules import _SKIP, Rule
 
 
 # -- metric rules
@@ -55,8 +53,8 @@ def _mt_before(doc: _Doc, n: _Num) -> Any:
 
 
 _COUNT_HEADS = {"number", "amount", "fraction", "share", "proportion", "percentage", "size", "count", "level"}
-_VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|rais\w*|lower\w*|cut\w*|decreas\w*|"
-                         r"enhanc\w*|elevat\w*|lift\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
+_VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|lower\w*|decreas\w*|"
+                         r"enhanc\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
                          r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)\s+(?:by|of)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
                          r"an\s+average\s+of\s+|a\s+factor\s+of\s+)?\$?\s*$", re.I)
 
@@ -86,7 +84,6 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     return Ref(cut, ps, ps + len(cut)) if len(cut.split()) <= 4 else _SKIP
 
 
-_COUNT_NOUN = re.compile(r"\s*(?:\\?%\s*of\s+(?:the\s+)?|\+?\s*)((?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*s)\b")
 _STOPS = {"that", "which", "from", "in", "on", "of", "for", "with", "and", "to", "across", "over", "by",
           "at", "than", "out", "per", "is", "are", "was", "were", "while", "whereas", "as", "into",
           "versus", "vs", "respectively", "compared", "relative", "them", "it"}     # "61% of them": no measure

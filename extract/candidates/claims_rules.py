@@ -12,18 +12,13 @@ from typing import Any, Callable
 
 from .claims_doc import Ref, _Doc, _Num, _Occ, _pair, _ref, per_group
 
-_COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*|than|compared\s+(?:to|with)|"
-                          r"versus|vs\.?|over|against|unlike|relative\s+to|rival\w*|match\w*|"
-                          r"using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to|"
-                          r"applying)\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
-_BASELINE_CUE = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|than|relative\s+to|in\s+contrast\s+to|"
-                           r"while|whereas)\b", re.I)
-_OWN = re.compile(r"\b(?:we|our|ours|the\s+proposed|this\s+(?:method|approach|model|framework|system|work))\b", re.I)
-_CONTINUES = re.compile(r"^\W*(?:it|this|these|there|here|moreover|furthermore|additionally|in\s+addition|"
-                        r"first|second|third|then|next|finally|"
-                        r"also|notably|specifically|in\s+particular|on\s+(?:this|that|the\s+same|it)|"
-                        r"our\s+\w+|the\s+(?:method|model|approach))\b", re.I)
-_JOINT = re.compile(r"\b(?:on\s+average|averaged|averages?\s+(?:across|over)|(?:across|over)\s+(?:all|the|\d+|"
+_COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|over|against|unlike|"
+                          r"match\w*|using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to)"
+                          r"\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
+_BASELINE_CUE = re.compile(r"\b(?:compared\s+(?:to|with)|than|while)\b", re.I)
+_OWN = re.compile(r"\b(?:we|our|the\s+proposed|this\s+(?:method|approach|model|framework|system|work))\b", re.I)
+_CONTINUES = re.compile(r"^\W*(?:it|this|our\s+\w+)\b", re.I)
+_JOINT = re.compile(r"\b(?:on\s+average|(?:across|over)\s+(?:all|the|\d+|"
                     r"[a-z]+)\s+(?:\w+\s+)?(?:datasets|benchmarks|tasks|domains|languages|environments|suites))\b",
                     re.I)
 # "this dataset", "the benchmark", "our corpus": one dataset named before (a plural - "these
@@ -34,7 +29,7 @@ _THIS_DATA = re.compile(r"\b(?:our|this|the(?:\s+same|\s+proposed|\s+new)?)\s+"
 _NOBODY_AFTER = re.compile(r"\s*(?:\\?%|×|x|points?)?\s*(?:\)\s*)?(?:for|by|of|from)\s+(?:the\s+)?"
                            r"(?:\w+\s+)?(?:baselines?|humans?|human\s+\w+|annotators?|experts?|"
                            r"prior|previous|existing|original|vanilla|standard|random|chance)\b", re.I)
-_SYSTEM_PROPERTY = re.compile(r"\s*(?:\\?%\s*)?(?:[A-Za-z][\w\-]*\s+)?(?:parameters|params|layers|experts)\b", re.I)
+_SYSTEM_PROPERTY = re.compile(r"\s*(?:\\?%\s*)?(?:[A-Za-z][\w\-]*\s+)?(?:parameters|layers)\b", re.I)
 
 
 # -- dataset rules: (name, example, rule) - a rule returns a Ref, None (decided: no dataset) or ... (does not apply)
@@ -53,21 +48,17 @@ def _ds_property(doc: _Doc, n: _Num) -> Any:
     return None if _property_after(doc, n) else _SKIP
 
 
-_TIME_TEXT = re.compile(r"\d\s*(?:h|hrs?|hours?|min|mins|minutes|days?|GPU[- ]hours)[\s$}]*$", re.I)
-_TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*|distill\w*)\b", re.I)
-_GAIN_VERB = re.compile(r"\b(?:reduc\w*|cut\w*|sav\w*|shorten\w*|faster|speed\w*|accelerat\w*|achiev\w*|"
-                        r"outperform\w*|improv\w*)\b", re.I)
-
-
-def _training_cost(doc: _Doc, n: _Num) -> bool:
-    """"pretrained in 166 hours on a single H100": training cost, a setting of no dataset or system."""
-    s = doc.sentence(n)[0]
-    return bool(_TIME_TEXT.search(doc.text, n.start, n.end) and _TRAIN_VERB.search(doc.text, s, n.start)
-                and not _GAIN_VERB.search(doc.text, s, n.start))
+_TIME_TEXT = re.compile(r"\d\s*(?:h|hours?|min|minutes|days?)[\s$}]*$", re.I)
+_TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*)\b", re.I)
+_GAIN_VERB = re.compile(r"\b(?:reduc\w*|achiev\w*|improv\w*)\b", re.I)
 
 
 def _no_training_cost(doc: _Doc, n: _Num) -> Any:
-    return None if _training_cost(doc, n) else _SKIP
+    """"pretrained in 166 hours on a single H100": training cost, a setting of no dataset or system."""
+    s = doc.sentence(n)[0]
+    cost = _TIME_TEXT.search(doc.text, n.start, n.end) and _TRAIN_VERB.search(doc.text, s, n.start) \
+        and not _GAIN_VERB.search(doc.text, s, n.start)
+    return None if cost else _SKIP
 
 
 def _ds_respectively(doc: _Doc, n: _Num) -> Any:
@@ -75,7 +66,7 @@ def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     return _ref(hit) if hit is not None else _SKIP
 
 
-_NEXT_CLAUSE = re.compile(r"\s*,?\s*(?:and|while|whereas|but)\s+(?:[a-z]+\s+){0,2}?(?:on|for|in)\s+(?:the\s+)?")
+_NEXT_CLAUSE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:[a-z]+\s+){0,2}?(?:on|for|in)\s+(?:the\s+)?")
 
 
 def _ds_on_after(doc: _Doc, n: _Num) -> Any:
@@ -122,8 +113,7 @@ def _ds_one_in_sentence(doc: _Doc, n: _Num) -> Any:
     return _ref(evals[0]) if len(names) == 1 else None
 
 
-_SYSTEMS_COUNTED = re.compile(r"\s+(?:[\w\-]+\s+){0,3}?(?:models|methods|algorithms|baselines|systems|agents|"
-                              r"trackers|detectors|LLMs)\b")
+_SYSTEMS_COUNTED = re.compile(r"\s+(?:[\w\-]+\s+){0,3}?(?:models|methods|baselines|systems)\b")
 
 
 def _evals_before(doc: _Doc, n: _Num) -> list[_Occ]:
@@ -153,7 +143,7 @@ def _ds_previous_sentence(doc: _Doc, n: _Num) -> Any:
     return _ref(prev[0]) if len({o.name.lower() for o in prev}) == 1 else _SKIP
 
 
-_EVALUATED = re.compile(r"\b(?:models|LLMs|MLLMs|VLMs|agents|systems|baselines|methods)\b")
+_EVALUATED = re.compile(r"\b(?:models|systems|baselines|methods)\b")
 
 
 # A count of things ("10,000 expert demonstrations", "22M questions", "400 thousand images")
@@ -178,7 +168,7 @@ def _ds_introduced(doc: _Doc, n: _Num) -> Any:
 
 
 _NAME_SHAPE = re.compile(r"\d|[A-Z]\S*[A-Z]")
-_EVAL_BEFORE = re.compile(r"\b(?:on|evaluat\w*|experiments?|benchmarks?|tested|test\s+on)\s+(?:the\s+)?"
+_EVAL_BEFORE = re.compile(r"\b(?:on|evaluat\w*|experiments?|benchmarks?)\s+(?:the\s+)?"
                           r"(?:[\w\-]+\s+){0,3}?$", re.I)
 _ANAPHOR = re.compile(r"\b(?:there|on\s+(?:it|both|them|each|all\s+of\s+them))\b", re.I)
 
@@ -287,7 +277,7 @@ def _me_from_to(doc: _Doc, n: _Num) -> Any:
 
 def _me_nobody(doc: _Doc, n: _Num) -> Any:
     """"73% for the baseline", "92.5% for human annotators": no named system."""
-    return None if _NOBODY_AFTER.match(doc.text[doc.groups[n.i][-1].end:doc.groups[n.i][-1].end + 60]) else _SKIP
+    return None if _NOBODY_AFTER.match(doc.text, doc.groups[n.i][-1].end, doc.groups[n.i][-1].end + 60) else _SKIP
 
 
 def _me_possessive(doc: _Doc, n: _Num) -> Any:
@@ -301,14 +291,14 @@ def _me_possessive(doc: _Doc, n: _Num) -> Any:
 
 
 def _me_for_system(doc: _Doc, n: _Num) -> Any:
-    """"58.1% for GPT-4o", "(GPT-4o: 58.1%)", "GPT-4o (58.1%)": a system named right at the number."""
+    """"58.1% for GPT-4o", "GPT-4o (58.1%)", "GPT-4o (acc: 58.1%)": a system named right at the number."""
     end = doc.groups[n.i][-1].end
     for o in _systems(doc, n):
         gap_after = doc.text[end:o.start] if o.start >= end else None
         if gap_after is not None and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*(?:for|by|of|with)\s+(?:the\s+)?", gap_after):
             return _ref(o)
         gap_before = doc.text[o.end:n.start] if o.end <= n.start else None
-        if gap_before is not None and re.fullmatch(r"\s*(?:\(|:|\(\s*\w+\s*[:=]?)\s*\$?\s*", gap_before):
+        if gap_before is not None and re.fullmatch(r"\s*(?:\(|\(\s*\w+\s*[:=]?)\s*\$?\s*", gap_before):
             return _ref(o)
     return _SKIP
 

@@ -16,43 +16,31 @@ from .rules import Rule, first
 __all__ = ["KIND_RULES", "Context", "kind_rule"]
 
 _RESULT_CUES = re.compile(
-    r"\b(?:improv\w*|gain\w*|boost\w*|increas\w*|reduc\w*|decreas\w*|drop\w*|declin\w*|outperform\w*|"
-    r"achiev\w*|reach\w*|attain\w*|obtain\w*|surpass\w*|exceed\w*|beat\w*|speed-?ups?|faster|"
-    r"accura\w*|errors?|scores?|f1|auc|auroc|bleu|rouge|rmse|perplexity|ppl|rates?|"
-    r"precision|recall|success|correlat\w*|explain\w*|accounts?|lower\w*|higher|better|fewer|less|"
-    r"sav\w*|cut(?:s|ting)?|yield\w*|deliver\w*|margin|relative|absolute|average|mean|up|only|"
-    r"match\w*|recover\w*|retain\w*|preserv\w*|acceleration|accelerat\w*|compress\w*|"
-    r"pass|solv\w*|top|state-of-the-art|state\s+of\s+the\s+art|sota|performance|perform\w*|degrad\w*|leads?|lift\w*|"
-    r"advantage|hallucinat\w*|agreement|coverage|fidelity|efficien\w*|throughput|latency|"
-    r"percentage|fraction|share|proportion|variance|r2|significant\w*|p|r|rho|kappa)\b")
+    r"\b(?:improv\w*|gain\w*|boost\w*|increas\w*|reduc\w*|outperform\w*|achiev\w*|reach\w*|obtain\w*|surpass\w*|"
+    r"faster|accura\w*|errors?|scores?|f1|bleu|rates?|precision|success|correlat\w*|lower\w*|higher|better|less|"
+    r"yield\w*|relative|average|mean|up|only|match\w*|accelerat\w*|solv\w*|top|state-of-the-art|"
+    r"state\s+of\s+the\s+art|performance|perform\w*|leads?|efficien\w*|significant\w*)\b")
 _STRONG_RESULT = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|reduc\w*|decreas\w*|drop\w*|outperform\w*|achiev\w*|"
     r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"
     r"correlat\w*|explain\w*|accounts?|sav\w*|lower\w*|higher|faster|yield\w*|win|cut(?:s|ting)?|"
     r"compress\w*|accelerat\w*|declin\w*|increas\w*|lift\w*)\b(?![\-‐])")   # not "lower-body", "higher-order"
-_SETTING_BEFORE = re.compile(
-    r"(?:\b(?:trained|train|training|pretrained|pre-trained|fine-tuned|compris\w*|contain\w*|"
-    r"consist\w*|includ\w*|spann\w*|across|over|with|using|of|from|among|covering|total|"
-    r"size|sized|dimension\w*|length|rank|batch|vocabulary|window|context|horizon|"
-    r"collect\w*|curat\w*|gather\w*|annotat\w*|sampl\w*|generat\w*|evaluat\w*|on|in|for|"
-    r"than|at|per|each|every|first|last|all|these|k|n|d|m|t|l|h)\s*)$")
 
 # "10% of the training data", "1% of annotated data"
 _OF_DATA_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?"
                             r"(?:data|labels|samples|examples|parameters|weights|tokens|compute|budget|"
-                            r"training|dataset|annotations)|(?:trainable|learnable|tunable)\s+parameters)\b")
-_USING_BEFORE = re.compile(r"\b(?:using|use|uses|with|only|train\w*|on|fine-tun\w*|sampl\w*|mask\w*|"
-                           r"prun\w*)\b[^.]*$")
-_STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\b[rR]\s*=|[ρτκ]\s*=)\s*\$?\s*$")
+                            r"training|dataset|annotations)|(?!(?:fewer|less|more|with)\b)(?:[a-z][\w\-]*\s+)?parameters)\b")
+_USING_BEFORE = re.compile(r"\b(?:us(?:e[sd]?|ing)|with|only|(?:train|fine-tun)\w*|on|sampl\w*)\b[^.]*$")
+_STATISTIC_HEAD = re.compile(r"(?:\bp\s*[<=≤]|\b[rR]\s*=)\s*\$?\s*$")     # p-values, correlations: "statistical findings"
 _VARIABLE_HEAD = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*(?:=|<|>|\\[lg]eq?|≤|≥)"
                             r"\s*\$?\s*$")
-_BOUND_HEAD = re.compile(r"(?:\\[lg]eq?|<|>|≤)\s*$")
+_BOUND_HEAD = re.compile(r"(?:\\[lg]eq?|<|>)\s*$")
 
 
-_BY_THAN, _FROM = re.compile(r"\b(?:by|than)\s*(?:up to|about|over|nearly|only)?\s*$"), re.compile(r"\bfrom\s*$")
-_DECIMAL_RATE_NOT = re.compile(r"\b(?:train\w*|contain\w*|consist\w*|includ\w*|us\w+|with|of)\s*$")
+_BY, _FROM = re.compile(r"\bby\s*(?:up to|about|over|nearly|only)?\s*$"), re.compile(r"\bfrom\s*$")
+_DECIMAL_RATE_NOT = re.compile(r"\b(?:train\w*|consist\w*|us\w+|with|of)\s*$")
 _MEASURED_BEFORE = re.compile(r"\b(?:in|within|under|to|by)\s*(?:only|just|about|roughly|under)?\s*$")
-_CUE_BEFORE = re.compile(r"\b(?:of|by|to|at|from|reaches|achieves)\s*(?:up to|about|nearly|over|around|"
+_CUE_BEFORE = re.compile(r"\b(?:of|by|to|at|from|achieves)\s*(?:up to|about|nearly|over|around|"
                          r"approximately)?\s*$")
 
 
@@ -121,7 +109,7 @@ KIND_RULES: tuple[Rule, ...] = (
     # -- counts compared or changed
     _r("points-gain", "result",
        lambda c: c.noun is not None and c.noun.split()[-1] in ("points", "point") and (
-           c.strong_before or _ends(_BY_THAN, c.before)),
+           c.strong_before or _ends(_BY, c.before)),
        "It improves accuracy by 3 points.", "3"),
     _r("n-of-m", "result",
        lambda c: c.r.unit is None and re.match(r"\s+(?:out\s+)?of\s+(?:the\s+)?\$?\d", c.after),
@@ -146,8 +134,6 @@ KIND_RULES: tuple[Rule, ...] = (
        lambda c: c.strong_before or _ends(_CUE_BEFORE, c.before)
        and _RESULT_CUES.search(c.near_before),
        "The detector achieves 0.87 on the held-out split.", "0.87"),
-    _r("setting-cue", "setting", lambda c: _ends(_SETTING_BEFORE, c.before) and not c.is_decimal,
-       "The encoder uses a context length of 512.", "512"),
     _r("bare-decimal", "result", lambda c: c.is_decimal,
        "The second stage stays at 0.93 overall.", "0.93"),
     _r("bare-integer", "setting", lambda c: True,

@@ -179,13 +179,8 @@ def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int]
 
 
 def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
-    nxt = text[e:e + 12]
-    if re.match(r"\}?\s*/\s*\{?\s*(?:\\?[A-Za-z(])", nxt):   # 1/\epsilon, 1/T, {1}/{\epsilon}
-        return True
-    if re.match(r"\^\s*\{?\s*\\?[A-Za-z]", nxt):       # 2^n
-        return True
-    if re.match(r"\s*!", nxt):
-        return True
+    if re.match(r"\}?\s*/\s*\{?\s*(?:\\?[A-Za-z(])|\^\s*\{?\s*\\?[A-Za-z]|\s*!", text[e:e + 12]):
+        return True                 # 1/\epsilon, 1/T, {1}/{\epsilon}; 2^n; n!
     if math is not None:
         rest = text[e:math[1]]
         m = re.match(r"\s*\}*\s*(\\[A-Za-z]+|\\\{|[A-Za-z(+\-−*/_^|])", rest)

@@ -9,10 +9,11 @@ of the records: no ramp-up, no tail) beside it.  The timed part is the run itsel
 read, requests, validation, grounding, cache writes, records written), as the pipeline
 reports it; process start-up (imports) is printed separately.
 
-The client is CPU-bound (one event loop: ~2.2-2.8 ms of CPU per record, most of it in
-the openai SDK, its HTTP stack and instructor), so the figure depends on what else the
-machine runs: each run prints its client CPU per record and how busy other processes
-(the fake server included) kept the CPUs.
+The client is CPU-bound (one event loop, ~4.2-4.7 ms of CPU per hybrid record, most of it
+in the openai SDK, its HTTP stack and instructor; the rules' proposals ~4.4 ms more in the
+worker processes), so the figure depends on what else the machine runs: each run prints
+its client CPU per record (the main process's and the workers' apart) and how busy other
+processes (the fake server included) kept the CPUs.
 
 The peer is the hand-written loop a user would write instead: ``openai.AsyncOpenAI``, a
 semaphore of ``C``, one JSON-mode request per abstract, ``json.loads`` of the answer, a JSONL

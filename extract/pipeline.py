@@ -252,7 +252,7 @@ class Extractor:
         if decided_by:
             meta["decided_by"] = decided_by
         if self.cache.enabled:              # --no-cache: nothing to dump or key
-            self.cache.set(self.key(item.text, item.title), {"answer": obj.model_dump(mode="json"), **meta})
+            self.cache.set(self.key(item.text, item.title), meta)   # serialized as it is written
         return self._record(item, obj, meta, False)
 
     async def extract(self, item: Item) -> tuple[dict, bool, dict]:

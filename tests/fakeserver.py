@@ -58,6 +58,7 @@ class FakeOpenAI:
         self.script: deque = deque()
         self.requests: list[dict] = []
         self.headers: list[dict] = []
+        self.raw_bodies: list[bytes | None] = []
         self.lock = threading.Lock()
         self.fault: Callable[[dict, int], dict | None] | None = None
         self.files: dict[str, dict] = {}       # id -> {"meta": FileObject dict, "data": bytes}
@@ -138,14 +139,16 @@ class FakeOpenAI:
                 "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                           "total_tokens": prompt_tokens + completion_tokens}}
 
-    def _note(self, path: str, body: Any, headers: dict) -> threading.Event | None:
-        """Record a request; the Event it must wait for when it is held (hold_after)."""
+    def _note(self, path: str, body: Any, headers: dict, raw: bytes | None = None) -> threading.Event | None:
+        """Record a request (its parsed body, and the bytes as sent in ``raw_bodies``); the
+        Event it must wait for when it is held (hold_after)."""
         with self.lock:
             if path.endswith("/chat/completions"):
                 self._chat += 1
             if self.keep_requests:
                 self.requests.append({"path": path, "body": body})
                 self.headers.append(headers)
+                self.raw_bodies.append(raw)
             if self._hold is not None and path.endswith("/chat/completions") and self._chat > self._hold[0]:
                 return self._hold[1]
         return None
@@ -379,7 +382,7 @@ class FakeOpenAI:
                     body = json.loads(raw or b"{}")
                 except ValueError:
                     return self._send(400, {"error": {"message": "invalid JSON body"}})
-                held = server._note(self.path, body, {k.lower(): v for k, v in self.headers.items()})
+                held = server._note(self.path, body, {k.lower(): v for k, v in self.headers.items()}, raw)
                 if held is not None and self._hold(3600.0, held):
                     return
                 if self.path.rstrip("/").endswith("/batches"):

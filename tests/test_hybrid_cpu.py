@@ -52,3 +52,25 @@ def test_the_response_model_is_built_once_per_shape():
         assert list(model.model_fields["numbers"].annotation.model_fields) == list(p.numbers)
         assert list(model.model_fields["names"].annotation.model_fields) == list(p.names)
     assert len(by_shape) < len(props)       # some abstracts share a shape (and so one class)
+
+
+def test_shapes_with_the_same_candidates_share_their_sub_models_and_schemas_stay_the_same():
+    """NumberDecision, MoreNumber and Names depend on the candidate ids alone: two shapes with
+    the same candidates share them (built once), and each shape's JSON schema is the one a
+    class built from scratch has."""
+    from extract.hybrid import answer as A
+
+    kinds = tuple(contributions(default_schema()))
+    names = ("@C1", "@C2")
+    one, two = A._answer_model(("@N1",), names, kinds), A._answer_model(("@N1", "@N2", "@N3"), names, kinds)
+    sub = lambda m, f: m.model_fields[f].annotation
+    assert sub(one, "names") is sub(two, "names")
+    assert sub(one, "more_numbers").__args__[0] is sub(two, "more_numbers").__args__[0]   # list[MoreNumber]
+    decision = lambda m: sub(sub(m, "numbers"), "@N1")
+    assert decision(one) is decision(two) and sub(one, "numbers") is not sub(two, "numbers")
+    for model, numbers in ((one, ("@N1",)), (two, ("@N1", "@N2", "@N3"))):
+        A._name_models.cache_clear()
+        A._numbers_model.cache_clear()
+        fresh = A._answer_model.__wrapped__(numbers, names, kinds)
+        assert fresh is not model
+        assert json.dumps(fresh.model_json_schema()) == json.dumps(model.model_json_schema())

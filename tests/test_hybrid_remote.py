@@ -238,3 +238,55 @@ def test_a_raw_newline_inside_a_json_string_is_read_not_reasked(cli, server, one
     r, recs = run(cli, server, one, tmp_path / "o.jsonl", "--mode", mode)
     assert r.exit_code == 0, r.stderr
     assert server.chat_count == 1 and recs[0]["extraction"]["task"] == "image classification"
+
+
+@pytest.mark.parametrize("mode", ["tools", "json_schema", "json"])
+def test_the_body_skips_the_sdks_transform_and_its_bytes_are_the_sdks(cli, server, one, tmp_path, mode,
+                                                                      monkeypatch):
+    """The openai SDK "transforms" a request's parameters node by node (every message, the
+    whole schema; the identity on plain JSON): extract sends the body as ``extra_body`` so
+    the SDK walks none of it, and the server gets the bytes the SDK itself would send, first
+    ask, re-ask and the retry of a re-ask alike."""
+    import openai
+    import openai.resources.chat.completions.completions as sdk
+
+    from extract.backends import openai_compat
+
+    walked = []
+    real = sdk.async_maybe_transform
+
+    async def spy(data, expected_type):
+        walked.append(data)
+        return await real(data, expected_type)
+
+    monkeypatch.setattr(sdk, "async_maybe_transform", spy)
+    script = ({"payload": good(more_datasets=["@C9"])}, {"status": 429, "headers": {"Retry-After": "0"}},
+              {"payload": good()})
+    sent = {}
+    for how in ("plain", "sdk"):
+        if how == "sdk":
+            monkeypatch.setattr(openai_compat, "plain_body", lambda kwargs: kwargs)
+        server.raw_bodies.clear()
+        server.push(*script)
+        r, recs = run(cli, server, one, tmp_path / f"{how}.jsonl", "--mode", mode, "--no-cache")
+        assert r.exit_code == 0, r.stderr
+        assert recs[0]["provenance"]["attempts"] == 3
+        sent[how] = list(server.raw_bodies)
+        if how == "plain":
+            given = [{k for k, v in d.items() if not isinstance(v, openai.Omit)} for d in walked]
+            assert len(walked) == 3 and all(d["messages"] == [] for d in walked), "the SDK walked the messages"
+            assert given == [{"messages", "model"}] * 3, "the SDK walked the body"
+    assert len(sent["plain"]) == 3 and sent["plain"][1] == sent["plain"][2]
+    assert sent["plain"] == sent["sdk"], "the body's bytes differ from the SDK's own"
+    assert b'"tool_choice"' in sent["plain"][0] if mode == "tools" else b'"response_format"' in sent["plain"][0]
+
+
+def test_a_call_the_sdk_acts_on_is_left_as_it_is():
+    from extract.backends.openai_compat import plain_body
+
+    kwargs = {"model": "m", "messages": [{"role": "user", "content": "x"}], "max_tokens": 5}
+    assert plain_body(kwargs) == {"model": "m", "messages": [],
+                                  "extra_body": {"messages": kwargs["messages"], "max_tokens": 5}}
+    for odd in ({"stream": True}, {"extra_body": {"x": 1}}, {"timeout": 3}, {"not_a_field": 1}):
+        assert plain_body({**kwargs, **odd}) == {**kwargs, **odd}
+    assert plain_body({"model": "m"}) == {"model": "m"}

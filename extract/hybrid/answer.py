@@ -144,13 +144,27 @@ def _root(base: type[BaseModel] | None) -> type[BaseModel]:
                           "model_config": ConfigDict(json_schema_extra=_all_required)})
 
 
-@lru_cache(maxsize=1024)     # shapes seen on 10,901 real abstracts: a few hundred
-def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
-                  contributions: tuple[str, ...], base: type[BaseModel] | None = None) -> type[BaseModel]:
+def _keep_known(ids: frozenset[str]) -> dict:
+    """The validators of a model whose keys are ids: an invented key (``@C99``) is dropped
+    alone, the other entries kept."""
+    def only_known(cls, data):
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k in ids}
+        return data
+    return {"_known": model_validator(mode="before")(classmethod(only_known))}
+
+
+_STRICT = ConfigDict(extra="forbid", json_schema_extra=_all_required)
+
+
+@lru_cache(maxsize=256)     # one per candidate list (12 in 1,000 real abstracts)
+def _name_models(name_ids: tuple[str, ...]) -> tuple[type[BaseModel], type[BaseModel], type[BaseModel]]:
+    """(NumberDecision, MoreNumber, Names) for these candidate ids: the sub-models that
+    depend on the candidates alone, built once and shared by every shape that has them."""
     ref_ids = frozenset(name_ids)
 
     class NumberDecision(BaseModel):
-        model_config = ConfigDict(extra="forbid", json_schema_extra=_all_required)
+        model_config = _STRICT
         kind: Literal[NUMBER_KINDS] = Field(  # type: ignore[valid-type]
             description="result = a claimed outcome; setting = scale or configuration; "
                         "drop = not a quantity (part of a name, a year, a section number)")
@@ -182,7 +196,7 @@ def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
 
     class MoreNumber(NumberDecision):
         """A number the rules did not list: its text a verbatim span of the abstract."""
-        model_config = ConfigDict(extra="forbid", json_schema_extra=_all_required)
+        model_config = _STRICT
         text: str = Field(description="the number with its unit, copied verbatim from the abstract")
 
         @field_validator("text")
@@ -190,21 +204,25 @@ def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
         def _span(cls, v, info: ValidationInfo):
             return _number_span(v, info)
 
-    number_fields = {k: (NumberDecision, None) for k in number_ids}
-    strict = ConfigDict(extra="forbid", json_schema_extra=_all_required)
-    known = {"Numbers": frozenset(number_ids), "Names": ref_ids}
-
-    def only_known(cls, data):
-        """An invented key (``@C99``) is dropped alone, the other entries kept."""
-        if isinstance(data, dict):
-            return {k: v for k, v in data.items() if k in known[cls.__name__]}
-        return data
-
-    keep = {"_known": model_validator(mode="before")(classmethod(only_known))}
-    Numbers = create_model("Numbers", __config__=strict, __validators__=keep, **number_fields)
     label = Literal[NAME_LABELS]  # type: ignore[valid-type]
-    Names = create_model("Names", __config__=strict, __validators__=keep,
+    Names = create_model("Names", __config__=_STRICT, __validators__=_keep_known(ref_ids),
                          **{k: (label, "other") for k in name_ids})
+    return NumberDecision, MoreNumber, Names
+
+
+@lru_cache(maxsize=1024)
+def _numbers_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...]) -> type[BaseModel]:
+    """Numbers: one decision per number id (the decision model is the candidates')."""
+    decision = _name_models(name_ids)[0]
+    return create_model("Numbers", __config__=_STRICT, __validators__=_keep_known(frozenset(number_ids)),
+                        **{k: (decision, None) for k in number_ids})
+
+
+@lru_cache(maxsize=1024)     # shapes seen on 10,901 real abstracts: a few hundred
+def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
+                  contributions: tuple[str, ...], base: type[BaseModel] | None = None) -> type[BaseModel]:
+    _, MoreNumber, Names = _name_models(name_ids)
+    Numbers = _numbers_model(number_ids, name_ids)
 
     def more_validator(cls, v, info: ValidationInfo):
         return _grounded(v, info, frozenset(), info.field_name)

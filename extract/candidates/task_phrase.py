@@ -20,8 +20,25 @@ MAX_PHRASES = 4
 
 _LATEX_WRAP = re.compile(r"\\(?:textbf|textit|texttt|emph|textsc|mathrm|mathbf|text|underline|textsf)\s*\{([^{}]*)\}")
 _MD_WRAP = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
-_UNDERSCORE_WRAP = re.compile(r"(?<![\w\\])_(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
-_PAREN = re.compile(r"(?<!\s)\s*\([^()]*\)")     # entered at a run's first space: linear
+# (the look-behind after the "_": re scans for the literal fast)
+_UNDERSCORE_WRAP = re.compile(r"_(?<![\w\\]_)(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
+_PAREN = re.compile(r"\([^()]*\)")
+_MATH_NAME = re.compile(r"\$\s*([A-Za-z][A-Za-z\- ]*[A-Za-z])\s*\$")       # $\textbf{Name}$ -> Name
+_DASHES = re.compile(r"---?|—|–(?=\s)")      # (-{2,3} as ---?: each alternative opens with a literal, scanned fast)
+
+
+def _drop_parens(s: str) -> str:
+    """``s`` without its parentheticals and the white space before each, as
+    ``re.sub(r"(?<!\\s)\\s*\\([^()]*\\)", "", s)`` (~10x faster: re scans for the "(")."""
+    out, at = [], 0
+    for m in _PAREN.finditer(s):
+        start = m.start()
+        while start > at and s[start - 1].isspace():        # str.isspace() is re's \s
+            start -= 1
+        out.append(s[at:start])
+        at = m.end()
+    out.append(s[at:])
+    return "".join(out)
 
 
 @lru_cache(maxsize=32)      # one abstract asks for its plain text and sentences several times
@@ -29,14 +46,15 @@ def plain(text: str) -> str:
     """``text`` without markup wrappers: \\textbf{x}, **x**, _x_, `x` -> x; $math$ kept as is;
     parentheticals (acronyms, examples) dropped; whitespace collapsed."""
     s = text
-    for _ in range(3):
-        s = _LATEX_WRAP.sub(r"\1", s)
+    if "\\" in s:          # (no LaTeX wrapper without a backslash: three scans saved)
+        for _ in range(3):
+            s = _LATEX_WRAP.sub(r"\1", s)
     s = _MD_WRAP.sub(r"\2", s)
     s = _UNDERSCORE_WRAP.sub(r"\1", s)
-    s = re.sub(r"\$\s*([A-Za-z][A-Za-z\- ]*[A-Za-z])\s*\$", r"\1", s)   # $\textbf{Name}$ -> Name
-    s = re.sub(r"-{2,3}|—|–(?=\s)", " — ", s)
+    s = _MATH_NAME.sub(r"\1", s)
+    s = _DASHES.sub(" — ", s)
     for _ in range(2):
-        s = _PAREN.sub("", s)
+        s = _drop_parens(s)
     return " ".join(s.split())
 
 

@@ -4,7 +4,18 @@ layer's own patterns). Same matches (non-overlapping; ``\\w`` is ``isalnum()`` o
 
 from __future__ import annotations
 
-__all__ = ["bounded_starts", "starts"]
+__all__ = ["bounded_starts", "folded", "starts"]
+
+# What re.IGNORECASE matches to an ASCII letter besides its two cases and lower() does not
+# make that letter: "ı" and "İ" ("i", "İ".lower() is two characters) and "ſ" ("s").
+_FOLD = str.maketrans({"ı": "i", "İ": "i", "ſ": "s"})
+
+
+def folded(text: str) -> str:
+    """``text`` lower-cased so that wherever a case-insensitive pattern matches an ASCII word,
+    the lower-cased word occurs in it (a pattern that needs a word cannot match a text whose
+    fold lacks it: ``in`` tested first, the pattern only where it may match)."""
+    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
 
 
 def starts(text: str, needle: str) -> list[int]:

@@ -1,0 +1,72 @@
+"""The rule layer's fast paths give exactly what they replace: patterns rewritten so that re
+scans for a literal (against the pattern they replace), scans written by hand (against the
+pattern), and the cheap tests that skip a pattern (never where it matches)."""
+
+import re
+
+from hypothesis import given, settings, strategies as st
+
+from extract.candidates import task
+from extract.candidates.task_phrase import _drop_parens, plain
+from extract.text.literal import folded
+from extract.text.spans import _MATH, _URL, notice_spans
+from extract.text.sentences import _SENT_END
+
+ALPHABET = "aAbB1 .;!?\n\t$\\()[]_-—–`*\"'wW©cC:/"
+texts = st.text(alphabet=ALPHABET, max_size=80)
+
+
+def _matches(rx: re.Pattern, text: str) -> list:
+    return [(m.span(), m.groups()) for m in rx.finditer(text)]
+
+
+# pattern -> the pattern it replaces (same matches, same groups)
+REWRITTEN = {
+    _SENT_END: r"(?<=[.!?;])\s+(?=[A-Z\[(\"'`$*\\]|\d)|\n\s*\n",
+    _MATH: r"(?<![\\$])\$(?!\$)([^$\n]{1,300}?)(?<!\\)\$|\\\((.{1,300}?)\\\)",
+    _URL: r"https?://[^\s)\]>]+|\]\([^)\s]*\)|\bwww\.[^\s)]+",
+}
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts.map(lambda t: t.replace("w", "www.").replace("W", "Www")))
+def test_rewritten_patterns_match_as_the_ones_they_replace(text):
+    for rx, old in REWRITTEN.items():
+        assert _matches(rx, text) == _matches(re.compile(old), text), old
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts)
+def test_plain_helpers_are_the_patterns_they_replace(text):
+    assert _drop_parens(text) == re.sub(r"(?<!\s)\s*\([^()]*\)", "", text)
+    from extract.candidates import task_phrase as tp
+    assert tp._UNDERSCORE_WRAP.sub(r"\1", text) == re.sub(r"(?<![\w\\])_(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)", r"\1",
+                                                            text)
+    assert tp._DASHES.sub(" — ", text) == re.sub(r"-{2,3}|—|–(?=\s)", " — ", text)
+    plain.cache_clear()
+
+
+def test_folded_holds_every_letter_re_ignorecase_matches():
+    letter = re.compile("[a-z]", re.I)
+    for c in map(chr, range(0x110000)):
+        if letter.fullmatch(c):
+            f = folded(c)
+            assert len(f) == 1 and re.fullmatch(f, c, re.I), hex(ord(c))
+    assert folded("İnput ſet ıt") == "input set it"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="©(cC) opyrightOPYRIGHT 2019.,ſıİ", max_size=40))
+def test_notices_sought_only_where_one_can_be(text):
+    from extract.text.spans import _NOTICE
+    assert notice_spans(text) == [m.span() for m in _NOTICE.finditer(text)]
+
+
+def test_task_cue_words_are_in_every_match():
+    """A sentence matched by a task cue's pattern always passes its word test (_may)."""
+    for rx in task._NEEDS:
+        @settings(max_examples=50, deadline=None)
+        @given(st.from_regex(rx))
+        def check(s):
+            assert task._may(rx, folded(s)), (rx.pattern, s)
+        check()

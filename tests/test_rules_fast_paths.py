@@ -70,3 +70,47 @@ def test_task_cue_words_are_in_every_match():
         def check(s):
             assert task._may(rx, folded(s)), (rx.pattern, s)
         check()
+
+
+# -- name_finder.dataset_lists -------------------------------------------------------------
+from extract.candidates import name_cues as cue  # noqa: E402
+from extract.candidates import name_finder as nf  # noqa: E402
+from extract.candidates.name_shapes import SPLIT_AFTER_NAME  # noqa: E402
+from extract.text.lexicon import DATASET_NOUN_STARTS, DATASET_NOUNS  # noqa: E402
+from extract.text.literal import matches_from, word_starts  # noqa: E402
+
+_WORDS = ["datasets", "Benchmarks", "benchmark", "data sets", "DataSets", "corpora", "test set", "testbeds",
+          "such as", "including", "e.g.,", "the", "and", "or", "on", "with", "across", "is", "to", "we", "can",
+          "Cora", "PubMed", "wiki-small", "GLUE", "v2", "1.1", "COCO val2017", "WMT14 en-de", "simulated", "long-range",
+          "repository", "ſuite", "İmageNet", "x_data", "(", ")", ":", ",", ";", ".", "\n"]
+dataset_texts = st.lists(st.sampled_from(_WORDS), max_size=14).map(" ".join)
+
+
+def _old_dataset_patterns() -> tuple[re.Pattern, re.Pattern]:
+    """The two patterns as dataset_lists built them per call before they were compiled once."""
+    item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
+            r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
+            r"(?:\s+(?:repository|database|archive|corpus))?")
+    lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
+    after = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
+                       r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
+                       r"including|e\.g\.,?|namely)?\s*(?:the\s+)?" + nf._NOT_A_VERB + r"(?P<lst>" + lst + r")", re.I)
+    adjectives = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
+    before = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)" + adjectives + r"(?P<lst>" + lst + r")\s+(?:"
+                        + DATASET_NOUNS + r")\b")
+    return after, before
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(re.compile(r"(?:" + DATASET_NOUNS + r")", re.I), fullmatch=True))
+def test_every_dataset_noun_starts_with_one_of_its_starts(noun):
+    assert folded(noun).startswith(DATASET_NOUN_STARTS), noun
+
+
+@settings(max_examples=400, deadline=None)
+@given(dataset_texts)
+def test_dataset_list_patterns_match_as_before(text):
+    after, before = _old_dataset_patterns()
+    fast = matches_from(nf._AFTER_NOUN, text, word_starts(text, DATASET_NOUN_STARTS))
+    assert [(m.span(), m.groups()) for m in fast] == _matches(after, text)
+    assert _matches(nf._BEFORE_NOUN, text) == _matches(before, text)

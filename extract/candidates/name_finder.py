@@ -12,7 +12,9 @@ from bisect import bisect_left, bisect_right
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
 from ..text.cues import we
-from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES, is_known_dataset
+from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES,
+                            is_known_dataset)
+from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
@@ -55,6 +57,23 @@ _CALLED_LOWERCASE = re.compile(
     r"(?<!\bfor\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bin\s)(?<!\bon\s)(?<!\bby\s)"
     r"\b" + _NAMING + r"\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
     r"{0,2})(?=\s*(?:[,.;:(]|$))")
+
+# A dataset_lists item and a list of them (the item written once: "A X|B X" as "(?:A|B) X", same matches)
+_ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
+         r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
+         r"(?:\s+(?:repository|database|archive|corpus))?")
+_LIST = _ITEM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _ITEM + r")*"
+_ITEM_RX = re.compile(_ITEM)
+_ITEM_ENDS = re.compile(r"\s*(?:,|\)|\.|;|and\b|or\b|$)")
+# "datasets, including Cora, PubMed, and wiki-small", "the long-range benchmark Graph-mix"
+_AFTER_NOUN = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|including|e\.g|"
+                         r"namely)))?\s*(?:such\s+as|like|including|e\.g\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB
+                         + r"(?P<lst>" + _LIST + r")", re.I)
+# "the X and Y benchmarks", "on the simulated X benchmark": up to two adjectives first (the
+# lookahead of the first letters: re skips the other positions fast)
+_ADJECTIVES = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
+_BEFORE_NOUN = re.compile(r"(?=[oatw])(?:\b(?:on|across|the|and|with)\s+)" + _ADJECTIVES + r"(?P<lst>" + _LIST
+                          + r")\s+(?:" + DATASET_NOUNS + r")\b")
 
 __all__ = ["NameCandidate", "find_names", "select_names"]
 
@@ -284,22 +303,11 @@ class _Finder:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",
         "the long-range benchmark Graph-mix", "the X and Y benchmarks"."""
         t = self.text
-        item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
-                r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
-                r"(?:\s+(?:repository|database|archive|corpus))?")
-        lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
-        after_noun = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
-                                r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
-                                r"including|e\.g\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB + r"(?P<lst>" + lst + r")",
-                                re.I)
-        # "the X and Y benchmarks", "on the simulated X benchmark": up to two adjectives first
-        adjectives = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
-        before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)" + adjectives + r"(?P<lst>" + lst + r")\s+(?:"
-                                 + DATASET_NOUNS + r")\b")
-        for pat in (after_noun, before_noun):
-            for m in pat.finditer(t):
+        after = matches_from(_AFTER_NOUN, t, word_starts(t, DATASET_NOUN_STARTS))     # (tried at a noun only)
+        for pat, found in ((_AFTER_NOUN, after), (_BEFORE_NOUN, _BEFORE_NOUN.finditer(t))):
+            for m in found:
                 base = m.start("lst")
-                for im in re.finditer(item, m.group("lst")):
+                for im in _ITEM_RX.finditer(m.group("lst")):
                     word = im.group(0)
                     if word.lower() in ("and", "or", "the", "we", "our", "this", "these", "it"):
                         continue
@@ -308,10 +316,10 @@ class _Finder:
                         continue
                     if word.split()[0].lower() in ("and", "or", "as", "to", "for", "in", "on", "with"):
                         continue
-                    if word[0].islower() and (pat is before_noun or not re.match(
-                            r"\s*(?:,|\)|\.|;|and\b|or\b|$)", t[base + im.end():base + im.end() + 6])):
+                    if word[0].islower() and (pat is _BEFORE_NOUN or not _ITEM_ENDS.match(
+                            t[base + im.end():base + im.end() + 6])):
                         continue                    # "long-range benchmark": an adjective
-                    fire("dataset-list-after-noun" if pat is after_noun else "dataset-list-before-noun")
+                    fire("dataset-list-after-noun" if pat is _AFTER_NOUN else "dataset-list-before-noun")
                     self.add(base + im.start(), base + im.end(), {"dataset-list"}, dataset=0.8, shape="list")
 
     def capitalized_runs(self) -> None:

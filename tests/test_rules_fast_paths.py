@@ -114,3 +114,39 @@ def test_dataset_list_patterns_match_as_before(text):
     fast = matches_from(nf._AFTER_NOUN, text, word_starts(text, DATASET_NOUN_STARTS))
     assert [(m.span(), m.groups()) for m in fast] == _matches(after, text)
     assert _matches(nf._BEFORE_NOUN, text) == _matches(before, text)
+
+
+# -- name_finder's other scans, numbers, acronyms ------------------------------------------
+from extract.candidates.name_shapes import SYMBOL_NAME, WRAPPED  # noqa: E402
+from extract.text import acronyms, numparse  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.from_regex(WRAPPED), st.from_regex(SYMBOL_NAME), st.from_regex(nf._CALLED_LOWERCASE))
+def test_scans_skipped_only_in_texts_they_cannot_match(wrapped, symbol, called):
+    assert any(ch in wrapped for ch in nf._WRAPPERS)
+    assert not symbol.isascii() or "$" in symbol
+    assert any(w in called for w in nf._NAMING_WORDS)
+
+
+_INTRO_WORDS = ["We", "we", "This paper", "this work", "Here we", "here, we", "ſhow", "also", "propose", "introduce",
+                "presents", "it", "as", "our model", "X", "FooNet", "called", "named", "Bar", "so-called", "Baz",
+                "a", "the", "of", ",", ".", "(", "1.5", "2,000", ".5", "GPT-4", "12 000", "TIDE", "(Tidal Image Denoising)",
+                "RPKD (Random Prototype)", "x-Y (Long Form Here)"]
+intro_texts = st.lists(st.sampled_from(_INTRO_WORDS), max_size=14).map(" ".join)
+
+OLD = {
+    nf._NAMED_CAPITALIZED: nf._NAMED_CAPITALIZED.pattern.replace("(?=[cndt,])", "", 1),
+    numparse.CORE: numparse.CORE.pattern.replace(r"(?=[\d.])", "", 1),
+    acronyms.ACRO_BEFORE_PAREN: r"(?<![\w\-])(?P<acr>[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z]"
+                                r"[^()\n;]{2,120}?)\s*\)",
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(intro_texts)
+def test_name_scans_match_as_before(text):
+    fast = matches_from(nf._INTRO_VERB_THEN, text, word_starts(text, nf._SUBJECTS))
+    assert [(m.span(), m.groups()) for m in fast] == _matches(nf._INTRO_VERB_THEN, text)
+    for rx, old in OLD.items():
+        assert old != rx.pattern and _matches(rx, text) == _matches(re.compile(old, rx.flags), text), old

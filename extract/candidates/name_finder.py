@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
 from ..text.cues import we
@@ -40,23 +41,43 @@ _INTRO_THEN_PHRASE = re.compile(
     we() + cue.INTRO_VERB + r"\w*\s+(?:(?:a|an|the)\s+)?(?:(?:new|novel|innovative|simple|unified|first)\s+)?"
     r"(?:[^,.;:()$`*\"“]*\b(?:called|named|dubbed|termed)\s+)?(?P<phrase>[^\s,.;:()$`*\"“][^,.;:()$`*\"“]{3,158}?)\s*$", re.I)
 
+# (the lookahead of the first letters: re skips the other positions fast)
 _NAMED_CAPITALIZED = re.compile(
-    r"(?:(?P<called>(?<!so-)\b(?:called|named|dubbed|termed|coined)\s+(?:as\s+)?)|(?P<comma>(?<=[a-z]),\s+))"
+    r"(?=[cndt,])(?:(?P<called>(?<!so-)\b(?:called|named|dubbed|termed|coined)\s+(?:as\s+)?)|(?P<comma>(?<=[a-z]),\s+))"
     r"(?P<n>[A-Z][a-z][\w\-]*(?:\s+(?:(?:to|of|for|in|on|with)\s+)?[A-Z][\w\-]*){0,5})"
     r"(?=\s*[,.;:(]|\s+(?:which|that|to|for|as|with|is|in|on|achieves|outperforms)\b)")
 
-# An introducing verb and what may precede the name it introduces (introduced_phrases).
+# An introducing verb and what may precede the name it introduces (introduced_phrases); the
+# words its subject (text.cues.we) starts with.
+_SUBJECTS = ("we", "this", "here")
 _INTRO_VERB_THEN = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?",
                               re.I)
 # "a method called foobar": the lookahead first, so that the twelve look-behinds are tried only
 # where a naming verb starts (the same matches, ~10x cheaper than trying them at every position)
-_NAMING = r"(?:called|named|dubbed|termed|coined)"
+_NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
+_NAMING = "(?:" + "|".join(_NAMING_WORDS) + ")"
 _CALLED_LOWERCASE = re.compile(
     r"(?=" + _NAMING + r"\s)"
     r"(?<!\bthan\s)(?<!\bof\s)(?<!\bthe\s)(?<!\band\s)(?<!\bor\s)(?<!\bas\s)"
     r"(?<!\bfor\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bin\s)(?<!\bon\s)(?<!\bby\s)"
     r"\b" + _NAMING + r"\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
     r"{0,2})(?=\s*(?:[,.;:(]|$))")
+
+# What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$")
+_WRAPPERS = "*_`\\\"“$"
+_PLUS = re.compile(r"\+{1,2}(?![\w+])")
+_VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
+_DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
+_MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
+                              r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$")
+_ED_SUFFIX = re.compile(r"[-‐–][a-z]{3,}ed$")
+
+
+@lru_cache(maxsize=1 << 14)     # per token: the same words recur across abstracts
+def _compound_modifier(tok: str) -> bool:
+    """"LLM-based", "GPU-accelerated", "CLIP-conditioned": a modifier, not a name."""
+    return bool(_MODIFIER_SUFFIX.search(tok.lower()) or _ED_SUFFIX.search(tok))
+
 
 # A dataset_lists item and a list of them (the item written once: "A X|B X" as "(?:A|B) X", same matches)
 _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
@@ -142,13 +163,15 @@ class _Finder:
         maths = sorted(self.maths)
         math_starts = [a for a, _ in maths]
         for m in TOKEN.finditer(t):
-            tok = m.group(0).rstrip(".")
-            s, e = m.start(), m.start() + len(tok)
-            k = bisect_left(math_starts, s) - 1          # the last math span starting before s
-            if k >= 0 and s < maths[k][1]:
-                continue
+            tok = m[0].rstrip(".")
+            s = m.start()
+            e = s + len(tok)
+            if maths:
+                k = bisect_left(math_starts, s) - 1          # the last math span starting before s
+                if k >= 0 and s < maths[k][1]:
+                    continue
             ok, shape = is_namey(tok)
-            if not ok and t.startswith("+", e) and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():
+            if not ok and t.startswith("+", e) and _PLUS.match(t[e:e + 3]) and tok[:1].isupper():
                 ok, shape = True, "camelcase"               # a capitalized word + "++": a coinage
                 fire("plus-plus-coinage")
             if not ok and tok[:1].isupper() and is_known_dataset(tok):
@@ -156,24 +179,21 @@ class _Finder:
                 fire("known-dataset-word")
             if not ok:
                 continue
-            if re.search(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
-                         r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$", tok.lower()) \
-                    or re.search(r"[-‐–][a-z]{3,}ed$", tok):          # GPU-accelerated, CLIP-conditioned
+            if _compound_modifier(tok):
                 fire("compound-modifier")                   # LLM-based: a modifier, not a name
                 continue
-            ver = re.match(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))",
-                           t[e:e + 12])
+            ver = _VERSION.match(t[e:e + 12]) if t[e:e + 1].isspace() else None     # (it opens with \s)
             if ver and shape in ("camelcase", "acronym", "hyphenated"):
                 fire("version-suffix")
                 self.add(s, e + len(ver.group(0)), {shape, "versioned"}, shape=shape)
-            plus = re.match(r"\+{1,2}(?![\w+])", t[e:e + 3])
+            plus = _PLUS.match(t[e:e + 3]) if t.startswith("+", e) else None
             if plus:
                 e += len(plus.group(0))                      # GCD+, C++
                 fire("plus-suffix")
                 tok = t[s:e]
             self.add(s, e, {shape}, shape=shape)
-            if is_known_dataset(tok) or any(tok.endswith(x) for x in DATASET_SUFFIXES):
-                ext = re.match(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])", t[e:e + 20])
+            if is_known_dataset(tok) or tok.endswith(DATASET_SUFFIXES):
+                ext = _DATASET_VERSION.match(t[e:e + 20])
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
                     fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
@@ -181,6 +201,8 @@ class _Finder:
     def symbol_names(self) -> None:
         """Names led by a symbol or a Greek letter ("∞-bench", "τ-bench", "$\\tau$-bench",
         "β-VAE"): candidates when their word part has a dataset suffix or a name's shape."""
+        if self.text.isascii() and "$" not in self.text:
+            return                  # (every symbol is a non-ASCII character or written in $...$)
         for m in SYMBOL_NAME.finditer(self.text):
             s, e = m.span()
             if any(a < s < b for a, b in self.maths):
@@ -226,7 +248,7 @@ class _Finder:
 
     def wrapped(self) -> None:
         t = self.text
-        for m in WRAPPED.finditer(t):
+        for m in WRAPPED.finditer(t) if any(ch in t for ch in _WRAPPERS) else ():
             kind = m.lastgroup
             s, e = m.span(kind)
             inner = t[s:e]
@@ -253,7 +275,7 @@ class _Finder:
     def introduced_phrases(self) -> None:
         """Lowercase or multi-word names right after an introducing verb."""
         t = self.text
-        for m in _INTRO_VERB_THEN.finditer(t):
+        for m in matches_from(_INTRO_VERB_THEN, t, word_starts(t, _SUBJECTS)):      # (tried at a subject only)
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
                         r"our|its|their|these|those|new|novel|that|\$)\b", rest, re.I):
@@ -286,7 +308,7 @@ class _Finder:
             self.add(s, e, cues, method=score)
         # "a method called foobar, ...": a lowercase coinage after called/named/dubbed/termed
         # ("rather than named entities": after a function word, "named" is an adjective)
-        for m in _CALLED_LOWERCASE.finditer(t):
+        for m in _CALLED_LOWERCASE.finditer(t) if any(w in t for w in _NAMING_WORDS) else ():
             fire("called-lowercase-coinage")
             self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)
         # a plain Capitalized word or phrase named by "called/named X" ("a reasoner called Braid",

@@ -238,11 +238,12 @@ def final_task(hint: str | None, text: str) -> str:
     best candidate that is, else the first such phrase of the sentences (:func:`_fallback`);
     'unspecified' when the text has none (a task is never a clause nor a fragment)."""
     text = blank_notices(text)
-    for raw in ([hint] if hint else []) + [c.raw for c in task_candidates(text)] + [_fallback(text) or ""]:
+    for raw in ([hint] if hint else []) + [c.raw for c in task_candidates(text)]:
         p = polish(raw, text)
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p):
             return p
-    return "unspecified"
+    p = polish(_fallback(text) or "", text)       # (sought only when no candidate is kept)
+    return p if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) else "unspecified"
 
 
 def task_phrases(text: str) -> list[str]:
@@ -250,8 +251,12 @@ def task_phrases(text: str) -> list[str]:
     abstract, best first: the phrases a model may choose among (its pick is polished after)."""
     text = blank_notices(text)
     out: list[str] = []
-    for raw in [c.raw for c in task_candidates(text)] + [_fallback(text) or ""]:
+    for raw in [c.raw for c in task_candidates(text)]:
         p = core(raw)
+        if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) and p in text and p not in out:
+            out.append(p)
+    if len(out) < MAX_PHRASES:                      # (the fallback sought only when it may be offered)
+        p = core(_fallback(text) or "")
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) and p in text and p not in out:
             out.append(p)
     return out[:MAX_PHRASES]

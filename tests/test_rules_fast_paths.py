@@ -118,6 +118,7 @@ def test_dataset_list_patterns_match_as_before(text):
 
 # -- name_finder's other scans, numbers, acronyms ------------------------------------------
 from extract.candidates.name_shapes import SYMBOL_NAME, WRAPPED  # noqa: E402
+from extract.candidates import task_phrase as tp  # noqa: E402
 from extract.text import acronyms, numparse  # noqa: E402
 
 
@@ -132,12 +133,14 @@ def test_scans_skipped_only_in_texts_they_cannot_match(wrapped, symbol, called):
 _INTRO_WORDS = ["We", "we", "This paper", "this work", "Here we", "here, we", "ſhow", "also", "propose", "introduce",
                 "presents", "it", "as", "our model", "X", "FooNet", "called", "named", "Bar", "so-called", "Baz",
                 "a", "the", "of", ",", ".", "(", "1.5", "2,000", ".5", "GPT-4", "12 000", "TIDE", "(Tidal Image Denoising)",
-                "RPKD (Random Prototype)", "x-Y (Long Form Here)"]
+                "RPKD (Random Prototype)", "x-Y (Long Form Here)", "which", "using", "is", ";", "$x$", "\\cite",
+                "— and", "such as", "trained on"]
 intro_texts = st.lists(st.sampled_from(_INTRO_WORDS), max_size=14).map(" ".join)
 
 OLD = {
     nf._NAMED_CAPITALIZED: nf._NAMED_CAPITALIZED.pattern.replace("(?=[cndt,])", "", 1),
     numparse.CORE: numparse.CORE.pattern.replace(r"(?=[\d.])", "", 1),
+    tp.BOUNDARY: tp.BOUNDARY.pattern.replace(r"(?=[\s,;:?!.$\\])", "", 1),
     acronyms.ACRO_BEFORE_PAREN: r"(?<![\w\-])(?P<acr>[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z]"
                                 r"[^()\n;]{2,120}?)\s*\)",
 }

@@ -79,11 +79,15 @@ _OPENING = re.compile(r"^(?:(?:in|for|with|despite|although|while|as|since|becau
                       re.I)
 
 
+_SUBORDINATOR = re.compile(r"^(?:as|since|because|when|if|while|although|though|once)\s+", re.I)
+_PIECE_LEAD = re.compile(r"^(?:despite|with|in|given|as|although|while|for|how|why|what|when|whether|"
+                         r"then|and|or|but|do|does|did|can|is|are)\s+", re.I)
+
+
 def subject(sent: str) -> str | None:
     """The noun phrase a sentence opens with (after an introductory clause), without meta
     prefixes ("recent advances in", "existing analyses of"), cut before its verb."""
-    s = re.sub(r"^(?:as|since|because|when|if|while|although|though|once)\s+", "", _OPENING.match(sent).group(1),
-               flags=re.I)
+    s = _SUBORDINATOR.sub("", _OPENING.match(sent).group(1))
     return cut(META.sub("", VERB.split(s, maxsplit=1)[0]))
 
 
@@ -216,8 +220,7 @@ def _fallback(text: str) -> str | None:
     dropped ("Despite the popularity of X for Y, ..." -> "X for Y")."""
     for sent in sentences(text):
         for piece in (q for p in BOUNDARY.split(sent) for q in VERB.split(p or "")):
-            piece = META.sub("", re.sub(r"^(?:despite|with|in|given|as|although|while|for|how|why|what|when|whether|"
-                                        r"then|and|or|but|do|does|did|can|is|are)\s+", "", piece or "", flags=re.I))
+            piece = META.sub("", _PIECE_LEAD.sub("", piece or ""))
             phrase = cut(piece) if piece else None
             if phrase and words_of(core(phrase)) >= MIN_WORDS and ok(phrase):
                 return phrase

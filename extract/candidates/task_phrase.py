@@ -65,9 +65,10 @@ def sentences(text: str) -> tuple[str, ...]:
     return tuple(split_sentences(plain(text)))
 
 
-# Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.
+# Where a noun phrase ends: clause words, punctuation, verbs that start a predicate (the
+# lookahead of what a match starts with: re skips the other positions fast).
 BOUNDARY = re.compile(
-    r"\s*(?:[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|whose|where|while|whereas|when|because|since|"
+    r"(?=[\s,;:?!.$\\])\s*(?:[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|whose|where|while|whereas|when|because|since|"
     r"although|though|but|yet|so|thereby|thus|hence|by|using|via|through|without|such\s+as|including|"
     r"e\.g\.|i\.e\.|and\s+(?:we|its|their|then|(?:show|find|demonstrate|prove|propose|introduce|present|"
     r"evaluate|provide|achieve|establish)s?)|as\s+(?:a|an|well)|is|are|was|were|has|have|had|"
@@ -104,6 +105,12 @@ _GENERIC = re.compile(r"^(?:(?:the|a|an)\s+)?(?:\w+\s+)?(?:problem|challenge|que
                       r"problems|tasks|settings|methods|approaches|models|performance|results)$", re.I)
 
 
+_ADVERB = re.compile(r"[a-z]+ly")
+_THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
+_CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_TITLE_WORD = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)*")
+
+
 def cut(phrase: str) -> str | None:
     """The noun phrase at the start of ``phrase``: up to the first clause boundary, at most
     :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
@@ -119,10 +126,10 @@ def cut(phrase: str) -> str | None:
         preps = [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]
         if preps:
             words = words[:preps[-1]]
-    while words and (words[-1].lower().strip(",.") in TRAIL or re.fullmatch(r"[a-z]+ly", words[-1])):
+    while words and (words[-1].lower().strip(",.") in TRAIL or _ADVERB.fullmatch(words[-1])):
         words.pop()
     out = " ".join(words).strip(" ,.;:-–—'\"`*")
-    if not out or not re.search(r"[A-Za-z]{3}", out) or "$" in out or "\\" in out:
+    if not out or not _THREE_LETTERS.search(out) or "$" in out or "\\" in out:
         return None
     return out
 
@@ -138,8 +145,8 @@ def polish(phrase: str, text: str = "") -> str:
     if not words:
         return ""
     first = words[0]
-    titled = len(words) > 1 and re.match(r"[A-Z]", words[1])       # "Large Language Models"
-    if not titled and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and not _inside(text, first):
+    titled = len(words) > 1 and words[1][:1] in _CAPITALS          # "Large Language Models"
+    if not titled and _TITLE_WORD.fullmatch(first) and not _inside(text, first):
         words[0] = first.lower()
     return " ".join(words)
 
@@ -178,14 +185,19 @@ FINITE = re.compile(r"\s(?:achieves?|outperforms?|improves?|reach(?:es)?|attains
                      r"state-of-the-art|\d)", re.I)
 
 
+_FIRST_WORD = re.compile(r"\w*")
+_DIGIT = re.compile(r"\d")
+_NO_LETTER = re.compile(r"[\W\d]+")
+
+
 def ok(phrase: str | None) -> bool:
     """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number)."""
     if not phrase:
         return False
     head = core(phrase)
-    if not head or re.match(r"\w*", head).group(0).lower() in _DEICTIC or _GENERIC.match(head):
+    if not head or _FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head):
         return False
-    if re.match(r"\d", head) or re.fullmatch(r"[\W\d]+", head):
+    if _DIGIT.match(head) or _NO_LETTER.fullmatch(head):
         return False
     if PRONOUN.search(head) or _BAD_START.match(head) or FINITE.search(head):
         return False

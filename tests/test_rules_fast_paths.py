@@ -134,13 +134,18 @@ _INTRO_WORDS = ["We", "we", "This paper", "this work", "Here we", "here, we", "�
                 "presents", "it", "as", "our model", "X", "FooNet", "called", "named", "Bar", "so-called", "Baz",
                 "a", "the", "of", ",", ".", "(", "1.5", "2,000", ".5", "GPT-4", "12 000", "TIDE", "(Tidal Image Denoising)",
                 "RPKD (Random Prototype)", "x-Y (Long Form Here)", "which", "using", "is", ";", "$x$", "\\cite",
-                "— and", "such as", "trained on"]
+                "— and", "such as", "trained on", "Open Web Tables", "x-Multi-View", "of", "_Mirror", "Slow‐Fast",
+                "Two–Agent"]
 intro_texts = st.lists(st.sampled_from(_INTRO_WORDS), max_size=14).map(" ".join)
 
 OLD = {
     nf._NAMED_CAPITALIZED: nf._NAMED_CAPITALIZED.pattern.replace("(?=[cndt,])", "", 1),
     numparse.CORE: numparse.CORE.pattern.replace(r"(?=[\d.])", "", 1),
     tp.BOUNDARY: tp.BOUNDARY.pattern.replace(r"(?=[\s,;:?!.$\\])", "", 1),
+    nf._CAPITALIZED_RUN: r"(?<![\w\-])(?:[A-Z][\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
+                         r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}",
+    nf._SPELLING_RUN: r"(?<![\w\-])[A-Z][\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
+                      r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}",
     acronyms.ACRO_BEFORE_PAREN: r"(?<![\w\-])(?P<acr>[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z]"
                                 r"[^()\n;]{2,120}?)\s*\)",
 }

@@ -65,6 +65,12 @@ _CALLED_LOWERCASE = re.compile(
 
 # What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$")
 _WRAPPERS = "*_`\\\"“$"
+# Runs of capitalized words (capitalized_runs, spelled_acronyms); the look-behind after the
+# first capital (re scans for a capital fast)
+_CAPITALIZED_RUN = re.compile(r"(?:[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
+                              r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
+_SPELLING_RUN = re.compile(r"[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
+                           r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}")
 _PLUS = re.compile(r"\+{1,2}(?![\w+])")
 _VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
 _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
@@ -347,9 +353,7 @@ class _Finder:
     def capitalized_runs(self) -> None:
         """Multi-word Capitalized Names mid-sentence (kept only when a cue supports them)."""
         t = self.text
-        run = re.compile(r"(?<![\w\-])(?:[A-Z][\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
-                         r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
-        for m in run.finditer(t):
+        for m in _CAPITALIZED_RUN.finditer(t):
             s, e = m.span()
             if SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
                 # "Across Open Web Tables, ...": the run without its sentence-initial word
@@ -373,12 +377,10 @@ class _Finder:
                 and a.text not in GENERIC_ACRONYMS]
         if not acrs:
             return
-        run = re.compile(r"(?<![\w\-])[A-Z][\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
-                         r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}")
         by_caps: dict[str, list[Evidence]] = {}       # an acronym by its capitals, in order
         for a in acrs:
             by_caps.setdefault("".join(ch for ch in a.text if ch.isupper()), []).append(a)
-        for m in run.finditer(t):
+        for m in _SPELLING_RUN.finditer(t):
             if " " not in m.group(0) and "-" not in m.group(0):
                 continue
             for w in re.finditer(r"\S+", m.group(0)):    # "The Multi-View Mirror Detection": drop leading words

@@ -175,9 +175,11 @@ class _Doc:
         or, after a comparison, a value ("outperforming YOLOv8-L (50.3 AP)")."""
         out = []
         for m in _SYSTEM_TOKEN.finditer(text):
-            tok = m.group(0)
+            tok = m[0]
+            if tok.islower():                   # no capital (the token is ASCII, digits, spaces)
+                continue
             low = tok.lower()
-            if low in known or low == tok:      # no capital (the token is ASCII, digits, spaces)
+            if low in known:
                 continue
             if is_model_name(tok) or (re.search(r"\d|[A-Z]{2}|[a-z][A-Z]", tok) and len(tok) >= 4 and is_namey(tok)[0]
                                       and (_RESULT_AFTER.match(text, m.end()) or _VALUE_AFTER.match(text, m.end())

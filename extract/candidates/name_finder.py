@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
 from ..text.cues import we
-from ..text.lexicon import DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES, is_known_dataset
+from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES,
+                            is_known_dataset)
+from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
 from ..text.spans import math_spans
 from . import name_cues as cue
@@ -38,23 +41,66 @@ _INTRO_THEN_PHRASE = re.compile(
     we() + cue.INTRO_VERB + r"\w*\s+(?:(?:a|an|the)\s+)?(?:(?:new|novel|innovative|simple|unified|first)\s+)?"
     r"(?:[^,.;:()$`*\"“]*\b(?:called|named|dubbed|termed)\s+)?(?P<phrase>[^\s,.;:()$`*\"“][^,.;:()$`*\"“]{3,158}?)\s*$", re.I)
 
+# (the lookahead of the first letters: re skips the other positions fast)
 _NAMED_CAPITALIZED = re.compile(
-    r"(?:(?P<called>(?<!so-)\b(?:called|named|dubbed|termed|coined)\s+(?:as\s+)?)|(?P<comma>(?<=[a-z]),\s+))"
+    r"(?=[cndt,])(?:(?P<called>(?<!so-)\b(?:called|named|dubbed|termed|coined)\s+(?:as\s+)?)|(?P<comma>(?<=[a-z]),\s+))"
     r"(?P<n>[A-Z][a-z][\w\-]*(?:\s+(?:(?:to|of|for|in|on|with)\s+)?[A-Z][\w\-]*){0,5})"
     r"(?=\s*[,.;:(]|\s+(?:which|that|to|for|as|with|is|in|on|achieves|outperforms)\b)")
 
-# An introducing verb and what may precede the name it introduces (introduced_phrases).
+# An introducing verb and what may precede the name it introduces (introduced_phrases); the
+# words its subject (text.cues.we) starts with.
+_SUBJECTS = ("we", "this", "here")
 _INTRO_VERB_THEN = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?",
                               re.I)
 # "a method called foobar": the lookahead first, so that the twelve look-behinds are tried only
 # where a naming verb starts (the same matches, ~10x cheaper than trying them at every position)
-_NAMING = r"(?:called|named|dubbed|termed|coined)"
+_NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
+_NAMING = "(?:" + "|".join(_NAMING_WORDS) + ")"
 _CALLED_LOWERCASE = re.compile(
     r"(?=" + _NAMING + r"\s)"
     r"(?<!\bthan\s)(?<!\bof\s)(?<!\bthe\s)(?<!\band\s)(?<!\bor\s)(?<!\bas\s)"
     r"(?<!\bfor\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bin\s)(?<!\bon\s)(?<!\bby\s)"
     r"\b" + _NAMING + r"\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
     r"{0,2})(?=\s*(?:[,.;:(]|$))")
+
+# What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$")
+_WRAPPERS = "*_`\\\"“$"
+# Runs of capitalized words (capitalized_runs, spelled_acronyms); the look-behind after the
+# first capital (re scans for a capital fast)
+_CAPITALIZED_RUN = re.compile(r"(?:[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
+                              r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
+_SPELLING_RUN = re.compile(r"[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
+                           r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}")
+_PLUS = re.compile(r"\+{1,2}(?![\w+])")
+_VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
+_DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
+_MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
+                              r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$")
+_ED_SUFFIX = re.compile(r"[-‐–][a-z]{3,}ed$")
+
+
+@lru_cache(maxsize=1 << 14)     # per token: the same words recur across abstracts
+def _compound_modifier(tok: str) -> bool:
+    """"LLM-based", "GPU-accelerated", "CLIP-conditioned": a modifier, not a name."""
+    return bool(_MODIFIER_SUFFIX.search(tok.lower()) or _ED_SUFFIX.search(tok))
+
+
+# A dataset_lists item and a list of them (the item written once: "A X|B X" as "(?:A|B) X", same matches)
+_ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
+         r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
+         r"(?:\s+(?:repository|database|archive|corpus))?")
+_LIST = _ITEM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _ITEM + r")*"
+_ITEM_RX = re.compile(_ITEM)
+_ITEM_ENDS = re.compile(r"\s*(?:,|\)|\.|;|and\b|or\b|$)")
+# "datasets, including Cora, PubMed, and wiki-small", "the long-range benchmark Graph-mix"
+_AFTER_NOUN = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|including|e\.g|"
+                         r"namely)))?\s*(?:such\s+as|like|including|e\.g\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB
+                         + r"(?P<lst>" + _LIST + r")", re.I)
+# "the X and Y benchmarks", "on the simulated X benchmark": up to two adjectives first (the
+# lookahead of the first letters: re skips the other positions fast)
+_ADJECTIVES = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
+_BEFORE_NOUN = re.compile(r"(?=[oatw])(?:\b(?:on|across|the|and|with)\s+)" + _ADJECTIVES + r"(?P<lst>" + _LIST
+                          + r")\s+(?:" + DATASET_NOUNS + r")\b")
 
 __all__ = ["NameCandidate", "find_names", "select_names"]
 
@@ -123,13 +169,15 @@ class _Finder:
         maths = sorted(self.maths)
         math_starts = [a for a, _ in maths]
         for m in TOKEN.finditer(t):
-            tok = m.group(0).rstrip(".")
-            s, e = m.start(), m.start() + len(tok)
-            k = bisect_left(math_starts, s) - 1          # the last math span starting before s
-            if k >= 0 and s < maths[k][1]:
-                continue
+            tok = m[0].rstrip(".")
+            s = m.start()
+            e = s + len(tok)
+            if maths:
+                k = bisect_left(math_starts, s) - 1          # the last math span starting before s
+                if k >= 0 and s < maths[k][1]:
+                    continue
             ok, shape = is_namey(tok)
-            if not ok and t.startswith("+", e) and re.match(r"\+{1,2}(?![\w+])", t[e:e + 3]) and tok[:1].isupper():
+            if not ok and t.startswith("+", e) and _PLUS.match(t[e:e + 3]) and tok[:1].isupper():
                 ok, shape = True, "camelcase"               # a capitalized word + "++": a coinage
                 fire("plus-plus-coinage")
             if not ok and tok[:1].isupper() and is_known_dataset(tok):
@@ -137,24 +185,21 @@ class _Finder:
                 fire("known-dataset-word")
             if not ok:
                 continue
-            if re.search(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
-                         r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$", tok.lower()) \
-                    or re.search(r"[-‐–][a-z]{3,}ed$", tok):          # GPU-accelerated, CLIP-conditioned
+            if _compound_modifier(tok):
                 fire("compound-modifier")                   # LLM-based: a modifier, not a name
                 continue
-            ver = re.match(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))",
-                           t[e:e + 12])
+            ver = _VERSION.match(t[e:e + 12]) if t[e:e + 1].isspace() else None     # (it opens with \s)
             if ver and shape in ("camelcase", "acronym", "hyphenated"):
                 fire("version-suffix")
                 self.add(s, e + len(ver.group(0)), {shape, "versioned"}, shape=shape)
-            plus = re.match(r"\+{1,2}(?![\w+])", t[e:e + 3])
+            plus = _PLUS.match(t[e:e + 3]) if t.startswith("+", e) else None
             if plus:
                 e += len(plus.group(0))                      # GCD+, C++
                 fire("plus-suffix")
                 tok = t[s:e]
             self.add(s, e, {shape}, shape=shape)
-            if is_known_dataset(tok) or any(tok.endswith(x) for x in DATASET_SUFFIXES):
-                ext = re.match(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])", t[e:e + 20])
+            if is_known_dataset(tok) or tok.endswith(DATASET_SUFFIXES):
+                ext = _DATASET_VERSION.match(t[e:e + 20])
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
                     fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
@@ -162,6 +207,8 @@ class _Finder:
     def symbol_names(self) -> None:
         """Names led by a symbol or a Greek letter ("∞-bench", "τ-bench", "$\\tau$-bench",
         "β-VAE"): candidates when their word part has a dataset suffix or a name's shape."""
+        if self.text.isascii() and "$" not in self.text:
+            return                  # (every symbol is a non-ASCII character or written in $...$)
         for m in SYMBOL_NAME.finditer(self.text):
             s, e = m.span()
             if any(a < s < b for a, b in self.maths):
@@ -207,7 +254,7 @@ class _Finder:
 
     def wrapped(self) -> None:
         t = self.text
-        for m in WRAPPED.finditer(t):
+        for m in WRAPPED.finditer(t) if any(ch in t for ch in _WRAPPERS) else ():
             kind = m.lastgroup
             s, e = m.span(kind)
             inner = t[s:e]
@@ -234,7 +281,7 @@ class _Finder:
     def introduced_phrases(self) -> None:
         """Lowercase or multi-word names right after an introducing verb."""
         t = self.text
-        for m in _INTRO_VERB_THEN.finditer(t):
+        for m in matches_from(_INTRO_VERB_THEN, t, word_starts(t, _SUBJECTS)):      # (tried at a subject only)
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
                         r"our|its|their|these|those|new|novel|that|\$)\b", rest, re.I):
@@ -267,7 +314,7 @@ class _Finder:
             self.add(s, e, cues, method=score)
         # "a method called foobar, ...": a lowercase coinage after called/named/dubbed/termed
         # ("rather than named entities": after a function word, "named" is an adjective)
-        for m in _CALLED_LOWERCASE.finditer(t):
+        for m in _CALLED_LOWERCASE.finditer(t) if any(w in t for w in _NAMING_WORDS) else ():
             fire("called-lowercase-coinage")
             self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)
         # a plain Capitalized word or phrase named by "called/named X" ("a reasoner called Braid",
@@ -284,22 +331,11 @@ class _Finder:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",
         "the long-range benchmark Graph-mix", "the X and Y benchmarks"."""
         t = self.text
-        item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
-                r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
-                r"(?:\s+(?:repository|database|archive|corpus))?")
-        lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
-        after_noun = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
-                                r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
-                                r"including|e\.g\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB + r"(?P<lst>" + lst + r")",
-                                re.I)
-        # "the X and Y benchmarks", "on the simulated X benchmark": up to two adjectives first
-        adjectives = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
-        before_noun = re.compile(r"(?:\b(?:on|across|the|and|with)\s+)" + adjectives + r"(?P<lst>" + lst + r")\s+(?:"
-                                 + DATASET_NOUNS + r")\b")
-        for pat in (after_noun, before_noun):
-            for m in pat.finditer(t):
+        after = matches_from(_AFTER_NOUN, t, word_starts(t, DATASET_NOUN_STARTS))     # (tried at a noun only)
+        for pat, found in ((_AFTER_NOUN, after), (_BEFORE_NOUN, _BEFORE_NOUN.finditer(t))):
+            for m in found:
                 base = m.start("lst")
-                for im in re.finditer(item, m.group("lst")):
+                for im in _ITEM_RX.finditer(m.group("lst")):
                     word = im.group(0)
                     if word.lower() in ("and", "or", "the", "we", "our", "this", "these", "it"):
                         continue
@@ -308,18 +344,16 @@ class _Finder:
                         continue
                     if word.split()[0].lower() in ("and", "or", "as", "to", "for", "in", "on", "with"):
                         continue
-                    if word[0].islower() and (pat is before_noun or not re.match(
-                            r"\s*(?:,|\)|\.|;|and\b|or\b|$)", t[base + im.end():base + im.end() + 6])):
+                    if word[0].islower() and (pat is _BEFORE_NOUN or not _ITEM_ENDS.match(
+                            t[base + im.end():base + im.end() + 6])):
                         continue                    # "long-range benchmark": an adjective
-                    fire("dataset-list-after-noun" if pat is after_noun else "dataset-list-before-noun")
+                    fire("dataset-list-after-noun" if pat is _AFTER_NOUN else "dataset-list-before-noun")
                     self.add(base + im.start(), base + im.end(), {"dataset-list"}, dataset=0.8, shape="list")
 
     def capitalized_runs(self) -> None:
         """Multi-word Capitalized Names mid-sentence (kept only when a cue supports them)."""
         t = self.text
-        run = re.compile(r"(?<![\w\-])(?:[A-Z][\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
-                         r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
-        for m in run.finditer(t):
+        for m in _CAPITALIZED_RUN.finditer(t):
             s, e = m.span()
             if SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
                 # "Across Open Web Tables, ...": the run without its sentence-initial word
@@ -343,12 +377,10 @@ class _Finder:
                 and a.text not in GENERIC_ACRONYMS]
         if not acrs:
             return
-        run = re.compile(r"(?<![\w\-])[A-Z][\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
-                         r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}")
         by_caps: dict[str, list[Evidence]] = {}       # an acronym by its capitals, in order
         for a in acrs:
             by_caps.setdefault("".join(ch for ch in a.text if ch.isupper()), []).append(a)
-        for m in run.finditer(t):
+        for m in _SPELLING_RUN.finditer(t):
             if " " not in m.group(0) and "-" not in m.group(0):
                 continue
             for w in re.finditer(r"\S+", m.group(0)):    # "The Multi-View Mirror Detection": drop leading words

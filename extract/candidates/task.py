@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..text.cues import TASK_INTRO_FORMS, stems
+from ..text.literal import folded
 from ..text.spans import blank_notices
 from .rules import Rule, fire, tracing
 from .task_phrase import (BOUNDARY, MAX_PHRASES, MAX_WORDS, META, MIN_WORDS, VERB, core, cut, ok, plain,  # noqa: F401
@@ -53,15 +54,40 @@ _COMPLAINT = re.compile(
     r"susceptible)\s+to|(?:is|are)\s+(?:\w+ly\s+)?(?:bottlenecked|limited)\s+by|(?:is|are)\s+(?:\w+ly\s+|often\s+|"
     r"seldom\s+)?(?:evaluated|benchmarked|tested)\s+(?:on|in)|rarely\s+(?:requires?|account\s+for|considers?)|"
     r"hallucinates?|degrades?\s+(?:when|under|on))\s+(.+)", re.I)
+# The words each cue's pattern cannot match without (case-insensitively): it is tried only on a
+# sentence whose fold (extract.text.literal.folded) holds one word of each group; most hold none.
+_HEADS = tuple(_HEAD[3:-1].split("|"))        # _HEAD's words
+_NEEDS = {
+    _PURPOSE: (("for",), _HEADS), _COLLECTION: (("of",), ("benchmark", "dataset", "suite", "corpus", "collection")),
+    _STUDY: (("we", "this"),), _PROBLEM_OF: (("problem", "task", "challenge"),),
+    _IS_PROBLEM: (("problem", "challenge", "task", "question"),),
+    _IS_KEY: (("critical", "essential", "crucial", "vital", "key", "indispensable", "fundamental"),),
+    _REMAINS: (("challenging", "difficult", "unclear", "understood", "open", "explored", "limited", "unknown"),),
+    _TO_ADDRESS: ((",",), ("address", "tackle", "mitigate", "reduce", "overcome", "solve", "handle", "alleviate",
+                          "combat", "improve")),
+    _COMPLAINT: (("suffer", "struggle", "vulnerable", "prone", "sensitive", "susceptible", "bottlenecked", "limited",
+                  "evaluated", "benchmarked", "tested", "rarely", "hallucinate", "degrade"),),
+}
+
+
+def _may(rx: re.Pattern, low: str) -> bool:
+    """Whether ``rx`` may match the sentence whose fold is ``low`` (it holds a word of each group rx needs)."""
+    return all(any(w in low for w in group) for group in _NEEDS[rx])
+
+
 _OPENING = re.compile(r"^(?:(?:in|for|with|despite|although|while|as|since|because|given)\s[^,]{0,120},\s*)?(.*)",
                       re.I)
+
+
+_SUBORDINATOR = re.compile(r"^(?:as|since|because|when|if|while|although|though|once)\s+", re.I)
+_PIECE_LEAD = re.compile(r"^(?:despite|with|in|given|as|although|while|for|how|why|what|when|whether|"
+                         r"then|and|or|but|do|does|did|can|is|are)\s+", re.I)
 
 
 def subject(sent: str) -> str | None:
     """The noun phrase a sentence opens with (after an introductory clause), without meta
     prefixes ("recent advances in", "existing analyses of"), cut before its verb."""
-    s = re.sub(r"^(?:as|since|because|when|if|while|although|though|once)\s+", "", _OPENING.match(sent).group(1),
-               flags=re.I)
+    s = _SUBORDINATOR.sub("", _OPENING.match(sent).group(1))
     return cut(META.sub("", VERB.split(s, maxsplit=1)[0]))
 
 
@@ -72,16 +98,18 @@ class TaskCandidate(NamedTuple):
     position: int     # index of the sentence it came from
 
 
-def _purpose(sent: str) -> list[tuple[str | None, str, float]]:
+def _purpose(sent: str, low: str) -> list[tuple[str | None, str, float]]:
     """"a method for X" (3.0 for a gerund X; less in a sentence introducing nothing);
     "a token-merging scheme for X" -> "token-merging for X" (an adjective keeps its noun:
-    "an online algorithm for X"); "a benchmark of 300 X" -> "X"."""
+    "an online algorithm for X"); "a benchmark of 300 X" -> "X" (``low``: the sentence's fold)."""
     out: list[tuple[str | None, str, float]] = []
-    weak = 0.0 if _INTRODUCES.search(sent) else 1.0
-    for m in _PURPOSE.finditer(sent):
+    weak = None
+    for m in _PURPOSE.finditer(sent) if _may(_PURPOSE, low) else ():
         obj = cut(m.group(3))
         if not obj:
             continue
+        if weak is None:        # (read only for a sentence with a purpose)
+            weak = 0.0 if _INTRODUCES.search(sent) else 1.0
         mods, head = " ".join(_DROP_MOD.sub(" ", m.group(1) or "").split()), m.group(2).lower()
         gerund = re.match(r"\w+ing\b", obj) and not re.match(r"(?:during|using|including)\b", obj)
         if mods and not gerund and not re.search(r"\d", mods):
@@ -90,7 +118,8 @@ def _purpose(sent: str) -> list[tuple[str | None, str, float]]:
                              "strategy", "paradigm"}
             out.append((f"{mods} {head} for {obj}" if keep else f"{mods} for {obj}", "purpose+mods", 3.2 - weak))
         out.append((obj, "purpose", (3.0 if gerund else 2.6) - weak))
-    out += [(cut(m.group(1)), "collection-of", 1.7) for m in _COLLECTION.finditer(sent)]
+    if _may(_COLLECTION, low):
+        out += [(cut(m.group(1)), "collection-of", 1.7) for m in _COLLECTION.finditer(sent)]
     return out
 
 
@@ -112,8 +141,8 @@ def _domain(clause: str, sent: str, opening: str | None) -> str | None:
     return subj
 
 
-def _complaint(sent: str, text: str, opening: str | None, i: int) -> list[tuple[str | None, str, float, int]]:
-    m = _COMPLAINT.match(sent)
+def _complaint(sent: str, low: str, text: str, opening: str | None, i: int) -> list[tuple[str | None, str, float, int]]:
+    m = _COMPLAINT.match(sent) if _may(_COMPLAINT, low) else None
     if not m:
         return []
     subj, verb = _domain(m.group(1), sent, opening), m.group(2).lower()
@@ -149,23 +178,25 @@ def _task_candidates(text: str) -> list[TaskCandidate]:
     opening = next((subject(s) for s in sents[:1] if not s.rstrip().endswith("?")), None)
     found: list[tuple[str | None, str, float, int]] = []
     for i, sent in enumerate(sents[:8]):
-        found += [(phrase, cue, strength, i) for phrase, cue, strength in _purpose(sent)]
-        for m in _STUDY.finditer(sent):
+        low = folded(sent)
+        found += [(phrase, cue, strength, i) for phrase, cue, strength in _purpose(sent, low)]
+        for m in _STUDY.finditer(sent) if _may(_STUDY, low) else ():
             w = re.match(r"(?:whether|how|why|when|if)\s+(?:and\s+\w+\s+)?(.+)", m.group(1), re.I)
             found.append((cut(w.group(1)), "study-whether", 2.2, i) if w else (cut(m.group(1)), "study", 3.0, i))
-        found += [(cut(m.group(1)), "problem-of", 2.8, i) for m in _PROBLEM_OF.finditer(sent)]
+        if _may(_PROBLEM_OF, low):
+            found += [(cut(m.group(1)), "problem-of", 2.8, i) for m in _PROBLEM_OF.finditer(sent)]
         for rx, cue, strength in ((_IS_PROBLEM, "is-problem", 3.1), (_IS_KEY, "is-key", 2.2)):
-            m = rx.match(sent)
+            m = rx.match(sent) if _may(rx, low) else None
             if m:
                 found.append((_domain(m.group(1), sent, opening), cue, strength, i))
-        m = _TO_ADDRESS.search(sent)
+        m = _TO_ADDRESS.search(sent) if _may(_TO_ADDRESS, low) else None
         if m:
             found.append((cut(m.group(1)), "to-address", 2.0, i))
-        m = _REMAINS.match(sent) if i < 3 else None
+        m = _REMAINS.match(sent) if i < 3 and _may(_REMAINS, low) else None
         if m:
             found.append((_domain(m.group(1), sent, opening), "remains", 2.0, i))
         if i < 3:
-            found += _complaint(sent, text, opening, i)
+            found += _complaint(sent, low, text, opening, i)
     if opening:
         found.append((opening, "opening", 2.4 if re.match(r"[A-Z][a-z]+ing\b", opening) else 1.5, 0))
     best: dict[str, TaskCandidate] = {}
@@ -189,8 +220,7 @@ def _fallback(text: str) -> str | None:
     dropped ("Despite the popularity of X for Y, ..." -> "X for Y")."""
     for sent in sentences(text):
         for piece in (q for p in BOUNDARY.split(sent) for q in VERB.split(p or "")):
-            piece = META.sub("", re.sub(r"^(?:despite|with|in|given|as|although|while|for|how|why|what|when|whether|"
-                                        r"then|and|or|but|do|does|did|can|is|are)\s+", "", piece or "", flags=re.I))
+            piece = META.sub("", _PIECE_LEAD.sub("", piece or ""))
             phrase = cut(piece) if piece else None
             if phrase and words_of(core(phrase)) >= MIN_WORDS and ok(phrase):
                 return phrase
@@ -211,11 +241,12 @@ def final_task(hint: str | None, text: str) -> str:
     best candidate that is, else the first such phrase of the sentences (:func:`_fallback`);
     'unspecified' when the text has none (a task is never a clause nor a fragment)."""
     text = blank_notices(text)
-    for raw in ([hint] if hint else []) + [c.raw for c in task_candidates(text)] + [_fallback(text) or ""]:
+    for raw in ([hint] if hint else []) + [c.raw for c in task_candidates(text)]:
         p = polish(raw, text)
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p):
             return p
-    return "unspecified"
+    p = polish(_fallback(text) or "", text)       # (sought only when no candidate is kept)
+    return p if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) else "unspecified"
 
 
 def task_phrases(text: str) -> list[str]:
@@ -223,8 +254,12 @@ def task_phrases(text: str) -> list[str]:
     abstract, best first: the phrases a model may choose among (its pick is polished after)."""
     text = blank_notices(text)
     out: list[str] = []
-    for raw in [c.raw for c in task_candidates(text)] + [_fallback(text) or ""]:
+    for raw in [c.raw for c in task_candidates(text)]:
         p = core(raw)
+        if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) and p in text and p not in out:
+            out.append(p)
+    if len(out) < MAX_PHRASES:                      # (the fallback sought only when it may be offered)
+        p = core(_fallback(text) or "")
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) and p in text and p not in out:
             out.append(p)
     return out[:MAX_PHRASES]

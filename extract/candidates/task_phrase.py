@@ -20,8 +20,25 @@ MAX_PHRASES = 4
 
 _LATEX_WRAP = re.compile(r"\\(?:textbf|textit|texttt|emph|textsc|mathrm|mathbf|text|underline|textsf)\s*\{([^{}]*)\}")
 _MD_WRAP = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
-_UNDERSCORE_WRAP = re.compile(r"(?<![\w\\])_(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
-_PAREN = re.compile(r"(?<!\s)\s*\([^()]*\)")     # entered at a run's first space: linear
+# (the look-behind after the "_": re scans for the literal fast)
+_UNDERSCORE_WRAP = re.compile(r"_(?<![\w\\]_)(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w)")
+_PAREN = re.compile(r"\([^()]*\)")
+_MATH_NAME = re.compile(r"\$\s*([A-Za-z][A-Za-z\- ]*[A-Za-z])\s*\$")       # $\textbf{Name}$ -> Name
+_DASHES = re.compile(r"---?|—|–(?=\s)")      # (-{2,3} as ---?: each alternative opens with a literal, scanned fast)
+
+
+def _drop_parens(s: str) -> str:
+    """``s`` without its parentheticals and the white space before each, as
+    ``re.sub(r"(?<!\\s)\\s*\\([^()]*\\)", "", s)`` (~10x faster: re scans for the "(")."""
+    out, at = [], 0
+    for m in _PAREN.finditer(s):
+        start = m.start()
+        while start > at and s[start - 1].isspace():        # str.isspace() is re's \s
+            start -= 1
+        out.append(s[at:start])
+        at = m.end()
+    out.append(s[at:])
+    return "".join(out)
 
 
 @lru_cache(maxsize=32)      # one abstract asks for its plain text and sentences several times
@@ -29,14 +46,16 @@ def plain(text: str) -> str:
     """``text`` without markup wrappers: \\textbf{x}, **x**, _x_, `x` -> x; $math$ kept as is;
     parentheticals (acronyms, examples) dropped; whitespace collapsed."""
     s = text
-    for _ in range(3):
-        s = _LATEX_WRAP.sub(r"\1", s)
-    s = _MD_WRAP.sub(r"\2", s)
+    if "\\" in s:          # (no LaTeX wrapper without a backslash: three scans saved)
+        for _ in range(3):
+            s = _LATEX_WRAP.sub(r"\1", s)
+    if "*" in s or "__" in s or "`" in s:      # (its openers: a scan per opener saved without one)
+        s = _MD_WRAP.sub(r"\2", s)
     s = _UNDERSCORE_WRAP.sub(r"\1", s)
-    s = re.sub(r"\$\s*([A-Za-z][A-Za-z\- ]*[A-Za-z])\s*\$", r"\1", s)   # $\textbf{Name}$ -> Name
-    s = re.sub(r"-{2,3}|—|–(?=\s)", " — ", s)
+    s = _MATH_NAME.sub(r"\1", s)
+    s = _DASHES.sub(" — ", s)
     for _ in range(2):
-        s = _PAREN.sub("", s)
+        s = _drop_parens(s)
     return " ".join(s.split())
 
 
@@ -46,9 +65,10 @@ def sentences(text: str) -> tuple[str, ...]:
     return tuple(split_sentences(plain(text)))
 
 
-# Where a noun phrase ends: clause words, punctuation, verbs that start a predicate.
+# Where a noun phrase ends: clause words, punctuation, verbs that start a predicate (the
+# lookahead of what a match starts with: re skips the other positions fast).
 BOUNDARY = re.compile(
-    r"\s*(?:[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|whose|where|while|whereas|when|because|since|"
+    r"(?=[\s,;:?!.$\\])\s*(?:[,;:?!]|\.(?:\s|$)|\s—\s|\s(?:which|that|who|whose|where|while|whereas|when|because|since|"
     r"although|though|but|yet|so|thereby|thus|hence|by|using|via|through|without|such\s+as|including|"
     r"e\.g\.|i\.e\.|and\s+(?:we|its|their|then|(?:show|find|demonstrate|prove|propose|introduce|present|"
     r"evaluate|provide|achieve|establish)s?)|as\s+(?:a|an|well)|is|are|was|were|has|have|had|"
@@ -85,6 +105,12 @@ _GENERIC = re.compile(r"^(?:(?:the|a|an)\s+)?(?:\w+\s+)?(?:problem|challenge|que
                       r"problems|tasks|settings|methods|approaches|models|performance|results)$", re.I)
 
 
+_ADVERB = re.compile(r"[a-z]+ly")
+_THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
+_CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_TITLE_WORD = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)*")
+
+
 def cut(phrase: str) -> str | None:
     """The noun phrase at the start of ``phrase``: up to the first clause boundary, at most
     :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
@@ -100,10 +126,10 @@ def cut(phrase: str) -> str | None:
         preps = [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]
         if preps:
             words = words[:preps[-1]]
-    while words and (words[-1].lower().strip(",.") in TRAIL or re.fullmatch(r"[a-z]+ly", words[-1])):
+    while words and (words[-1].lower().strip(",.") in TRAIL or _ADVERB.fullmatch(words[-1])):
         words.pop()
     out = " ".join(words).strip(" ,.;:-–—'\"`*")
-    if not out or not re.search(r"[A-Za-z]{3}", out) or "$" in out or "\\" in out:
+    if not out or not _THREE_LETTERS.search(out) or "$" in out or "\\" in out:
         return None
     return out
 
@@ -119,8 +145,8 @@ def polish(phrase: str, text: str = "") -> str:
     if not words:
         return ""
     first = words[0]
-    titled = len(words) > 1 and re.match(r"[A-Z]", words[1])       # "Large Language Models"
-    if not titled and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and not _inside(text, first):
+    titled = len(words) > 1 and words[1][:1] in _CAPITALS          # "Large Language Models"
+    if not titled and _TITLE_WORD.fullmatch(first) and not _inside(text, first):
         words[0] = first.lower()
     return " ".join(words)
 
@@ -159,14 +185,19 @@ FINITE = re.compile(r"\s(?:achieves?|outperforms?|improves?|reach(?:es)?|attains
                      r"state-of-the-art|\d)", re.I)
 
 
+_FIRST_WORD = re.compile(r"\w*")
+_DIGIT = re.compile(r"\d")
+_NO_LETTER = re.compile(r"[\W\d]+")
+
+
 def ok(phrase: str | None) -> bool:
     """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number)."""
     if not phrase:
         return False
     head = core(phrase)
-    if not head or re.match(r"\w*", head).group(0).lower() in _DEICTIC or _GENERIC.match(head):
+    if not head or _FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head):
         return False
-    if re.match(r"\d", head) or re.fullmatch(r"[\W\d]+", head):
+    if _DIGIT.match(head) or _NO_LETTER.fullmatch(head):
         return False
     if PRONOUN.search(head) or _BAD_START.match(head) or FINITE.search(head):
         return False

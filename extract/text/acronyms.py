@@ -94,8 +94,9 @@ class Definition:
 
 # "ACR (Long Form)": the other order Schwartz & Hearst read, an acronym followed by its long
 # form in parentheses ("we propose RPKD (Random Prototype Knowledge Distillation)").
+# (the look-behind after the first capital: re scans for a capital fast)
 ACRO_BEFORE_PAREN = re.compile(
-    r"(?<![\w\-])(?P<acr>[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z][^()\n;]{2,120}?)\s*\)")
+    r"(?P<acr>[A-Z](?<![\w\-][A-Z])[A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z][^()\n;]{2,120}?)\s*\)")
 
 
 def _reverse_definitions(text: str) -> list[Definition]:

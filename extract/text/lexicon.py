@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import re
 
-__all__ = ["DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "LANGUAGES", "MODEL_FAMILIES",
+__all__ = ["DATASET_NOUN_STARTS", "DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "LANGUAGES", "MODEL_FAMILIES",
            "MODEL_NOUNS", "MODEL_SUFFIXES", "is_known_dataset", "is_model_name"]
 
 # Generic field acronyms / established techniques: mentioned, never introduced by a paper.
@@ -75,6 +75,10 @@ DATASET_NOUNS = (r"benchmarks?|datasets?|data\s+sets?|corpus|corpora|suites?|env
                  r"leaderboards?|test\s*sets?|testbeds?|simulators?|collections?|splits?|"
                  r"challenges?|competitions?|evaluation\s+sets?|databases?|archives?|repository|"
                  r"(?:public|data|open)\s+sources")
+# What a match of DATASET_NOUNS starts with (lower-cased): where to look for one (literal.word_starts)
+DATASET_NOUN_STARTS = ("benchmark", "data", "corp", "suite", "environment", "leaderboard", "test", "simulator",
+                       "collection", "split", "challenge", "competition", "evaluation", "archive", "repository",
+                       "public", "open")
 MODEL_NOUNS = (r"models?|LLMs?|LMs?|VLMs?|MLLMs?|backbones?|generators?|encoders?|decoders?|"
                r"checkpoints?|judges?|architectures?|networks?|classifiers?|detectors?|agents?|"
                r"teachers?|students?|policies|baselines?")

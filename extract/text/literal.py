@@ -4,7 +4,50 @@ layer's own patterns). Same matches (non-overlapping; ``\\w`` is ``isalnum()`` o
 
 from __future__ import annotations
 
-__all__ = ["bounded_starts", "starts"]
+__all__ = ["bounded_starts", "folded", "matches_from", "starts", "word_starts"]
+
+# What re.IGNORECASE matches to an ASCII letter besides its two cases and lower() does not
+# make that letter: "ı" and "İ" ("i", "İ".lower() is two characters) and "ſ" ("s").
+_FOLD = str.maketrans({"ı": "i", "İ": "i", "ſ": "s"})
+
+
+def folded(text: str) -> str:
+    """``text`` lower-cased so that wherever a case-insensitive pattern matches an ASCII word,
+    the lower-cased word occurs in it, at the same offset (a pattern that needs a word cannot
+    match a text whose fold lacks it: ``in`` tested first, the pattern only where it may match).
+    Offset for offset: no character lower-cases to two but "İ"."""
+    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
+
+
+def word_starts(text: str, words) -> list[int]:
+    """Sorted offsets where one of the lower-case ASCII ``words`` starts a word of ``text``,
+    case-insensitively (as re.I matches it) and after no word character: every place where a
+    case-insensitive ``\\b(?:word...)`` can match."""
+    low, out = folded(text), set()
+    for w in words:
+        i = low.find(w)
+        while i >= 0:
+            if i == 0 or not _word_char(text[i - 1]):
+                out.add(i)
+            i = low.find(w, i + 1)
+    return sorted(out)
+
+
+def _word_char(ch: str) -> bool:
+    """In re's ``\\w``."""
+    return ch.isalnum() or ch == "_"
+
+
+def matches_from(rx, text: str, starts: list[int]) -> list:
+    """``list(rx.finditer(text))`` for a pattern that matches no empty string and whose every
+    match starts at one of the sorted offsets ``starts``: rx is tried only there (its
+    look-behinds still see the text before)."""
+    out, end = [], 0
+    for p in starts:
+        if p >= end and (m := rx.match(text, p)):
+            out.append(m)
+            end = m.end()
+    return out
 
 
 def starts(text: str, needle: str) -> list[int]:

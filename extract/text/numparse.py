@@ -14,7 +14,8 @@ import re
 __all__ = ["ATTACHED_UNITS", "CORE", "EXP_E", "EXP_VAR", "MULT", "OK_COMMANDS", "POW", "SCI", "SPACED_UNIT",
            "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "parse_number_at", "safe_pow", "to_float"]
 
-CORE = re.compile(r"(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
+# (the lookahead of its first characters: re skips the other positions fast)
+CORE = re.compile(r"(?=[\d.])(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
                    r"|\d+)(?:\.\d+)?|\.\d+")
 EXP_E = re.compile(r"[eE]([-+−]?\d{1,3})(?![\w])")
 EXP_VAR = re.compile(r"\^\s*(?:[A-Za-z]|\{\s*[A-Za-z]+\s*\})(?![A-Za-z^_{])")     # 1.9999^n: an exponential's base

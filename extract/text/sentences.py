@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 
 __all__ = ["sentence_at", "sentence_bounds", "sentence_starts", "sentences"]
 
-_SENT_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\[(\"'`$*\\]|\d)|\n\s*\n")
+# ``(?<=[.!?;])\s+(?=...)|\n\s*\n`` with the white space first: re scans for it fast (~2x)
+_SENT_END = re.compile(r"\s(?:(?<=[.!?;]\s)\s*(?=[A-Z\[(\"'`$*\\]|\d)|(?<=\n)\s*\n)")
 # A period after these does not end a sentence ("Fig. 3", "et al. Their", "e.g. ImageNet").
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|cf|vs|Fig|Figs|Sec|Eq|Eqs|Tab|Art|No|Ref|approx|resp|etc|Dr|Prof|"
                      r"St|Vol|pp)|\b[A-Z])\.[\"')\]]?\s+$")
@@ -23,6 +25,11 @@ def sentence_bounds(text: str, abbreviations: bool = False) -> list[tuple[int, i
     >>> sentence_bounds("We test. It works; 3 runs.")
     [(0, 8), (9, 18), (19, 26)]
     """
+    return list(_bounds(text, abbreviations))
+
+
+@lru_cache(maxsize=16)      # the rule layer asks for one abstract's sentences three or four times
+def _bounds(text: str, abbreviations: bool) -> tuple[tuple[int, int], ...]:
     bounds, start = [], 0
     for m in _SENT_END.finditer(text):
         if abbreviations and _ABBREV.search(text, max(0, m.start() - 12), m.end()):
@@ -30,7 +37,7 @@ def sentence_bounds(text: str, abbreviations: bool = False) -> list[tuple[int, i
         bounds.append((start, m.start()))
         start = m.end()
     bounds.append((start, len(text)))
-    return bounds
+    return tuple(bounds)
 
 
 def sentence_starts(text: str, abbreviations: bool = True) -> list[int]:

@@ -94,18 +94,22 @@ _CLOSED = (r"(?:a|an|the|of|for|to|in|on|at|by|with|from|via|into|onto|upon|over
 _MODIFIER = (r"(?!" + _CLOSED + r"|results?\b|experiments?\b|(?:us|leverag|combin|exploit|integrat|incorporat|utiliz|"
              r"employ|build|extend|apply|adopt|bas|follow)(?:ing\b|ed\b(?=\s+(?:on|upon|with|to|into|in|from|by|for|as|at)\b)))"
              r"[\w\-‐’']+")
+# The head nouns of a described contribution: "we propose a learning framework and system X"
+# (_TOOL_HEADS: of one that is no dataset)
+_TOOL_HEADS = (r"framework|method|approach|algorithm|system|model|pipeline|technique|architecture|toolkit|library|"
+               r"agent|policy|planner|tool|platform|network|module|metric|task|paradigm|strategy|mechanism|engine")
+INTRO_HEADS = r"(?:" + _TOOL_HEADS + r"|benchmark|dataset|corpus|simulator|environment|suite)"
 # What may stand between an introducing verb and the name: "we propose a novel framework, X",
 # "we propose an end-to-end trainable X", "a new framework named as X" (a comma only after a
-# lower-case word: "namely HumanEval, HumanEval+" is a list)
+# lower-case word: "namely HumanEval, HumanEval+" is a list); a capitalized word only in a
+# description whose lower-case head noun a comma sets off from the name ("a neural OpenIE
+# system, MILIE", "an embedding-based KPE approach, Masked Document Embedding Rank (MDERank)");
+# a name in parentheses only after a head noun ("a lightweight, high-resolution network (RRKDNet)")
 _INTRO_TAIL = (
     r"\s*(?:(?:a|an|the|our|two|three)\s+)?"
-    r"(?:(?=(?-i:[a-z0-9]))" + _MODIFIER + r"(?:(?:\s*[,:—]|\s+--?)\s+(?:(?:a|an|the)\s+)?|\s+(?:(?:and|yet|but)\s+)?)){0,6}?"
-    r"(?:(?:called|named|termed|dubbed|coined)\s+(?:as\s+)?(?:the\s+)?)?"
+    r"(?:(?=(?-i:[a-z0-9])|(?-i:[A-Z])[\w\-‐’']*\s+(?:[\w\-‐’']+\s+){0,3}?(?-i:[a-z])[\w\-‐’']*\s*[,:—]\s)" + _MODIFIER + r"(?:(?:\s*[,:—]|\s+--?)\s+(?:(?:a|an|the)\s+)?|\s+(?:(?:and|yet|but)\s+)?)){0,6}?"
+    r"(?:(?:called|named|termed|dubbed|coined)\s+(?:as\s+)?(?:the\s+)?)?(?:(?:" + _TOOL_HEADS + r")\s*\(\s*)?"
     r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\textit\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$")
-# The head nouns of a described contribution: "we propose a learning framework and system X"
-INTRO_HEADS = (r"(?:framework|method|approach|algorithm|system|model|pipeline|technique|architecture|"
-               r"benchmark|dataset|corpus|toolkit|library|agent|policy|planner|tool|platform|network|"
-               r"module|metric|task|paradigm|strategy|mechanism|simulator|environment|suite|engine)")
 _SUBJECT = r"(?:\bwe|\bthis\s+(?:paper|work|study|article))\b"
 # "we propose two confidence-based IL methods", "a novel PLM-based KGC model named PKGC", "a
 # Large Multimodal Model called PALO", "an image super-resolution feedback network": a name
@@ -147,8 +151,8 @@ APPOS_DATASET = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\(
 _CALLED_WORDS = ("called", "named", "dubbed", "termed")
 SELF_DATASET_BEFORE = EndCue(
     r"\b(?:our|new|novel|self-\w+|newly[\s-]\w+|curated|constructed|collected|introduced|proposed)"
-    r"\s+(?:[\w\-]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*,?\s*(?:" + "|".join(_CALLED_WORDS) + r")?\s*$",
-    ends=_NOUN_WORDS + (",",) + _CALLED_WORDS, needs=(_NOUN_WORDS,))
+    r"\s+(?:[\w\-'’]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*[,:]?\s*(?:" + "|".join(_CALLED_WORDS) + r")?\s*$",
+    ends=_NOUN_WORDS + (",", ":") + _CALLED_WORDS, needs=(_NOUN_WORDS,))
 NOUN_CALLED_BEFORE = EndCue(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\s+|that\s+)?"
                             r"(?:we\s+(?:call|name|term|dub)|" + "|".join(_CALLED_WORDS) + r")\s*$",
                             ends=("call", "name", "term", "dub") + _CALLED_WORDS, needs=(_NOUN_WORDS,))

@@ -162,6 +162,8 @@ def patterns_of(fn, seen: set[int] | None = None) -> list[re.Pattern]:
         for name in code.co_names:
             for obj in [g.get(name)] + [getattr(m, name, None) for m in g.values() if isinstance(m, types.ModuleType)
                                         and m.__name__.startswith("extract.")]:
+                if isinstance(getattr(obj, "pattern", None), re.Pattern):
+                    obj = obj.pattern                   # a pattern with a prefilter (name_cues.EndCue)
                 if isinstance(obj, re.Pattern):
                     out.append(obj)
                 elif isinstance(obj, types.FunctionType) and obj.__module__.startswith("extract.candidates") \

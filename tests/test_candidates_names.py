@@ -204,3 +204,40 @@ def test_seed_files_do_not_crash(path):
             c = find_candidates(line)
             for x in c.numbers + c.names:
                 assert line[x.start:x.end] == x.text
+
+
+def test_names_after_a_description_set_off_by_a_comma_or_in_parentheses():
+    # issue 17: a capitalized word in the description ("a neural OpenIE system, MILIE") or a
+    # description with commas before the parenthesis ("a lightweight, high-resolution network (X)")
+    assert "MILIE" in _methods("In this paper, we propose a neural OpenIE system, MILIE, that operates in an "
+                               "iterative fashion.")
+    assert {"Masked Document Embedding Rank", "MDERank"} <= set(_methods(
+        "We propose a novel unsupervised embedding-based KPE approach, Masked Document Embedding Rank (MDERank), "
+        "to address this problem."))
+    assert "RRKDNet" in _methods("First, we design a lightweight, high-resolution network (RRKDNet) for keypoint "
+                                 "detection.")
+    # a list stays a list, and an existing model named in a sentence is no coinage
+    assert not {"HumanEval", "HumanEval+"} & set(_methods("We evaluate on benchmarks, namely HumanEval, HumanEval+ "
+                                                          "and MBPP."))
+    assert "GEC" not in _methods("We propose an Example-Based GEC that explains its corrections.")
+
+
+def test_a_name_coordinated_with_an_introduced_name_is_introduced():
+    text = ("Based on the two observations, we propose Rank Mimicking (RM) and Prediction-guided Feature "
+            "Imitation (PFI) for distilling one-stage detectors. We also develop two ML methods, EAI and EDS, "
+            "that use feedback. We introduce the inverse square root linear unit (ISRLU) to speed up learning. "
+            "ISRLU and ELU have similar curves.")
+    got = set(_methods(text))
+    assert {"Rank Mimicking", "RM", "Prediction-guided Feature Imitation", "PFI", "EAI", "EDS", "ISRLU"} <= got
+    assert "ELU" not in got                     # coordinated outside an introduction: not introduced
+
+
+def test_a_new_dataset_after_a_colon_or_a_possessive_is_an_introduced_dataset():
+    d = decide_("We also present a new Parkinson's Disease dataset, PD4T, of real patients. Moreover, we "
+                "introduce two new LAEO datasets: UCO-LAEO and AVA-LAEO.")
+    assert {"PD4T", "UCO-LAEO"} <= set(d["datasets"]) and {"PD4T", "UCO-LAEO"} <= set(d["method_names"])
+
+
+def decide_(text):
+    from extract.decision import decide
+    return decide(text)

@@ -10,6 +10,77 @@ from ..text.cues import NAMING_STEMS, stems, we
 from ..text.lexicon import DATASET_NOUNS, MODEL_NOUNS
 
 INTRO_VERB = stems(NAMING_STEMS)
+
+
+class EndCue:
+    """A pattern of the text before a name, anchored at its end (``$``), searched only where two
+    cheap necessary tests hold: the text ends (before white space) with one of ``ends``, what
+    every match ends with, and holds a word of each group of ``needs`` (groups of words, one of
+    which every match holds); a test is skipped when empty.  They read the lower-cased text when
+    it is ASCII (there, lower case is exactly what re.IGNORECASE equates), else they pass: the
+    same matches as the pattern alone, which would otherwise be tried from every start position
+    of the window, for every name.  The pattern is compiled when a search first needs it (a run
+    compiles the cues it uses)."""
+
+    __slots__ = ("source", "flags", "ends", "needs", "_width", "_pattern")
+
+    def __init__(self, source: str, ends=(), needs=(), flags=re.I):
+        self.source, self.flags, self._pattern = source, flags, None
+        self.ends, self.needs = tuple(ends), tuple(needs)
+        self._width = max(map(len, self.ends), default=0)
+
+    @property
+    def pattern(self) -> re.Pattern:
+        if self._pattern is None:
+            self._pattern = re.compile(self.source, self.flags)
+        return self._pattern
+
+    def search(self, s: str):
+        if self.ends:
+            tail = s.rstrip()[-self._width:]
+            if tail.isascii() and not tail.lower().endswith(self.ends):
+                return None
+        if self.needs and s.isascii():
+            low = s.lower()
+            for group in self.needs:
+                if not any(w in low for w in group):
+                    return None
+        return self.pattern.search(s)
+
+
+def last_words(alternation: str) -> tuple[str, ...]:
+    """The words the matches of an alternation of nouns end with (``DATASET_NOUNS``: "benchmarks?"
+    gives benchmark and benchmarks, "data\\s+sets?" set and sets); an alternative that does not end
+    in a plain lower-case word (and an optional ``s?``) is an error, not a guess."""
+    alts, depth, start = [], 0, 0
+    for i, ch in enumerate(alternation):
+        depth += ch == "(" and alternation[i - 1:i] != "\\"
+        depth -= ch == ")" and alternation[i - 1:i] != "\\"
+        if ch == "|" and not depth:
+            alts.append(alternation[start:i])
+            start = i + 1
+    words = []
+    for alt in alts + [alternation[start:]]:
+        m = re.search(r"(?:^|\\s[+*]|\))([a-z]+?)(s\?)?$", alt)
+        if m is None:
+            raise ValueError(f"no final word in {alt!r}")
+        words += [m.group(1), m.group(1) + "s"] if m.group(2) else [m.group(1)]
+    return tuple(dict.fromkeys(words))
+
+
+def _plain(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` (regular-expression pieces) as the literal text they match, or an error."""
+    for w in words:
+        if not re.fullmatch(r"[a-z][a-z \-]*", w):
+            raise ValueError(f"not a plain word: {w!r}")
+    return words
+
+
+_NOUN_WORDS = last_words(DATASET_NOUNS)
+# every match of INTRO_BEFORE holds an introducing or naming stem, "i.e", "denot", "abbreviat" or "refer"
+_INTRO_NEEDS = _plain(NAMING_STEMS) + ("i.e", "denot", "abbreviat", "refer")
+_LIST_ENDS = (",", "and", "or", "the")          # "on X, Y and the": a list of names still open
+
 # Closed-class words (and a few bare verbs): never a premodifier of a name, nor the noun a name premodifies.
 _CLOSED = (r"(?:a|an|the|of|for|to|in|on|at|by|with|from|via|into|onto|upon|over|under|through|between|among|across|"
            r"within|without|against|toward|towards|beyond|like|than|per|as|and|or|but|so|if|that|which|who|whose|where|"
@@ -23,42 +94,47 @@ _CLOSED = (r"(?:a|an|the|of|for|to|in|on|at|by|with|from|via|into|onto|upon|over
 _MODIFIER = (r"(?!" + _CLOSED + r"|results?\b|experiments?\b|(?:us|leverag|combin|exploit|integrat|incorporat|utiliz|"
              r"employ|build|extend|apply|adopt|bas|follow)(?:ing\b|ed\b(?=\s+(?:on|upon|with|to|into|in|from|by|for|as|at)\b)))"
              r"[\w\-‐’']+")
+# The head nouns of a described contribution: "we propose a learning framework and system X"
+# (_TOOL_HEADS: of one that is no dataset)
+_TOOL_HEADS = (r"framework|method|approach|algorithm|system|model|pipeline|technique|architecture|toolkit|library|"
+               r"agent|policy|planner|tool|platform|network|module|metric|task|paradigm|strategy|mechanism|engine")
+INTRO_HEADS = r"(?:" + _TOOL_HEADS + r"|benchmark|dataset|corpus|simulator|environment|suite)"
 # What may stand between an introducing verb and the name: "we propose a novel framework, X",
 # "we propose an end-to-end trainable X", "a new framework named as X" (a comma only after a
-# lower-case word: "namely HumanEval, HumanEval+" is a list)
+# lower-case word: "namely HumanEval, HumanEval+" is a list); a capitalized word only in a
+# description whose lower-case head noun a comma sets off from the name ("a neural OpenIE
+# system, MILIE", "an embedding-based KPE approach, Masked Document Embedding Rank (MDERank)");
+# a name in parentheses only after a head noun ("a lightweight, high-resolution network (RRKDNet)")
 _INTRO_TAIL = (
     r"\s*(?:(?:a|an|the|our|two|three)\s+)?"
-    r"(?:(?=(?-i:[a-z0-9]))" + _MODIFIER + r"(?:(?:\s*[,:—]|\s+--?)\s+(?:(?:a|an|the)\s+)?|\s+(?:(?:and|yet|but)\s+)?)){0,6}?"
-    r"(?:(?:called|named|termed|dubbed|coined)\s+(?:as\s+)?(?:the\s+)?)?"
+    r"(?:(?=(?-i:[a-z0-9])|(?-i:[A-Z])[\w\-‐’']*\s+(?:[\w\-‐’']+\s+){0,3}?(?-i:[a-z])[\w\-‐’']*\s*[,:—]\s)" + _MODIFIER + r"(?:(?:\s*[,:—]|\s+--?)\s+(?:(?:a|an|the)\s+)?|\s+(?:(?:and|yet|but)\s+)?)){0,6}?"
+    r"(?:(?:called|named|termed|dubbed|coined)\s+(?:as\s+)?(?:the\s+)?)?(?:(?:" + _TOOL_HEADS + r")\s*\(\s*)?"
     r"(?:\$?\\textbf\{|\*\*|\\emph\{|\\textit\{|\\texttt\{|\\textsc\{|`|[\"“]|\*|_)?\s*$")
-# The head nouns of a described contribution: "we propose a learning framework and system X"
-INTRO_HEADS = (r"(?:framework|method|approach|algorithm|system|model|pipeline|technique|architecture|"
-               r"benchmark|dataset|corpus|toolkit|library|agent|policy|planner|tool|platform|network|"
-               r"module|metric|task|paradigm|strategy|mechanism|simulator|environment|suite|engine)")
 _SUBJECT = r"(?:\bwe|\bthis\s+(?:paper|work|study|article))\b"
 # "we propose two confidence-based IL methods", "a novel PLM-based KGC model named PKGC", "a
 # Large Multimodal Model called PALO", "an image super-resolution feedback network": a name
 # before a plural head noun, before a name (of a head noun) given next, or (one word) before a
 # noun that is not a head noun only premodifies it
 PREMODIFIER = re.compile(r"(?:\s+" + INTRO_HEADS + r")?\s*,?\s*(?:called|named|termed|dubbed|referred)\b|\s+(?:"
-                         + INTRO_HEADS + r"s\b|" + INTRO_HEADS + r"\s*[:(]|(?P<noun>(?!" + INTRO_HEADS + r"\b|" + _CLOSED
+                         + INTRO_HEADS + r"(?:s\b|\s*[:(])|(?P<noun>(?!" + INTRO_HEADS + r"\b|" + _CLOSED
                          + r")(?-i:[a-z])[a-z\-]*(?<![^s]s)(?<!ing)(?<!ed)\b))", re.I)
 # "we propose to evaluate ... and construct E-Bench", "This paper examines ... and introduces X":
 # a second introducing verb coordinated with the first subject
-COORD_INTRO_BEFORE = re.compile(_SUBJECT + r".*\band\s+(?:then\s+|also\s+|further\s+)?" + INTRO_VERB
-                                + r"\w*" + _INTRO_TAIL, re.I)
+COORD_INTRO_BEFORE = EndCue(_SUBJECT + r".*\band\s+(?:then\s+|also\s+|further\s+)?" + INTRO_VERB
+                            + r"\w*" + _INTRO_TAIL, needs=(("and",), ("we", "this"), _plain(NAMING_STEMS)))
 # A naming cue: "called", "termed as", "referred to as", "abbreviated as", "(which) we call",
 # "we refer to this approach as", "we call it"
 NAMING = (r"(?:\b(?:called|named|dubbed|termed|coined|denoted|abbreviated|referred\s+to)(?:\s+(?:as|by))?"
           r"|\bwe\s+(?:\w+ly\s+|here\s+)?(?:call|name|term|dub|denote|refer\s+to)(?:\s+(?:this|it|them|these|"
           r"(?:our|the|this|such)\s+[\w\-]+)(?:\s+[\w\-]+)?)??(?:\s+(?:as|by))?(?:\s+here)?)")
-INTRO_BEFORE = re.compile(
+INTRO_BEFORE = EndCue(
     r"(?:\b(?:we|this\s+(?:paper|work|study|article)|here\s+we|the\s+authors)\s+(?:\w+ly\s+|also\s+|further\s+|"
     r"then\s+|first\s+|hence\s+|thus\s+|therefore\s+)?" + INTRO_VERB + r"\w*"
     r"|\b(?:introducing|proposing|presenting|developing|releasing|namely|i\.e\.,?)|" + NAMING + ")"
-    + _INTRO_TAIL, re.I)
+    + _INTRO_TAIL, needs=(_INTRO_NEEDS,))
 # "benchmarks, namely HumanEval": "namely" after a dataset noun lists datasets, it introduces nothing
-NAMELY_DATASETS = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:namely|i\.e\.,?)\s*$", re.I)
+NAMELY_DATASETS = EndCue(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:namely|i\.e\.,?)\s*$",
+                         ends=("namely", "i.e.", ","), needs=(_NOUN_WORDS,))
 INTRO_ANYWHERE = re.compile(we() + INTRO_VERB + r"\w*\b", re.I)
 APPOSITIVE = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\()\s*(?:which\s+|that\s+)?"
                          r"(?:a|an|the|our)\s+(?:\w[\w\-]*\s+){0,5}?"
@@ -72,28 +148,39 @@ APPOS_DATASET = re.compile(r"^\s*(?:\)|\*\*|\}|`|\$|[\"”])*\s*(?:,|:|—|--|\(
                             r"(?:(?!(?:for|of|to|that|which|with|in|on|from|by)\b)[\w\-]+\s+){0,6}?"
                             r"(?:" + DATASET_NOUNS + r"|evaluation\s+(?:framework|platform|harness|protocol|"
                             r"pipeline|toolkit)s?)\b", re.I)
-SELF_DATASET_BEFORE = re.compile(
+_CALLED_WORDS = ("called", "named", "dubbed", "termed")
+SELF_DATASET_BEFORE = EndCue(
     r"\b(?:our|new|novel|self-\w+|newly[\s-]\w+|curated|constructed|collected|introduced|proposed)"
-    r"\s+(?:[\w\-]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*,?\s*(?:called|named|dubbed|termed)?\s*$", re.I)
-NOUN_CALLED_BEFORE = re.compile(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\s+|that\s+)?"
-                                 r"(?:we\s+(?:call|name|term|dub)|called|named|dubbed|termed)\s*$", re.I)
-DATA_FROM_BEFORE = re.compile(
-    r"(?:\b(?:data|images)\s+|\b[a-z]+s\s+(?:drawn|collected|sourced|taken|sampled|filtered)\s+)from\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
-TRAINED_ON_BEFORE = re.compile(
+    r"\s+(?:[\w\-'’]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*[,:]?\s*(?:" + "|".join(_CALLED_WORDS) + r")?\s*$",
+    ends=_NOUN_WORDS + (",", ":") + _CALLED_WORDS, needs=(_NOUN_WORDS,))
+NOUN_CALLED_BEFORE = EndCue(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\s+|that\s+)?"
+                            r"(?:we\s+(?:call|name|term|dub)|" + "|".join(_CALLED_WORDS) + r")\s*$",
+                            ends=("call", "name", "term", "dub") + _CALLED_WORDS, needs=(_NOUN_WORDS,))
+DATA_FROM_BEFORE = EndCue(
+    r"(?:\b(?:data|images)\s+|\b[a-z]+s\s+(?:drawn|collected|sourced|taken|sampled|filtered)\s+)from\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
+    ends=("from",) + _LIST_ENDS, needs=(("from",),))
+TRAINED_ON_BEFORE = EndCue(
     r"\b(?:(?:pre-?)?train(?:ed|ing)|fine-?tun(?:ed|ing))\s+(?:\w+\s+){0,2}?on\s+(?:the\s+)?(?:[\d,.]+\s+\w+\s+of\s+(?:the\s+)?)?"
-    r"(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
-OUR_BEFORE = re.compile(r"\bour\s+(?:(?:new|novel|proposed|resulting)\s+)?$", re.I)
+    r"(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
+    ends=("on", "of") + _LIST_ENDS, needs=(("train", "tun"),))
+_OUR_NEW = ("new", "novel", "proposed", "resulting")
+OUR_BEFORE = EndCue(r"\bour\s+(?:(?:" + "|".join(_OUR_NEW) + r")\s+)?$", ends=("our",) + _OUR_NEW, needs=(("our",),))
 NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"
-DATASET_BEFORE = re.compile(
+DATASET_BEFORE = EndCue(
     r"(?:" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:,?\s*(?:such\s+as|like|including|includes?|"
     r"e\.g\.,?|namely)|:|—|\()?\s*(?:the\s+)?\[?|" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,?\s+(?:such\s+as|like|"
     r"including|e\.g\.,?|namely)\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+(?:repository|dataset|benchmark|corpus|suite|"
-    r"collection|archive|database))?\s*(?:,|and|or)\s*)+(?:and\s+|or\s+)?(?:the\s+)?)$", re.I)
+    r"collection|archive|database))?\s*(?:,|and|or)\s*)+(?:and\s+|or\s+)?(?:the\s+)?)$",
+    ends=_NOUN_WORDS + ("as", "like", "including", "include", "includes", "e.g.", "namely", ":", "—", "(", "[")
+    + _LIST_ENDS, needs=(_NOUN_WORDS,))
 # "on a curated dataset, ShipLog, which": an apposition (the name is followed by punctuation)
-DATASET_COMMA_BEFORE = re.compile(NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,\s*(?:the\s+)?$", re.I)
-INTRO_OUR_NOUN = re.compile(r"\bour\s+(?:new\s+|proposed\s+)?(?:method|approach|model|framework|algorithm|"
-                             r"system|technique|benchmark|dataset|tool|library|metric|objective)\s*,?\s*"
-                             r"(?:called|named|dubbed|termed)?\s*$", re.I)
+DATASET_COMMA_BEFORE = EndCue(NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*,\s*(?:the\s+)?$", ends=(",", "the"),
+                              needs=(_NOUN_WORDS,))
+_OUR_NOUNS = ("method", "approach", "model", "framework", "algorithm", "system", "technique", "benchmark", "dataset",
+              "tool", "library", "metric", "objective")
+INTRO_OUR_NOUN = EndCue(r"\bour\s+(?:new\s+|proposed\s+)?(?:" + "|".join(_OUR_NOUNS) + r")\s*,?\s*"
+                        r"(?:" + "|".join(_CALLED_WORDS) + r")?\s*$",
+                        ends=_OUR_NOUNS + (",",) + _CALLED_WORDS, needs=(("our",),))
 DATASET_AFTER = re.compile(
     r"^\]?(?:\([^)]*\))?(?:\s*(?:,|and|or|&)\s*(?:the\s+)?[A-Z][\w\-.&]*)*,?\s*(?:and\s+|or\s+)?"
     r"(?:as\s+)?(?:(?:the|our|a|an|representative|\w+-\w+|standard|popular|public|\w+)\s+){0,3}?"
@@ -101,16 +188,18 @@ DATASET_AFTER = re.compile(
 MODEL_AFTER = re.compile(
     r"^(?:\s*(?:,|and|or|&)\s*[A-Z][\w\-.]*)*,?\s*(?:and\s+|or\s+)?(?:(?!to\s)[\w\-]+\s+){0,2}?"
     r"(?:" + MODEL_NOUNS + r")\b")
-ON_BEFORE = re.compile(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends )(?<!depend )"
-                        r"(?<!conditioned )(?<!built )(?<!focuses )(?<!impact )(?<!effect )"
-                        r"\b(?:on|across)\s+(?:the\s+)?(?:challenging\s+|standard\s+|popular\s+)?"
-                        r"(?:[\w\-.&]+(?:\s+[\w\-.&]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
+ON_BEFORE = EndCue(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends )(?<!depend )"
+                   r"(?<!conditioned )(?<!built )(?<!focuses )(?<!impact )(?<!effect )"
+                   r"\b(?:on|across)\s+(?:the\s+)?(?:challenging\s+|standard\s+|popular\s+)?"
+                   r"(?:[\w\-.&]+(?:\s+[\w\-.&]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
+                   ends=("on", "across", "challenging", "standard", "popular") + _LIST_ENDS)
 # "1.6% on CaDISv2", "+3.3% on WorldSense", "Experiments on MoleculeNet", "results on OVMM and ...":
 # a number or a result noun right before "on" reports on a dataset
-RESULT_ON_BEFORE = re.compile(
+RESULT_ON_BEFORE = EndCue(
     r"(?:\d(?:\s*(?:%|\\%|points?|pp|x|×))?|\b(?:experiments?|results?|evaluations?|performance|accuracy|"
     r"gains?|improvements?|sota|state-of-the-art))\s+(?:(?!on\b)[\w\-]+\s+){0,2}?(?:on|across)\s+(?:the\s+)?"
-    r"(?:[\w\-.&+]+(?:\s+[\w\-.&+]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$", re.I)
+    r"(?:[\w\-.&+]+(?:\s+[\w\-.&+]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
+    ends=("on", "across") + _LIST_ENDS)
 # "the Needle-in-a-Haystack and BABILong task", "the D4RL and AntMaze tasks": a name before "task(s)"
 TASK_AFTER = re.compile(r"^(?:\s*(?:,|and|or|&)\s*(?:the\s+)?[A-Z][\w\-.&]*)*\s+tasks?\b")
 EVAL_WORDS = re.compile(r"\b(?:evaluat\w*|experiment\w*|results?|gains?|accura\w*|performance|"

@@ -277,7 +277,7 @@ SCORING_RULES: tuple[Rule, ...] = (
          "We propose TideNet, built with a new Wave Mixing Unit (WMU).", "WMU"),
     Rule("variant", None, "a variant of an introduced name: 0.7",
          "We propose FooNet, and FooNet-Lite for phones.", "FooNet-Lite"),
-    Rule("coordinated-with-dataset", None, "coordinated with a dataset: <= 0.75",
+    Rule("coordinated", None, "coordinated with a dataset: <= 0.75; after an introduced name: 0.75",
          "We evaluate on HotpotQA, TriviaBase and SQuAD.", "TriviaBase"),
     Rule("fragment", None, "only inside a longer good name: <= 0.3", "We evaluate on the MS MARCO Passage benchmark.", "MARCO"),
 )

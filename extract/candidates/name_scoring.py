@@ -163,29 +163,53 @@ def score(self) -> list[NameCandidate]:
         for s0, e0 in spans_:
             starts.setdefault(s0, []).append(aggs[name])
             ends.setdefault(e0, []).append(aggs[name])
-    # coordinated with a dataset ("on TabArena and WikiSQL"): a dataset too
-    sep_after = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+    # coordinated with a dataset ("on TabArena and WikiSQL"): a dataset too; named after an
+    # introduced name in its introducing sentence ("we propose Rank Mimicking (RM) and
+    # Prediction-guided Feature Imitation (PFI)", "two methods, EAI and EDS"): introduced too
+    sep_after = re.compile(r"(\))?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
     sep_before = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)$")
+    models = {"model-pattern", "model-cue"}
+    coordinated_at: set[int] = set()
+
+    def introduced_at(a: Evidence, s0: int) -> bool:
+        """This occurrence of ``a`` is introduced: by its context, after its introduced long form
+        ("Rank Mimicking (RM)"), or as the name coordinated with one."""
+        if s0 in coordinated_at or self.intro(s0, s0 + len(a.text)).strength >= 0.75:
+            return True
+        k = s0 - 1 - (t[s0 - 2:s0] == " (") if t[s0 - 1:s0] == "(" else -1
+        return any(p.text in a.partners and self.intro(k - len(p.text), k).strength >= 0.75 for p in ends.get(k, []))
     for _ in range(4):
         changed = False
         for a in aggs.values():
-            if a.dataset < 0.55:
+            own = a.method >= 0.75 and not models & a.cues and any(
+                {"we-propose", "coordinated"} & aggs[p].cues for p in [a.text, *a.partners] if p in aggs)
+            if a.dataset < 0.55 and not own:
                 continue
             for s0, e0 in occ[a.text]:
                 neigh = []
                 m = sep_after.match(t, e0)
                 if m:
-                    neigh += [b for b in starts.get(m.end(), []) if "," not in m.group(0) or
+                    neigh += [(b, "or" not in m.group(0) and m.end(), bool(m.group(1))) for b in starts.get(m.end(), [])
+                              if "," not in m.group(0) or
                               re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", t[m.end() + len(b.text):])]
                 m = sep_before.search(t[max(0, s0 - 12):s0])
                 if m:
-                    neigh += [b for b in ends.get(s0 - len(m.group(0)), []) if "," not in m.group(0) or
+                    neigh += [(b, False, False) for b in ends.get(s0 - len(m.group(0)), []) if "," not in m.group(0) or
                               re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", t[e0:])]
-                for b in neigh:
-                    if b is not a and b.dataset < min(a.dataset, 0.75) and not ({"model-pattern", "model-cue"} & b.cues):
-                        fire("coordinated-with-dataset")
+                for b, follows, paren in neigh:
+                    if b is a or models & b.cues:
+                        continue
+                    if a.dataset >= 0.55 and not paren and b.dataset < min(a.dataset, 0.75):
+                        fire("coordinated")
                         b.dataset = min(a.dataset, 0.75)
                         b.cues.add("dataset-list")
+                        changed = True
+                    if own and follows and b.method < 0.75 and introduced_at(a, s0):
+                        fire("coordinated")
+                        for c in [b] + [aggs[p] for p in b.partners if p in aggs]:
+                            c.method = max(c.method, 0.75)
+                            c.cues.add("coordinated")
+                        coordinated_at.add(follows)
                         changed = True
         if not changed:
             break

@@ -102,7 +102,4 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
         method, r3 = _decide(METHOD_RULES, doc, n, "method")
         value_type, compared_to, r45 = change_of(doc, n, method, out[-1].value_type if out else None)
         out.append(Claim(metric, dataset, method, (r1, r2, r3), value_type, compared_to, r45))
-    at = [0] * len(order)
-    for k, i in enumerate(order):
-        at[i] = k
-    return [out[k] for k in at]
+    return [c for _, c in sorted(zip(order, out), key=lambda p: p[0])]      # back in the given order

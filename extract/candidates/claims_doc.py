@@ -10,9 +10,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from ..text import sentence_bounds
+from ..text import is_model_name, sentence_bounds
 from .claim_metric import Phrase, metric_phrases
-from ..text import is_model_name
 from .name_shapes import is_namey
 from ..text.literal import starts as literal_starts
 
@@ -24,7 +23,6 @@ class Ref:
     text: str
     start: int
     end: int
-
 
 
 @dataclass(frozen=True)

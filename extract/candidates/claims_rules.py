@@ -264,9 +264,7 @@ def _me_from_to(doc: _Doc, n: _Num) -> Any:
     """"improves GPT-4o's success rate from 31.2% to 58.7%": the 'from' value is the possessor's."""
     s = doc.sentence(n)[0]
     before = doc.text[max(s, n.start - 12):n.start]
-    if not re.search(r"\bfrom\s*\$?$", before):
-        return _SKIP
-    if not _to_value(doc, n):
+    if not re.search(r"\bfrom\s*\$?$", before) or not _to_value(doc, n):
         return _SKIP
     owners = [o for o in _systems(doc, n) if o.end <= n.start and (
         re.match(r"(?:'s|’s)\b", doc.text[o.end:o.end + 3])
@@ -294,11 +292,9 @@ def _me_for_system(doc: _Doc, n: _Num) -> Any:
     """"58.1% for GPT-4o", "GPT-4o (58.1%)", "GPT-4o (acc: 58.1%)": a system named right at the number."""
     end = doc.groups[n.i][-1].end
     for o in _systems(doc, n):
-        gap_after = doc.text[end:o.start] if o.start >= end else None
-        if gap_after is not None and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*(?:for|by|of|with)\s+(?:the\s+)?", gap_after):
+        if o.start >= end and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*(?:for|by|of|with)\s+(?:the\s+)?", doc.text[end:o.start]):
             return _ref(o)
-        gap_before = doc.text[o.end:n.start] if o.end <= n.start else None
-        if gap_before is not None and re.fullmatch(r"\s*(?:\(|\(\s*\w+\s*[:=]?)\s*\$?\s*", gap_before):
+        if o.end <= n.start and re.fullmatch(r"\s*(?:\(|\(\s*\w+\s*[:=]?)\s*\$?\s*", doc.text[o.end:n.start]):
             return _ref(o)
     return _SKIP
 

@@ -125,7 +125,9 @@ class _Finder:
         return (i, *self.bounds[i])
 
     def add(self, start: int, end: int, cues: set[str], method: float = 0.0, dataset: float = 0.0,
-            shape: str = "") -> Evidence | None:
+            shape: str = "", partner: Evidence | None = None) -> Evidence | None:
+        """The evidence of the name at text[start:end] (its edges trimmed), with ``partner`` (an
+        acronym and its long form) as each other's partner; None for no name."""
         t = self.text
         while start < end and t[start] in " \t\n,;:.([{\"'“`*_":
             start += 1
@@ -151,6 +153,9 @@ class _Finder:
         a.dataset = max(a.dataset, dataset)
         if shape and not a.shape:
             a.shape = shape
+        if partner is not None:
+            a.partners.add(partner.text)
+            partner.partners.add(a.text)
         return a
 
     def occurrence(self, start: int, end: int, window: int) -> Occurrence:
@@ -230,10 +235,7 @@ class _Finder:
                 self.introduced_long_form(d, short)
                 continue
             fire("long-form" if d.long_start < d.start else "acronym-then-long-form")
-            long = self.add(d.long_start, d.long_end, {"long-form"}, shape="long")
-            if long is not None:
-                short.partners.add(long.text)
-                long.partners.add(short.text)
+            self.add(d.long_start, d.long_end, {"long-form"}, shape="long", partner=short)
 
     def introduced_long_form(self, d, short: Evidence) -> None:
         """"We introduce the innovative Skin Lesion Classifier utilizing a ... model (SkinM2Former)":
@@ -247,10 +249,8 @@ class _Finder:
         if not m or len(m.group("phrase").split()) < 2:
             return
         fire("introduced-long-form")
-        long = self.add(m.start("phrase"), m.end("phrase"), {"long-form", "we-propose"}, method=0.85, shape="long")
-        if long is not None:
-            short.partners.add(long.text)
-            long.partners.add(short.text)
+        self.add(m.start("phrase"), m.end("phrase"), {"long-form", "we-propose"}, method=0.85, shape="long",
+                 partner=short)
 
     def wrapped(self) -> None:
         t = self.text
@@ -391,10 +391,7 @@ class _Finder:
                     if not a.partners and long_form(phrase + " (", len(phrase) + 1, a.text) == (0, len(phrase)) \
                             and a.text.lower() not in phrase.lower():
                         fire("spelled-acronym")
-                        long = self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long")
-                        if long is not None:
-                            a.partners.add(long.text)
-                            long.partners.add(a.text)
+                        self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long", partner=a)
 
     def _cued(self, s: int, e: int) -> bool:
         return self.intro(s, e).strength >= 0.75 or dataset_strength(self.occurrence(s, e, 120))[0] >= 0.8

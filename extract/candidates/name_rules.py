@@ -17,7 +17,7 @@ from ..text.acronyms import upper_count
 from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_name
 from . import name_cues as cue
 from .name_shapes import COINAGE_SUFFIX_WORDISH
-from .rules import Rule, fire
+from .rules import Rule, fire, first
 
 __all__ = ["CAP_RULES", "DATASET_RULES", "Evidence", "NameCandidate", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES",
            "SCORING_RULES", "Occurrence", "Verdict", "apply", "cap"]
@@ -182,11 +182,8 @@ DATASET_RULES: tuple[Rule, ...] = (
 
 def dataset_strength(occ: Occurrence) -> tuple[float, set[str]]:
     """The weight and cues of the first rule of :data:`DATASET_RULES` that holds (0 when none)."""
-    for rule in DATASET_RULES:
-        if rule.test(occ):
-            fire(rule.name)
-            return rule.gives[0], set(rule.gives[1])
-    return 0.0, set()
+    rule = first(DATASET_RULES, occ)
+    return (rule.gives[0], set(rule.gives[1])) if rule else (0.0, set())
 
 
 # What one occurrence says beyond its strength: "X model" names a model; a name introduced as

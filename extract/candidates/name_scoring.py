@@ -221,18 +221,12 @@ def score(self) -> list[NameCandidate]:
         lo, hi = bisect_left(good_starts, s0 - 90), bisect_right(good_starts, s0)
         return any(e0 <= be and be - bs > e0 - s0 for bs, be in good[lo:hi])
     for a in aggs.values():
-        if not occ[a.text]:
-            continue
-        if all(inside(s0, e0) for s0, e0 in occ[a.text]):
+        if occ[a.text] and all(inside(s0, e0) for s0, e0 in occ[a.text]):
             fire("fragment")
             a.method, a.dataset = min(a.method, 0.3), min(a.dataset, 0.3)
             a.cues.add("fragment")
-    out: list[NameCandidate] = []
-    for a in aggs.values():
-        out.append(_finish(a))
-    out = [c for c in out if c is not None]
-    out.sort(key=lambda c: (c.start, c.end))
-    return out
+    out = [c for c in map(_finish, aggs.values()) if c is not None]
+    return sorted(out, key=lambda c: (c.start, c.end))
 
 
 def _finish(a: Evidence) -> NameCandidate | None:

@@ -38,10 +38,6 @@ across only nearly about approximately roughly around almost more less respectiv
 was were be been has have this these those it we they also both each all same between""".split())
 
 
-_STOP_ABOUT = set("""while whereas compared relative respectively over versus vs when than and or but using which that higher
-lower better worse faster slower more less fewer""".split())
-
-
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S")
 
 
@@ -80,7 +76,8 @@ def count_noun_after(text: str, end: int) -> str | None:
 
 _COMPARATIVES = set("""less more fewer higher lower better worse faster slower smaller larger bigger shorter longer relative
 absolute average""".split())
-_ABOUT_STOP = _FUNCTION | _STOP_ABOUT | {"but", "yet", "so", "per", "stays", "remains", "compared"}
+_ABOUT_STOP = _FUNCTION | set("""while whereas compared relative respectively over versus vs when than and or but using which
+that higher lower better worse faster slower more less fewer yet so per stays remains""".split())
 
 
 def _phrase(words: list[str], limit: int = 3) -> list[str]:

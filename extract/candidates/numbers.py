@@ -167,10 +167,8 @@ def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int]
     inner = text[math[0]:s] if math is not None else before
     if inner.rfind("\\{") > inner.rfind("\\}"):
         return True                 # the elements of a set, ResNet-\{18, 34\}
-    if math is not None:
-        if any(m.start() < s < m.end() for m in _INTERVAL.finditer(
-                text, math[0], math[1])):
-            return True
+    if math is not None and any(m.start() < s < m.end() for m in _INTERVAL.finditer(text, math[0], math[1])):
+        return True
     for m in _OPEN_GROUP.finditer(before):
         inner = before[m.end():]
         if inner.count("}" if m.group(1) == "{" else ")") <= inner.count(m.group(1)):

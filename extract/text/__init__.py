@@ -12,10 +12,10 @@ from __future__ import annotations
 from .acronyms import Definition, acronym_definitions, long_form
 from .lexicon import is_known_dataset, is_model_name
 from .numparse import parse_number, parse_number_at
-from .sentences import sentence_at, sentence_bounds, sentence_starts, sentences
+from .sentences import sentence_at, sentence_bounds, sentences
 from .spans import SpanIndex, excluded_spans, math_spans
 from .words import words_after, words_before
 
 __all__ = ["Definition", "SpanIndex", "acronym_definitions", "excluded_spans", "is_known_dataset",
            "is_model_name", "long_form", "math_spans", "parse_number", "parse_number_at", "sentence_at", "sentence_bounds",
-           "sentence_starts", "sentences", "words_after", "words_before"]
+           "sentences", "words_after", "words_before"]

@@ -129,10 +129,7 @@ def acronym_definitions(text: str) -> list[Definition]:
         if acr.lower() in ("e.g", "i.e", "ours"):
             continue
         s = m.start("acr")
-        span = long_form(text, m.start(), acr)
-        if span is None:
-            out.append(Definition(acr, s, s + len(acr), None, None, None))
-        else:
-            out.append(Definition(acr, s, s + len(acr), text[span[0]:span[1]], span[0], span[1]))
+        ls, le = long_form(text, m.start(), acr) or (None, None)
+        out.append(Definition(acr, s, s + len(acr), None if ls is None else text[ls:le], ls, le))
     out += _reverse_definitions(text)
     return sorted(out, key=lambda d: d.start)

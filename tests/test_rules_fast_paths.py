@@ -158,3 +158,27 @@ def test_name_scans_match_as_before(text):
     assert [(m.span(), m.groups()) for m in fast] == _matches(nf._INTRO_VERB_THEN, text)
     for rx, old in OLD.items():
         assert old != rx.pattern and _matches(rx, text) == _matches(re.compile(old, rx.flags), text), old
+
+
+# -- claim_metric.HEADS, contribution._THEORY, name_shapes.TOKEN and WRAPPED ----------------
+from extract.candidates import claim_metric, contribution, name_shapes  # noqa: E402
+
+_SHAPE_WORDS = ["accuracy", "Top-1 accuracy", "F1", "mAP", "AUC", "ſuccess rate", "Kendall", "Kendall", "R^2",
+                "x-accuracy", "@map", "a", "in time", "We prove", "Upper bounds", "theoretical", "ıdentifiable",
+                "NP-hardness", "bound", "Foo-Net", "x1", "\\tau", "@b", "_c", "$", "$x$", "\\$", "$$", "**Bold**",
+                "`code`", "\"q\"", "\\emph{x}", "drop", "-", ".", ",", "\n", "(", "é"]
+shape_texts = st.lists(st.sampled_from(_SHAPE_WORDS), max_size=14).map(lambda ws: "".join(
+    w + " " * (i % 3 != 2) for i, w in enumerate(ws)))
+OLD_SHAPES = {
+    claim_metric.HEADS: claim_metric.HEADS.pattern.replace("(?=[abcdefhiklmnoprstw])", "", 1),
+    contribution._THEORY: contribution._THEORY.pattern.replace("(?=[abceghilmnoprstuw])", "", 1),
+    name_shapes.TOKEN: r"(?<![\w\\@])[A-Za-z][A-Za-z0-9]*(?:(?:--|[-‐–/+&.])[A-Za-z0-9]+)*",
+    name_shapes.WRAPPED: name_shapes.WRAPPED.pattern.replace(r"|\$(?<![\\$]\$)(?!", r"|(?<![\\$])\$(?!", 1),
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(shape_texts)
+def test_shape_and_metric_scans_match_as_before(text):
+    for rx, old in OLD_SHAPES.items():
+        assert old != rx.pattern and _matches(rx, text) == _matches(re.compile(old, rx.flags), text), old

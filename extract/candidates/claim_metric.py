@@ -32,7 +32,8 @@ _HEADS = (
 # A loss named after a measure is part of its name: "accuracy drop", "performance gap" (a gain
 # is not: "a 10% relative consistency improvement" measures consistency).
 _CHANGE = r"(?:\s+(?:drops?|declines?|decreases?|gaps?|degradation))?"
-HEADS = re.compile(rf"(?<![\w@-])(?:{_HEADS}){_CHANGE}(?![\w@])", re.IGNORECASE)
+# (the lookahead of the heads' first letters: re rejects the other positions fast)
+HEADS = re.compile(rf"(?=[abcdefhiklmnoprstw])(?<![\w@-])(?:{_HEADS}){_CHANGE}(?![\w@])", re.IGNORECASE)
 # A few upper-case acronyms that are also ordinary words are only metrics in upper case.
 _CASE_SENSITIVE = {"map": "mAP", "ap": "AP", "mae": "MAE", "mse": "MSE", "ece": "ECE", "cer": "CER",
                    "wer": "WER", "fid": "FID", "mrr": "MRR", "auc": "AUC", "iou": "IoU", "ppl": "PPL"}

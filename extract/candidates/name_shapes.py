@@ -11,7 +11,8 @@ from ..text.acronyms import upper_count
 __all__ = ["COINAGE_SUFFIX_WORDISH", "FUNCTION_WORDS", "SENT_START_LOOKBACK", "SPLIT_AFTER_NAME", "SYMBOL_NAME", "TOKEN", "WRAPPED",
            "is_namey"]
 
-TOKEN = re.compile(r"(?<![\w\\@])[A-Za-z][A-Za-z0-9]*(?:(?:--|[-‐–/+&.])[A-Za-z0-9]+)*")
+# (the look-behind after the first letter, in WRAPPED after the "$": re scans for them fast)
+TOKEN = re.compile(r"[A-Za-z](?<![\w\\@][A-Za-z])[A-Za-z0-9]*(?:(?:--|[-‐–/+&.])[A-Za-z0-9]+)*")
 # A name led by a symbol or a Greek letter, Unicode or LaTeX: "∞-bench", "τ-bench", "τ²-Bench",
 # "$\tau$-bench", "β-VAE"; ``rest`` is the word part that says whether it is a name.
 SYMBOL_NAME = re.compile(r"(?<![\w\\$])(?:[∞α-ωΑ-Ω]|\$\\(?:infty|[a-zA-Z]{2,10})\$)[²³0-9]*"
@@ -29,7 +30,7 @@ WRAPPED = re.compile(
     r"|\\(?:texttt|textsc|textsf|mathtt)\{(?P<tt>[^{}\n]{2,60})\}"
     r"|\\(?:textbf|mathbf|emph|textit)\{(?P<bf>[^{}\n]{2,80})\}"
     r"|[\"“](?P<q>[^\"”\n]{2,50})[\"”]"
-    r"|(?<![\\$])\$(?!\\(?:texttt|textsc|textsf|mathtt|textbf|mathbf|emph|textit)\{[^{}$]*\}\$)(?P<math>[^$\n]{1,40})\$")
+    r"|\$(?<![\\$]\$)(?!\\(?:texttt|textsc|textsf|mathtt|textbf|mathbf|emph|textit)\{[^{}$]*\}\$)(?P<math>[^$\n]{1,40})\$")
 SENT_START_LOOKBACK = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[\"“]\s*|\*\*)$")
 COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|ence|ure|al|ive)$")
 FUNCTION_WORDS = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "by", "the", "a", "an", "as"}

@@ -163,7 +163,7 @@ def test_name_scans_match_as_before(text):
 # -- claim_metric.HEADS, contribution._THEORY, name_shapes.TOKEN and WRAPPED ----------------
 from extract.candidates import claim_metric, contribution, name_shapes  # noqa: E402
 
-_SHAPE_WORDS = ["accuracy", "Top-1 accuracy", "F1", "mAP", "AUC", "ſuccess rate", "Kendall", "Kendall", "R^2",
+_SHAPE_WORDS = ["accuracy", "Top-1 accuracy", "F1", "mAP", "AUC", "ſuccess rate", "Kendall", "\u212aendall", "İoU", "mıou", "R^2",
                 "x-accuracy", "@map", "a", "in time", "We prove", "Upper bounds", "theoretical", "ıdentifiable",
                 "NP-hardness", "bound", "Foo-Net", "x1", "\\tau", "@b", "_c", "$", "$x$", "\\$", "$$", "**Bold**",
                 "`code`", "\"q\"", "\\emph{x}", "drop", "-", ".", ",", "\n", "(", "é"]
@@ -182,3 +182,5 @@ OLD_SHAPES = {
 def test_shape_and_metric_scans_match_as_before(text):
     for rx, old in OLD_SHAPES.items():
         assert old != rx.pattern and _matches(rx, text) == _matches(re.compile(old, rx.flags), text), old
+    assert _matches(claim_metric._FOLDED_HEADS, folded(text)) == _matches(re.compile(OLD_SHAPES[claim_metric.HEADS], re.I),
+                                                                           text)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text.literal import folded
+
 # Metric heads: measures named by a fixed word or acronym.  Longest alternatives first.
 _HEADS = (
     r"attack\s+success\s+rates?|success\s+rates?|win\s+rates?|error\s+rates?|hit\s+rates?|"
@@ -34,6 +36,9 @@ _HEADS = (
 _CHANGE = r"(?:\s+(?:drops?|declines?|decreases?|gaps?|degradation))?"
 # (the lookahead of the heads' first letters: re rejects the other positions fast)
 HEADS = re.compile(rf"(?=[abcdefhiklmnoprstw])(?<![\w@-])(?:{_HEADS}){_CHANGE}(?![\w@])", re.IGNORECASE)
+# HEADS lower-cased, for the fold of a text (literal.folded: same offsets, the same matches as HEADS
+# on the text): its alternatives open with a case-sensitive letter, which re tests fast (2x faster).
+_FOLDED_HEADS = re.compile(rf"(?<![\w@-])(?:{_HEADS.lower()}){_CHANGE}(?![\w@])")
 # A few upper-case acronyms that are also ordinary words are only metrics in upper case.
 _CASE_SENSITIVE = {"map": "mAP", "ap": "AP", "mae": "MAE", "mse": "MSE", "ece": "ECE", "cer": "CER",
                    "wer": "WER", "fid": "FID", "mrr": "MRR", "auc": "AUC", "iou": "IoU", "ppl": "PPL"}
@@ -77,8 +82,9 @@ def _widen(text: str, start: int) -> int:
 def metric_phrases(text: str) -> list[Phrase]:
     """Every metric phrase of ``text``, in order, not overlapping."""
     out: list[Phrase] = []
-    for m in HEADS.finditer(text):
-        word = m.group(0).split()[0] if " " in m.group(0) else m.group(0)
+    for m in _FOLDED_HEADS.finditer(folded(text)):
+        head = text[m.start():m.end()]
+        word = head.split()[0] if " " in head else head
         want = _CASE_SENSITIVE.get(word.lower())
         if want is not None and word != want:
             continue

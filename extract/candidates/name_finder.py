@@ -12,7 +12,7 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
-from ..text.cues import we
+from ..text.cues import WE_STARTS, we
 from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES,
                             is_known_dataset)
 from ..text.literal import matches_from, word_starts
@@ -47,9 +47,7 @@ _NAMED_CAPITALIZED = re.compile(
     r"(?P<n>[A-Z][a-z][\w\-]*(?:\s+(?:(?:to|of|for|in|on|with)\s+)?[A-Z][\w\-]*){0,5})"
     r"(?=\s*[,.;:(]|\s+(?:which|that|to|for|as|with|is|in|on|achieves|outperforms)\b)")
 
-# An introducing verb and what may precede the name it introduces (introduced_phrases); the
-# words its subject (text.cues.we) starts with.
-_SUBJECTS = ("we", "this", "here")
+# An introducing verb and what may precede the name it introduces (introduced_phrases).
 _INTRO_VERB_THEN = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?",
                               re.I)
 # "a method called foobar": the lookahead first, so that the twelve look-behinds are tried only
@@ -281,7 +279,7 @@ class _Finder:
     def introduced_phrases(self) -> None:
         """Lowercase or multi-word names right after an introducing verb."""
         t = self.text
-        for m in matches_from(_INTRO_VERB_THEN, t, word_starts(t, _SUBJECTS)):      # (tried at a subject only)
+        for m in matches_from(_INTRO_VERB_THEN, t, word_starts(t, WE_STARTS)):      # (tried at a subject only)
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
                         r"our|its|their|these|those|new|novel|that|\$)\b", rest, re.I):

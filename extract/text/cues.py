@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-__all__ = ["CONTRIBUTION_STEMS", "INTRO_STEMS", "NAMING_STEMS", "TASK_INTRO_FORMS", "WE", "stems", "we"]
+__all__ = ["CONTRIBUTION_STEMS", "INTRO_STEMS", "NAMING_STEMS", "TASK_INTRO_FORMS", "WE", "WE_STARTS", "stems", "we"]
 
 INTRO_STEMS = ("propos", "introduc", "present", "develop", "design", "devis", "build", "construct",
                "creat", "curat", "releas")
@@ -19,6 +19,10 @@ NAMING_STEMS = INTRO_STEMS + ("nam", "call", "term", "dub", "coin", "put forward
                               "instantiat", "implement", "realiz")
 TASK_INTRO_FORMS = (r"(?:propose|introduce|present|develop|describe|give|provide|obtain|release|design|offer)s?",
                     "build", "contribute", r"(?:is|are)\s+(?:proposed|introduced|presented)")
+
+
+#: the words the subject of :func:`we` starts with (a scan for it can start only at one of them)
+WE_STARTS = ("we", "this", "here")
 
 
 def we(*adverbs: str) -> str:

@@ -1,0 +1,27 @@
+"""bench/rule_ablation.py: taking a rule out changes what it decides, and the rule is put back."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+import rule_ablation  # noqa: E402
+
+from extract.candidates import rules  # noqa: E402
+
+
+def _rule(name):
+    return next(r for t in rules.all_rules().values() for r in t if r.name == name)
+
+
+def test_taking_out_a_deciding_rule_changes_its_example_and_restores_it():
+    rule = _rule("we-propose")
+    rows = [("ex", rule.example)]
+    before = rule_ablation.dumps(rows)
+    assert rule_ablation.ablate(rows, only={"we-propose"}) == [("names", "we-propose", 1)]
+    assert _rule("we-propose").test is rule.test
+    assert rule_ablation.dumps(rows) == before
+
+
+def test_only_names_no_rule_gives_no_rows():
+    assert rule_ablation.ablate([("ex", "We propose FooNet.")], only={"no-such-rule"}) == []

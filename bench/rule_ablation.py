@@ -11,7 +11,9 @@ A rule whose removal changes fewer than 10 of the corpus's 10,901 abstracts is c
 (issue 17 item 5: "remove what the above made redundant"); judge its removal on dev3 beside dev2
 (``python3 ../shared/eval/score_dev3.py``) before taking it out. The rules of the claims tables
 (``metric:``, ``dataset:``, ``method:``) and the change cues are not in these tables and are not
-ablated here.
+ablated here, nor are the rules whose table entry documents a decision made in code (the contribution
+and task tables, some name rules: they call ``rules.fire(name)``): a rule that still fires with its
+test false is reported as not ablatable.
 
 Written by hand: the rule engine is this project's own (``extract.candidates.rules``), so no
 library knows its tables.
@@ -60,9 +62,9 @@ def dumps(rows: list[tuple[str, str]]) -> list[str]:
     return [dump(text) for _, text in rows]
 
 
-def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tuple[str, str, int]]:
+def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tuple[str, str, int | None]]:
     """(table, rule, abstracts changed) for every rule (or the rules named in ``only``), fewest
-    changes first."""
+    changes first; None for a rule its table's test does not decide (it fires with the test false)."""
     base = dumps(rows)
     out, seen = [], set()
     for table, entries in rules.all_rules().items():
@@ -73,11 +75,15 @@ def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tu
             test = rule.test
             object.__setattr__(rule, "test", _never)      # Rule is frozen; restored below
             try:
-                changed = sum(a != b for a, b in zip(base, dumps(rows)))
+                with rules.trace() as fired:
+                    after = dumps(rows)
+                # a rule that still fires is decided by code that calls rules.fire(name), not by its
+                # table entry's test (the contribution and task tables, some name rules): not ablatable here
+                changed = None if rule.name in fired else sum(a != b for a, b in zip(base, after))
             finally:
                 object.__setattr__(rule, "test", test)
             out.append((table, rule.name, changed))
-    return sorted(out, key=lambda r: (r[2], r[0], r[1]))
+    return sorted(out, key=lambda r: (r[2] is None, r[2] or 0, r[0], r[1]))
 
 
 def main(argv: list[str]) -> int:
@@ -93,7 +99,7 @@ def main(argv: list[str]) -> int:
     result = ablate(rows, set(a.only.split(",")) if a.only else None)
     print(f"| table | rule | abstracts changed of {len(rows)} |\n|---|---|---|")
     for table, name, changed in result:
-        print(f"| {table} | `{name}` | {changed} |")
+        print(f"| {table} | `{name}` | {'not ablatable (decided in code)' if changed is None else changed} |")
     return 0
 
 

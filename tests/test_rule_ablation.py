@@ -25,3 +25,8 @@ def test_taking_out_a_deciding_rule_changes_its_example_and_restores_it():
 
 def test_only_names_no_rule_gives_no_rows():
     assert rule_ablation.ablate([("ex", "We propose FooNet.")], only={"no-such-rule"}) == []
+
+
+def test_a_rule_decided_in_code_is_reported_not_ablatable():
+    rule = _rule("task-opening")          # task.py decides and calls rules.fire; the table documents it
+    assert rule_ablation.ablate([("ex", rule.example)], only={"task-opening"}) == [("task", "task-opening", None)]

@@ -13,7 +13,7 @@ A rule whose removal changes fewer than 10 of the corpus's 10,901 abstracts is c
 (``metric:``, ``dataset:``, ``method:``) and the change cues are not in these tables and are not
 ablated here, nor are the rules whose table entry documents a decision made in code (the contribution
 and task tables, some name rules: they call ``rules.fire(name)``): a rule that still fires with its
-test false is reported as not ablatable.
+test false (on the sample or on its own example) is reported as not ablatable.
 
 Written by hand: the rule engine is this project's own (``extract.candidates.rules``), so no
 library knows its tables.
@@ -77,6 +77,7 @@ def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tu
             try:
                 with rules.trace() as fired:
                     after = dumps(rows)
+                    dump(rule.example)      # fires its rule (tests check it): tells even where the sample does not
                 # a rule that still fires is decided by code that calls rules.fire(name), not by its
                 # table entry's test (the contribution and task tables, some name rules): not ablatable here
                 changed = None if rule.name in fired else sum(a != b for a, b in zip(base, after))

@@ -30,3 +30,7 @@ def test_only_names_no_rule_gives_no_rows():
 def test_a_rule_decided_in_code_is_reported_not_ablatable():
     rule = _rule("task-opening")          # task.py decides and calls rules.fire; the table documents it
     assert rule_ablation.ablate([("ex", rule.example)], only={"task-opening"}) == [("task", "task-opening", None)]
+
+
+def test_a_rule_decided_in_code_is_told_by_its_example_where_the_sample_never_reaches_it():
+    assert rule_ablation.ablate([("ex", "Nothing to see.")], only={"task-opening"}) == [("task", "task-opening", None)]

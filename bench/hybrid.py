@@ -100,6 +100,8 @@ def _shared() -> Path:
 #: (``score_dev3.py``, aggregates), never read here
 SETS = {"dev2": ("tests/gold/dev2/abstracts.jsonl", "tests/gold/dev2/gold.jsonl"),
         "dev": ("seeds/000_810fdc4303f22573.txt", "tests/gold/dev-gold.jsonl"),
+        "dev4": ("tests/gold/dev4/abstracts.jsonl", "tests/gold/dev4/gold.jsonl"),
+        "dev5": ("tests/gold/dev5/abstracts.jsonl", "tests/gold/dev5/gold.jsonl"),
         "dev3": (str(_shared() / "eval" / "dev3" / "abstracts.jsonl"), None)}
 RUNS = CACHE / "runs"
 sys.path.insert(0, str(ROOT))

@@ -196,8 +196,7 @@ class Extractor:
                            few_shot.with_turns(hybrid.render_messages(self.prompt, proposal, self.reading), self._shots),
                            hybrid.answer_model(proposal, hybrid.contributions(self.schema),
                                                getattr(self.backend, "answer_base", None)),
-                           {"source": item.text, "drop_ungrounded": True,
-                            "listed": tuple((n.start, n.end) for n in proposal.numbers.values())}), proposal)
+                           {"source": item.text, "drop_ungrounded": True}), proposal)
 
     def finish(self, item: Item, request: Request, obj, *, model: str | None, attempts: int,
                usage: dict, extracted_at: str | None = None, notes=(),

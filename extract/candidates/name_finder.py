@@ -100,7 +100,7 @@ _ADJECTIVES = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|we
 _BEFORE_NOUN = re.compile(r"(?=[oatw])(?:\b(?:on|across|the|and|with)\s+)" + _ADJECTIVES + r"(?P<lst>" + _LIST
                           + r")\s+(?:" + DATASET_NOUNS + r")\b")
 
-__all__ = ["NameCandidate", "find_names", "select_names"]
+__all__ = ["NameCandidate", "find_names", "role_evidence", "select_names"]
 
 
 class _Finder:
@@ -409,6 +409,21 @@ def find_names(text: str) -> list[NameCandidate]:
     f.capitalized_runs()
     f.spelled_acronyms()
     return score(f)
+
+
+def role_evidence(text: str, name: str) -> tuple[float, float]:
+    """What the text says of ``name`` wherever it is written: (how strongly it presents it as the
+    paper's own, :data:`INTRO_RULES`; how strongly as a dataset, :data:`DATASET_RULES`), the
+    strongest of its occurrences.  For any span, a candidate or not (a model's label is checked
+    against it: :mod:`extract.hybrid.checks`)."""
+    f, own, data, at = _Finder(text), 0.0, 0.0, text.find(name) if name else -1
+    while at >= 0:
+        end = at + len(name)
+        if not (text[at - 1:at].isalnum() or text[end:end + 1].isalnum()):
+            own = max(own, f.intro(at, end).strength)
+            data = max(data, dataset_strength(f.occurrence(at, end, 120))[0])
+        at = text.find(name, end)
+    return own, data
 
 
 def select_names(names, threshold: float = 0.5) -> tuple[list[str], list[str]]:

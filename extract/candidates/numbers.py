@@ -48,6 +48,7 @@ class NumberCandidate:
     unit: str | None
     kind_hint: str | None
     about_hint: str
+    kind_rule: str = ""         # the rule of number_rules.KIND_RULES that gave kind_hint
 
 
 class _LeftTokens:
@@ -395,5 +396,5 @@ def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
         noun = count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
         rule = kind_rule(text, r, noun, bounds)
         out.append((NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, rule.gives,
-                                    guess_about(text, r, noun)), rule.name))
+                                    guess_about(text, r, noun), rule.name), rule.name))
     return out

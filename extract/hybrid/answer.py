@@ -185,7 +185,7 @@ def _name_models(name_ids: tuple[str, ...]) -> tuple[type[BaseModel], type[BaseM
         @classmethod
         def _metric(cls, v, info: ValidationInfo):
             if v is None or not v.strip():
-                return None
+                return v and ""         # "": the abstract names no measure (an answer); null: none given
             kept = _grounded([v], info, frozenset(), "metric")
             return kept[0] if kept else None
 
@@ -258,11 +258,11 @@ def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
 
 
 def _number_span(v: str, info: ValidationInfo) -> str:
-    """An added number's text: a span of the abstract that the rules' number parser reads
-    and that no listed number covers (the validation context's ``listed``: the listed
-    numbers' ``(start, end)``; the model class is one per shape, so the abstract's own
-    spans come with the context).  A span not in the abstract (or without digits) is
-    re-asked, or dropped (``""``) on the last attempt and with ``drop_ungrounded``."""
+    """An added number's text: a span of the abstract that the rules' number parser reads.
+    One that overlaps a listed number is kept as written: the mapping takes it only where
+    the model dropped what it overlaps ("400+" written for the listed "400"), else the listed
+    id decides.  A span not in the abstract (or without digits) is re-asked, or dropped
+    (``""``) on the last attempt and with ``drop_ungrounded``."""
     ctx = info.context or {}
     source = ctx.get("source")
     v = (v or "").strip()
@@ -274,8 +274,6 @@ def _number_span(v: str, info: ValidationInfo) -> str:
         problem = f"{v!r} is not in the abstract"
     elif parse_number_at(source, span.start, span.end) is None:
         problem = f"{v!r} has no number the parser reads"
-    elif any(a < span.end and span.start < b for a, b in ctx.get("listed", ())):
-        return ""                        # already listed: its id decides it
     if problem is None:
         return source[span.start:span.end]
     if lenient(info) or (span is None and ctx.get("drop_ungrounded")):

@@ -27,7 +27,7 @@ from ..errors import UsageError
 from ..grounding import Aligner
 from ..text import parse_number_at
 from .answer import _ID
-from .checks import Sentences, contradictions, copied_readings, generic, silent_fields
+from .checks import Names, contradictions, generic, introduced, stand_in
 from .proposal import Proposal
 
 SOURCES = ("model", "rules", "auto")
@@ -155,10 +155,11 @@ def _names(proposal: Proposal, answer: BaseModel, source: str, resolve,
     model_d += [resolve(r) for r in answer.more_datasets]
     if source == "union":
         return _unique(rules_m + model_m), _unique(rules_d + model_d)
-    if checked:                 # the default: a generic phrase is no dataset unless the rules say so
+    if checked:                 # the default: a generic phrase is no dataset unless the rules say so,
         ruled = {x.lower() for x in rules_d}
         model_d = [d for d in model_d if d and (d.lower() in ruled or not generic(d))]
-    return _unique(model_m), _unique(model_d)
+        model_m += [m for m in introduced(proposal) if labels.get(proposal.ref(m)) in (None, "other")]
+    return _unique(model_m), _unique(model_d)       # and a name the text introduces stays a method
 
 
 def _change(claim, d, claims: str, resolve) -> tuple[str, str | None]:
@@ -185,16 +186,16 @@ def _same(a: str | None, b: str | None) -> bool:
     return (a or "").strip().lower() == (b or "").strip().lower()
 
 
-def _added(proposal: Proposal, answer: BaseModel) -> list[tuple[str, NumberCandidate, BaseModel]]:
+def _added(proposal: Proposal, answer: BaseModel, kept: list) -> list[tuple[str, NumberCandidate, BaseModel]]:
     """The model's added numbers as candidates: aligned to the abstract, value and unit
     from the rules' number parser (never the model's)."""
     aligner, out = Aligner(proposal.text), []
     for i, d in enumerate(getattr(answer, "more_numbers", None) or (), 1):
         span = aligner.align(d.text) if d.text else None
         parsed = parse_number_at(proposal.text, span.start, span.end) if span else None
-        if parsed is None or d.kind == "drop" or any(
-                n.start < span.end and span.start < n.end for n in proposal.numbers.values()):
-            continue                    # not a number, left out, or one the list has: its id decides
+        if parsed is None or d.kind == "drop" or any(n.start < span.end and span.start < n.end for n in kept):
+            continue    # not a number, left out, or one the list keeps: its id decides (a listed number
+            #             the model dropped and wrote again as a longer span, "400" as "400+", is the span)
         text = proposal.text[span.start:span.end]
         out.append((f"+{i}", NumberCandidate(text, span.start, span.end, parsed[0], parsed[1], d.kind, ""), d))
     return out
@@ -215,11 +216,14 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
     """The default schema's fields (``PaperExtraction``) from a validated hybrid answer, with
     the source that decided each field and each number's ``rules_agree``."""
     resolve = _resolver(proposal)
-    checks = contradictions(proposal, answer, _labels(proposal, answer))
+    said = _names(proposal, answer, "model", resolve, checked=combine.names == "auto")
+    checks = contradictions(proposal, answer, _labels(proposal, answer), *said)
     src = {f.name: ("rules" if checks else "model") if getattr(combine, f.name) == "auto"
            else getattr(combine, f.name) for f in fields(combine) if f.name != "number_datasets"}
     decided = dict(src)
-    methods, datasets = _names(proposal, answer, src["names"], resolve, checked=combine.names == "auto")
+    methods, datasets = said if src["names"] == "model" else \
+        _names(proposal, answer, src["names"], resolve, checked=combine.names == "auto")
+    methods, datasets = list(methods), list(datasets)
     contribution = answer.contribution if src["contribution"] == "model" else proposal.rules["contribution"]
     ruled = proposal.rules_numbers()
     kept = []                       # (key, candidate, the model's decision or None, kind)
@@ -232,13 +236,12 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             kind = d.kind
         kept.append((key, num, d, kind))
     if src["added"] == "model":
-        kept += [(key, num, d, d.kind) for key, num, d in _added(proposal, answer)]
+        kept += [(key, num, d, d.kind) for key, num, d in _added(proposal, answer, [n for _, n, _, _ in kept])]
     rules_claims = _claims(proposal, [n for _, n, _, _ in kept], methods, datasets,
                            [k for *_, k in kept], contribution)
-    sentences, numbers, stood_in = Sentences(proposal.text), [], 0
-    silent = silent_fields(proposal, answer)
-    copied = copied_readings(proposal, answer, resolve, sentences) if combine.claims == "auto" else set()
+    numbers, stood_in = [], 0
     listed = {x.lower() for x in datasets}
+    names = Names.of(methods, datasets)
     for (key, num, d, kind), claim in zip(kept, rules_claims):
         metric, dataset, method = (claim.fields()[f] for f in ("metric", "dataset", "method"))
         if src["names"] == "rules" and key in ruled:      # the rules' own reading, exactly
@@ -253,25 +256,13 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             mine = ruled.get(key)       # the rules' own reading of this number (none if added)
             agree = mine is not None and d.kind == mine.get("kind") and _same(m_dataset, mine.get("dataset")) \
                 and _same(m_method, mine.get("method"))
-            own = mine or {}
-            if combine.claims == "auto":    # where the model names nothing the rules read: theirs
-                if m_dataset and combine.number_datasets == "listed" and m_dataset.lower() not in listed:
-                    m_dataset = None            # not a dataset of the record (a phrase): no answer
-                if m_metric is None:
-                    m_metric = metric or own.get("metric")      # a null metric is no answer either
-                ruled_d = own.get("dataset") if mine is not None else dataset   # what the model was shown
-                if m_dataset is None and ruled_d:
-                    m_dataset = ruled_d         # a null dataset is no answer: the rules' name
-                ruled_m = method if method is not None else own.get("method")
-                if m_method is None and ruled_m is not None and (ruled_m or "method" in silent):
-                    m_method = ruled_m          # a named system; the paper's own ("") when it named none
-            in_sentence = combine.claims != "auto" or key not in copied and all(
-                _same(x, y) or _same(x, own.get(f)) or sentences.holds(x, num.start)
-                for x, y, f in ((m_dataset, dataset, "dataset"), (m_method, method, "method")))
-            if src["claims"] == "model" and in_sentence:
+            if combine.claims == "auto":    # the model's reading, where it is an answer (.checks)
+                (m_metric, m_dataset, m_method), fixed = stand_in(
+                    (m_metric, m_dataset, m_method), (metric, dataset, method), claim.rules, names,
+                    listed_only=combine.number_datasets == "listed")
+                stood_in += fixed
+            if src["claims"] == "model":
                 metric, dataset, method = m_metric, m_dataset, m_method
-            elif src["claims"] == "model":
-                stood_in += 1           # the model's names are not in the number's sentence
             elif src["claims"] == "fill":
                 metric, dataset = metric or m_metric, dataset or m_dataset
                 method = method if method is not None else m_method
@@ -279,6 +270,8 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             stood_in += 1               # the model left this number out: the rules' reading
         model_d = d if d is not None and d.kind != "drop" else None
         value_type, compared_to = _change(claim, model_d, src["claims"], resolve)
+        if combine.claims == "auto" and compared_to and _same(compared_to, method):
+            compared_to = None          # a change is never measured against its own system (.checks)
         if src["names"] == "rules" and key in ruled and "value_type" in ruled[key]:
             value_type, compared_to = ruled[key].get("value_type"), ruled[key].get("compared_to")
         if dataset and dataset.lower() not in listed:

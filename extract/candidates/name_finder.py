@@ -113,13 +113,8 @@ class _Finder:
         self.memo: dict = {}                # what each sentence says, read once (Occurrence)
 
     def sent(self, pos: int) -> tuple[int, int, int]:
-        """(index, start, end) of the sentence holding ``pos`` (else the last one)."""
-        if not self.bounds:
-            return 0, 0, len(self.text)
+        """(index, start, end) of the sentence holding ``pos`` (or the white space after it)."""
         i = bisect_right(self.starts, pos) - 1
-        s, e = self.bounds[i]
-        if i < 0 or not pos < max(e, s + 1):
-            i = len(self.bounds) - 1
         return (i, *self.bounds[i])
 
     def add(self, start: int, end: int, cues: set[str], method: float = 0.0, dataset: float = 0.0,
@@ -227,8 +222,6 @@ class _Finder:
         for d in acronym_definitions(self.text):
             fire("acronym-def")
             short = self.add(d.start, d.end, {"acronym-def"}, shape="acronym")
-            if short is None:
-                continue
             if d.long_start is None:
                 self.introduced_long_form(d, short)
                 continue
@@ -339,8 +332,6 @@ class _Finder:
                         continue
                     if word in LANGUAGES:
                         fire("language-not-dataset")    # "English and Chinese datasets"
-                        continue
-                    if word.split()[0].lower() in ("and", "or", "as", "to", "for", "in", "on", "with"):
                         continue
                     if word[0].islower() and (pat is _BEFORE_NOUN or not _ITEM_ENDS.match(
                             t[base + im.end():base + im.end() + 6])):

@@ -121,8 +121,6 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTok
         if i > 0 and text[i - 1] == "\\" and letters:
             return text[i:s] not in OK_COMMANDS     # \sim650 is fine, \ell1 is not
         return True                                 # GPT-4, Llama3-8B, pass@1, T2I
-    if i < s and text[s - 1] == ".":               # 1.2.3 (version): second part
-        return True
     if math is not None:
         j = s - 1
         while j > math[0] and text[j] in " {":
@@ -132,8 +130,6 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTok
         prev = text[j] if j >= math[0] else "$"
         if prev.isalpha() and not re.search(r"\\[A-Za-z]+$", text[math[0]:j + 1]):
             return True                             # 2 after a variable: n 2 / x2
-        if prev in ")!|":
-            return True
         if prev in "+-−" and re.search(r"[A-Za-z)}\]]\s*$", text[math[0]:j]):
             return True                             # d+1, 2^{d+1}-1: a constant of a formula
     return False
@@ -228,8 +224,6 @@ def _scan(text: str) -> list[Raw]:
             continue
         math = math_idx.find(s)
         value = to_float(m.group(0))
-        if value is None:
-            continue
         # exponent forms glued to the core
         ce = e
         for pat in (EXP_E, SCI, POW):
@@ -277,10 +271,7 @@ def _scan(text: str) -> list[Raw]:
             j -= 1
         vp = VAR_PREFIX.search(text[max(0, j - 30):j])
         if vp and not (math is None and vp.group(0).startswith("\\")):
-            cand = max(0, j - 30) + vp.start()
-            if cand > 0 and text[cand - 1] in "_^{" and re.search(r"[_^]\s*\{?$", text[max(0, cand - 3):cand]):
-                continue                                    # \sum_{i=1}: an index, no quantity
-            j = cand
+            j = max(0, j - 30) + vp.start()
         start = j
         # unit after the number (possibly after a space)
         if unit is None and mult == 1.0:
@@ -298,13 +289,8 @@ def _scan(text: str) -> list[Raw]:
                 unit = unit or ("%" if "%" in text[math[0]:math[1]] else "×")
             if unit is None and mult == 1.0 and (am := _UNIT_AFTER_MATH.match(text, end)):
                 unit, end = "%" if "%" in am.group(0) else "×", am.end()
-            if re.search(r"[-−]\s*$", text[math[0] + 1:s]) and value > 0 and not signed and not re.search(
-                    r"\d\s*[-−]\s*$", text[math[0] + 1:s]):
-                value, signed = -value, True
             if re.match(r"[A-Za-z]", text[end:end + 1]) and not re.match(r"[kKMBT](?![A-Za-z])", text[end:end + 2]):
                 continue                                    # $3$D: a name's digit
-        elif math is not None and (start < math[0] or end > math[1]):
-            start, end = max(start, math[0]), min(end, math[1])
         # enumerators: (1), 1) with no "(" open before it, "1. " opening a sentence
         if unit is None and mult == 1.0 and m.group(0).isdigit() and len(m.group(0)) <= 2 and start == s and (
                 text[end:end + 1] == ")" and (text[s - 1:s] == "(" or not _paren_open(text, s))

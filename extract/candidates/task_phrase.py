@@ -116,8 +116,6 @@ def cut(phrase: str) -> str | None:
     :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
     phrase = " ".join(phrase.split()).strip(" -–—'\"`*")
     m = BOUNDARY.search(phrase, 1)
-    while m and len(phrase[:m.start()].split()) < 1:
-        m = BOUNDARY.search(phrase, m.end())
     if m:
         phrase = phrase[:m.start()]
     words = phrase.split()

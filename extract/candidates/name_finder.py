@@ -8,7 +8,7 @@ evidence; the tables of :mod:`.name_rules` weigh it, here and in :mod:`.name_sco
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from functools import lru_cache
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
@@ -17,7 +17,7 @@ from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES
                             is_known_dataset)
 from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
-from ..text.spans import math_spans
+from ..text.spans import SpanIndex, math_spans
 from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_scoring import score
@@ -107,7 +107,6 @@ class _Finder:
     def __init__(self, text: str):
         self.text = text
         self.bounds = sentence_bounds(text)
-        self.maths = math_spans(text)
         self.aggs: dict[str, Evidence] = {}
         self.starts = [s for s, _ in self.bounds]
         self.memo: dict = {}                # what each sentence says, read once (Occurrence)
@@ -164,16 +163,13 @@ class _Finder:
 
     def tokens(self) -> None:
         t = self.text
-        maths = sorted(self.maths)
-        math_starts = [a for a, _ in maths]
+        in_math = SpanIndex(math_spans(t)).find
         for m in TOKEN.finditer(t):
             tok = m[0].rstrip(".")
             s = m.start()
             e = s + len(tok)
-            if maths:
-                k = bisect_left(math_starts, s) - 1          # the last math span starting before s
-                if k >= 0 and s < maths[k][1]:
-                    continue
+            if in_math(s):
+                continue
             ok, shape = is_namey(tok)
             if not ok and t.startswith("+", e) and _PLUS.match(t[e:e + 3]) and tok[:1].isupper():
                 ok, shape = True, "camelcase"               # a capitalized word + "++": a coinage
@@ -209,8 +205,6 @@ class _Finder:
             return                  # (every symbol is a non-ASCII character or written in $...$)
         for m in SYMBOL_NAME.finditer(self.text):
             s, e = m.span()
-            if any(a < s < b for a, b in self.maths):
-                continue
             rest = m.group("rest")
             suffix = any(rest.lower().endswith(x.lower()) for x in DATASET_SUFFIXES)
             ok, shape = is_namey(rest)

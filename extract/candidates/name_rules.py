@@ -339,6 +339,7 @@ CAP_RULES: tuple[Rule, ...] = (
 
 
 def _weak(v: Verdict):
+    """The role of the stronger strength once it reaches 0.3 (a method's on a tie), the strongest score."""
     score = max(v.method, v.dataset, 0.15 if v.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
     role = None
     if v.dataset > v.method and v.dataset >= 0.3:
@@ -359,7 +360,5 @@ ROLE_RULES: tuple[Rule, ...] = (
          "We present CityWalk, a dataset of street scenes.", "CityWalk"),
     Rule("dataset-role", lambda v: v.dataset >= 0.5 and v.dataset >= v.method, lambda v: ("dataset", v.dataset),
          "Results on the HotpotQA benchmark improve.", "HotpotQA"),
-    Rule("method-role", lambda v: v.method >= 0.5, lambda v: ("method", v.method),
-         "We propose GridMend, which repairs broken meshes.", "GridMend"),
     Rule("weak-role", lambda v: True, _weak, "Results favour PolyMix over the rest.", "PolyMix"),
 )

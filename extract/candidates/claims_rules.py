@@ -355,9 +355,7 @@ _SUBJECT_VERB = re.compile(r"\s+(?:(?:only|also|still|typically|on\s+average)\s+
 def _me_nobody_subject(doc: _Doc, n: _Num) -> Any:
     """"Human annotators reach 92.5%", "random guessing scores 0.50": a person or chance is the
     subject of the clause (no system named before it or between it and the number)."""
-    if n.kind == "setting":
-        return _SKIP
-    return _nobody_subject(doc, n)
+    return _SKIP if n.kind == "setting" else _nobody_subject(doc, n)
 
 
 @per_group

@@ -269,7 +269,7 @@ class _Finder:
         for m in matches_from(_INTRO_VERB_THEN, t, word_starts(t, WE_STARTS)):      # (tried at a subject only)
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
-                        r"our|its|their|these|those|new|novel|that|\$)\b", rest, re.I):
+                        r"our|its|their|these|those|new|novel|\$)\b", rest, re.I):
                 continue
             nm = re.match(r"([\w\-‐–']+(?:\s+[\w\-‐–']+){0,3}?)(?=\s*(?:,|:|\(|—|--|\.|;|\s+(?:that|which|"
                           r"to|for|as|based|where|with|in|on|by|via)\b))", rest)
@@ -344,8 +344,9 @@ class _Finder:
                 if rest and len(m.group(0)[rest.end():].split()) >= 2:
                     fire("run-after-initial-word")
                     self.add(s + rest.end(), e, {"capitalized-run"}, shape="run")
-                if _SENT_INITIAL_WORD.match(m.group(0)) or not self._cued(s, e):
-                    continue
+                if _SENT_INITIAL_WORD.match(m.group(0)) or not (self.intro(s, e).strength >= 0.75 or dataset_strength(
+                        self.occurrence(s, e, 120))[0] >= 0.8):
+                    continue            # cued: introduced, or a dataset by its context
             fire("capitalized-run")
             self.add(s, e, {"capitalized-run"}, shape="run")
 
@@ -375,9 +376,6 @@ class _Finder:
                             and a.text.lower() not in phrase.lower():
                         fire("spelled-acronym")
                         self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long", partner=a)
-
-    def _cued(self, s: int, e: int) -> bool:
-        return self.intro(s, e).strength >= 0.75 or dataset_strength(self.occurrence(s, e, 120))[0] >= 0.8
 
 
 def find_names(text: str) -> list[NameCandidate]:

@@ -34,6 +34,7 @@ _SECTION_WORDS = set("""stage phase step table tab figure fig section sec theore
 equation level track version round part type tier appendix chapter algorithm alg experiment exp case
 example task setting question problem rule layer block day week month year v no number grade class
 category split fold head epoch iteration iter batch sample group q""".split())
+_PREV_WORD = re.compile(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$")       # the word before a number
 _DATE_PREPS = set("""in since from until till by before after during between through circa early late mid and to of the""".split())
 
 __all__ = ["NumberCandidate", "explain_numbers", "find_numbers", "parse_number"]
@@ -79,11 +80,6 @@ class _LeftTokens:
         other = not all(text[k].isalpha() for k in fresh) or joined and self.other
         self.p, self.stop, self.alpha, self.other = s - 1, i, alpha, other
         return i, alpha, not other
-
-
-def _prev_word(text: str, s: int) -> tuple[str, int] | None:
-    m = re.search(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$", text[max(0, s - 40):s])
-    return (m.group(1), s - len(m.group(0))) if m else None
 
 
 def _sentence_initial(text: str, pos: int) -> bool:
@@ -321,11 +317,10 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
             continue
         listed, listed_shape = -1, shape
         if plain_int or version or sized:
-            pw = _prev_word(text, r.start)
+            pw = _PREV_WORD.search(text, max(0, r.start - 40), r.start)
             counted = count_noun_after(text, r.end) is not None
             if pw:
-                word, wpos = pw
-                w = word.lower()
+                word, wpos, w = pw.group(1), pw.start(), pw.group(1).lower()
                 if (w in _SECTION_WORDS or len(w) > 4 and w[-1:] == "s" and w[:-1] in _SECTION_WORDS) and plain_int:
                     listed = r.end
                     continue

@@ -240,7 +240,7 @@ def _scan(text: str) -> list[Raw]:
             after = text[ce + len(w): ce + len(w) + 1]
             if w in ("k", "K", "M", "B", "T") and not after.isalnum():
                 mult, end = MULT[w], ce + len(w)
-            elif w in ATTACHED_UNITS and not (w in ("x", "X") and after.isdigit()) and not after.isalnum():
+            elif w in ATTACHED_UNITS and not after.isalnum():
                 unit, end = UNIT_NORMAL.get(w, w), ce + len(w)
             elif w in ("x", "X") and after.isdigit():
                 pass                                        # 3x3: a shape, no unit
@@ -252,17 +252,14 @@ def _scan(text: str) -> list[Raw]:
         # sign / approximation / variable prefix
         j, signed = start, False
         k = j - 1 if j > 0 and text[j - 1] == " " else j
-        for pre in ("\\pm", "\\mp"):
-            if text[max(0, k - len(pre)):k] == pre:
-                j, signed = k - len(pre), True
-                break
-        else:
-            if k > 0 and text[k - 1] == "±":
-                j, signed = k - 1, True
-            elif j > 0 and text[j - 1] in "+-−±" and (j == 1 or not (text[j - 2].isalnum() or text[j - 2] in ")]}%")):
-                j, signed = j - 1, True
-                if text[j] in "-−":
-                    value = -value
+        if text[max(0, k - 3):k] in ("\\pm", "\\mp"):
+            j, signed = k - 3, True
+        elif k > 0 and text[k - 1] == "±":
+            j, signed = k - 1, True
+        elif j > 0 and text[j - 1] in "+-−±" and (j == 1 or not (text[j - 2].isalnum() or text[j - 2] in ")]}%")):
+            j, signed = j - 1, True
+            if text[j] in "-−":
+                value = -value
         if j > 0 and text[j - 1] in "~∼≈":
             j -= 1
         vp = VAR_PREFIX.search(text[max(0, j - 30):j])
@@ -330,7 +327,7 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
                     listed = r.end
                     continue                   # Gemini 1.5, MT-Eval 2.0; ICML 2031, Llama 3; AceGPT 7B
                 if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 and not counted \
-                        and (word.lower() in _DATE_PREPS or word == "al" or word.isupper()):
+                        and (w in _DATE_PREPS or word == "al" or word.isupper()):
                     continue                   # in 2023, Smith et al. 2021, (FOCS 2015)
             if plain_int and len(core) == 4 and 1950 <= int(core) <= 2100 and not counted:
                 nxt, prv = text[r.end:r.end + 6], text[max(0, r.start - 6):r.start]
@@ -347,9 +344,7 @@ def _apply_ranges(text: str, raws: list[Raw]) -> None:
         if re.fullmatch(r"\s*(?:-{1,3}|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
             if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
                 continue
-            if b.mult != 1.0:
-                a.value, a.mult = a.value * b.mult, b.mult
-            a.unit = b.unit
+            a.value, a.mult, a.unit = a.value * b.mult, b.mult, b.unit     # (a.mult is 1.0)
 
 
 _PLURAL_NUMERAL = re.compile(r"(?:[01]|1[5-9]\d0|20\d0)s")      # "0s and 1s", "the 1990s": no seconds

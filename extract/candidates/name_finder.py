@@ -246,10 +246,8 @@ class _Finder:
             if "(" in inner or len(inner.split()) > 6 or re.search(r"[.;!?]\s", inner):
                 continue
             if kind == "math":
-                # a math name only counts when introduced ("we introduce $s_{\text{gap}}$, a metric")
-                if not re.search(r"[A-Za-z]", inner) or re.fullmatch(r"\s*\\?[A-Za-z]\s*", inner):
-                    continue
-                if re.search(r"\d", inner) and not re.search(r"\\text", inner):
+                # a math name holds words and is introduced ("we introduce $s_{\text{gap}}$, a metric")
+                if "\\text" not in inner:
                     continue
                 occ = self.intro(m.start(), m.end())
                 if occ.strength >= 0.75:

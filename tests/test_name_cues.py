@@ -113,10 +113,3 @@ def test_a_prefilter_passes_a_text_it_cannot_read_exactly():
         for c in END_CUES.values():
             assert _span(c.search(s)) == _span(c.pattern.search(s))
     assert cue.OUR_BEFORE.search("We present our propoſed ") and cue.OUR_BEFORE.pattern.search("our propoſed ")
-
-
-def test_last_words_of_an_alternation():
-    assert cue.last_words(r"benchmarks?|data\s+sets?|corpus|(?:public|open)\s+sources") == (
-        "benchmark", "benchmarks", "set", "sets", "corpus", "sources")
-    with pytest.raises(ValueError):
-        cue.last_words(r"benchmarks?|data(?:set|base)")

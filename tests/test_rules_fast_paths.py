@@ -76,7 +76,7 @@ def test_task_cue_words_are_in_every_match():
 from extract.candidates import name_cues as cue  # noqa: E402
 from extract.candidates import name_finder as nf  # noqa: E402
 from extract.candidates.name_shapes import SPLIT_AFTER_NAME  # noqa: E402
-from extract.text.lexicon import DATASET_NOUN_STARTS, DATASET_NOUNS  # noqa: E402
+from extract.text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUN_STARTS, DATASET_NOUNS  # noqa: E402
 from extract.text.literal import matches_from, word_starts  # noqa: E402
 from extract.text.cues import WE_STARTS  # noqa: E402
 
@@ -104,8 +104,9 @@ def _old_dataset_patterns() -> tuple[re.Pattern, re.Pattern]:
 
 @settings(max_examples=300, deadline=None)
 @given(st.from_regex(re.compile(r"(?:" + DATASET_NOUNS + r")", re.I), fullmatch=True))
-def test_every_dataset_noun_starts_with_one_of_its_starts(noun):
+def test_every_dataset_noun_starts_with_one_of_its_starts_and_ends_with_one_of_its_ends(noun):
     assert folded(noun).startswith(DATASET_NOUN_STARTS), noun
+    assert folded(noun).endswith(DATASET_NOUN_ENDS), noun
 
 
 @settings(max_examples=400, deadline=None)

@@ -80,10 +80,6 @@ def _cue(m: re.Match, table: dict[str, str]) -> str:
     return next((k for k in table if m.group(k)), "?")
 
 
-def _number_text(doc: _Doc, n: _Num) -> str:
-    return doc.text[n.start:n.end]
-
-
 # -- value type rules: a rule returns (value type, cue) or _SKIP
 def _vt_from_to(doc: _Doc, n: _Num) -> Any:
     """"from 31.2% to 58.7%": both ends are values as measured."""
@@ -101,7 +97,7 @@ def _vt_from_to(doc: _Doc, n: _Num) -> Any:
 
 def _vt_sign(doc: _Doc, n: _Num) -> Any:
     """"+5.3% on ChronusAV", "(+1.8 mAP)": a signed gain (not "k+1" in a formula, not "-1, 0, +1")."""
-    text = _number_text(doc, n)
+    text = doc.text[n.start:n.end]
     signed = re.match(r"[\s$({\[]*\+", text) and (n.start == 0 or not doc.text[n.start - 1].isalnum()) \
         or _SIGNED.search(doc.text[max(0, n.start - 4):n.start])
     if signed and (re.search(r"\d[.,]\d", text) or _CHANGE_UNIT.search(text)
@@ -113,7 +109,7 @@ def _vt_sign(doc: _Doc, n: _Num) -> Any:
 def _vt_points(doc: _Doc, n: _Num) -> Any:
     """"3.1 percentage points", "2.4 pp": a difference of percentages."""
     last = doc.groups[n.i][-1]
-    if _POINTS.search(_number_text(doc, n)) or _POINTS.match(doc.text[last.end:last.end + 24].lstrip(" $}")):
+    if _POINTS.search(doc.text[n.start:n.end]) or _POINTS.match(doc.text[last.end:last.end + 24].lstrip(" $}")):
         return CHANGE, "points"
     return _SKIP
 
@@ -162,7 +158,7 @@ def _vt_comparative(doc: _Doc, n: _Num) -> Any:
 
 def _vt_multiplier(doc: _Doc, n: _Num) -> Any:
     """"a 20x speedup", "reduces latency by 3.8x": a result that is a ratio (not "224×224")."""
-    text = _number_text(doc, n)
+    text = doc.text[n.start:n.end]
     if n.kind == "setting" or not _MULTIPLIER.search(text + doc.text[n.end:n.end + 6].split(" ")[0]):
         return _SKIP
     if _DIMENSION.match(doc.text[n.start:n.end + 12]) or re.search(r"\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*$",
@@ -277,10 +273,6 @@ def _text(o: Any) -> str:
     return o.name if isinstance(o, _Occ) else o.text
 
 
-def _same(o: Any, method: Any) -> bool:
-    return isinstance(method, Ref) and _text(o).lower() == method.text.lower()
-
-
 class _Cued:
     """Sorted items of a sentence with ``test(o, w)`` read over text[w:o.start], w at most
     ``width`` characters before o and never before the clause start: found once per sentence,
@@ -308,7 +300,8 @@ class _Named:
 
     def __init__(self, doc: _Doc, n: _Num, method: Any):
         self.doc, sent_s = doc, doc.sentence(n)[0]
-        parts = [[o for o in part if not _same(o, method)]
+        own = method.text.lower() if isinstance(method, Ref) else None
+        parts = [[o for o in part if _text(o).lower() != own]
                  for part in (doc.in_sentence(n, ("method", "system")), _shaped(doc, n)[1])]
         named = [[o for o in part if not (_text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end)
                                           or _FAMILY.search(_text(o)))] for part in parts]

@@ -25,6 +25,7 @@ _CLAIM_VERB = re.compile(
     r"(?:achiev\w*|attain\w*|reach\w*|outperform\w*|surpass\w*|improv\w*|yield\w*|boost\w*|obtain\w*|"
     r"deliver\w*|reduc\w*|sets?\s+a\s+new|exceed\w*|beat\w*|gains)\b", re.I)
 _OUR = re.compile(r"\b[Oo]ur\s+$")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
 def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
@@ -51,7 +52,7 @@ def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
                                                                     text[e:e + 12])
             if not (verb and c.role_hint != "model" or ours):
                 continue
-            end = _sentence_end(text, e)
+            end = m.end() if (m := _SENTENCE_END.search(text, e)) else len(text)
             stop = CLAUSE_BREAK.search(text, e, end)
             end = stop.start() if stop else end
             k = bisect_right(result_starts, e)      # the first result starting after e
@@ -60,11 +61,3 @@ def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
                 out.append(c)
                 break
     return out
-
-
-_END = re.compile(r"[.!?](?:\s|$)")
-
-
-def _sentence_end(text: str, pos: int) -> int:
-    m = _END.search(text, pos)
-    return m.end() if m else len(text)

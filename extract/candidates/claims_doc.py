@@ -305,27 +305,25 @@ class _Doc:
         return ends[k] if k >= 0 else s
 
     def segment_after(self, n: _Num) -> tuple[int, int]:
-        """From the end of n's group to the next number outside it (or the sentence end)."""
-        group = self.groups[n.i]
-        return self.memo(("after", group[0].i), lambda: self._segment_after(group))
+        """From the end of n's group to the next number outside it, a clause break or the sentence end."""
+        last = self.groups[n.i][-1]
 
-    def _segment_after(self, group: list[_Num]) -> tuple[int, int]:
-        s, sent = group[-1].end, group[-1].sent
-        k = bisect_left(self._starts, s)
-        nxt = self.nums[k].start if k < len(self.nums) and self.nums[k].sent == sent else self.bounds[sent][1]
-        brk = CLAUSE_BREAK.search(self.text, s, nxt)
-        return s, brk.start() if brk else nxt
+        def make() -> tuple[int, int]:
+            k = bisect_left(self._starts, last.end)
+            nxt = self.nums[k].start if k < len(self.nums) and self.nums[k].sent == n.sent else self.sentence(n)[1]
+            brk = CLAUSE_BREAK.search(self.text, last.end, nxt)
+            return last.end, brk.start() if brk else nxt
+        return self.memo(("after", last.i), make)
 
     def segment_before(self, n: _Num) -> tuple[int, int]:
-        group = self.groups[n.i]
-        return self.memo(("before", group[0].i), lambda: self._segment_before(group))
+        """From the number before n's group, or the clause break after it, to n's group."""
+        first = self.groups[n.i][0]
 
-    def _segment_before(self, group: list[_Num]) -> tuple[int, int]:
-        e, sent = group[0].start, group[0].sent
-        k = bisect_right(self._ends, e) - 1
-        s = self.nums[k].end if k >= 0 and self.nums[k].sent == sent else self.bounds[sent][0]
-        breaks = list(CLAUSE_BREAK.finditer(self.text, s, e))
-        return (breaks[-1].end() if breaks else s), e
+        def make() -> tuple[int, int]:
+            k = bisect_right(self._ends, first.start) - 1
+            s = self.nums[k].end if k >= 0 and self.nums[k].sent == n.sent else self.sentence(n)[0]
+            return max(s, self.break_before(n, first.start)), first.start
+        return self.memo(("before", first.i), make)
 
     def training_use(self, o: _Occ) -> bool:
         return self.memo(("train", o.start),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..text.cues import NAMING_STEMS, stems, we
-from ..text.lexicon import DATASET_NOUNS, MODEL_NOUNS
+from ..text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUNS, MODEL_NOUNS
 
 INTRO_VERB = stems(NAMING_STEMS)
 
@@ -48,37 +48,9 @@ class EndCue:
         return self.pattern.search(s)
 
 
-def last_words(alternation: str) -> tuple[str, ...]:
-    """The words the matches of an alternation of nouns end with (``DATASET_NOUNS``: "benchmarks?"
-    gives benchmark and benchmarks, "data\\s+sets?" set and sets); an alternative that does not end
-    in a plain lower-case word (and an optional ``s?``) is an error, not a guess."""
-    alts, depth, start = [], 0, 0
-    for i, ch in enumerate(alternation):
-        depth += ch == "(" and alternation[i - 1:i] != "\\"
-        depth -= ch == ")" and alternation[i - 1:i] != "\\"
-        if ch == "|" and not depth:
-            alts.append(alternation[start:i])
-            start = i + 1
-    words = []
-    for alt in alts + [alternation[start:]]:
-        m = re.search(r"(?:^|\\s[+*]|\))([a-z]+?)(s\?)?$", alt)
-        if m is None:
-            raise ValueError(f"no final word in {alt!r}")
-        words += [m.group(1), m.group(1) + "s"] if m.group(2) else [m.group(1)]
-    return tuple(dict.fromkeys(words))
-
-
-def _plain(words: tuple[str, ...]) -> tuple[str, ...]:
-    """``words`` (regular-expression pieces) as the literal text they match, or an error."""
-    for w in words:
-        if not re.fullmatch(r"[a-z][a-z \-]*", w):
-            raise ValueError(f"not a plain word: {w!r}")
-    return words
-
-
-_NOUN_WORDS = last_words(DATASET_NOUNS)
+_NOUN_WORDS = DATASET_NOUN_ENDS
 # every match of INTRO_BEFORE holds an introducing or naming stem, "i.e", "denot", "abbreviat" or "refer"
-_INTRO_NEEDS = _plain(NAMING_STEMS) + ("i.e", "denot", "abbreviat", "refer")
+_INTRO_NEEDS = NAMING_STEMS + ("i.e", "denot", "abbreviat", "refer")
 _LIST_ENDS = (",", "and", "or", "the")          # "on X, Y and the": a list of names still open
 
 # Closed-class words (and a few bare verbs): never a premodifier of a name, nor the noun a name premodifies.
@@ -121,7 +93,7 @@ PREMODIFIER = re.compile(r"(?:\s+" + INTRO_HEADS + r")?\s*,?\s*(?:called|named|t
 # "we propose to evaluate ... and construct E-Bench", "This paper examines ... and introduces X":
 # a second introducing verb coordinated with the first subject
 COORD_INTRO_BEFORE = EndCue(_SUBJECT + r".*\band\s+(?:then\s+|also\s+|further\s+)?" + INTRO_VERB
-                            + r"\w*" + _INTRO_TAIL, needs=(("and",), ("we", "this"), _plain(NAMING_STEMS)))
+                            + r"\w*" + _INTRO_TAIL, needs=(("and",), ("we", "this"), NAMING_STEMS))
 # A naming cue: "called", "termed as", "referred to as", "abbreviated as", "(which) we call",
 # "we refer to this approach as", "we call it"
 NAMING = (r"(?:\b(?:called|named|dubbed|termed|coined|denoted|abbreviated|referred\s+to)(?:\s+(?:as|by))?"

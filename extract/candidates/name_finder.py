@@ -8,7 +8,7 @@ evidence; the tables of :mod:`.name_rules` weigh it, here and in :mod:`.name_sco
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from functools import lru_cache
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
@@ -17,7 +17,7 @@ from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES
                             is_known_dataset)
 from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
-from ..text.spans import math_spans
+from ..text.spans import SpanIndex, math_spans
 from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_scoring import score
@@ -107,19 +107,13 @@ class _Finder:
     def __init__(self, text: str):
         self.text = text
         self.bounds = sentence_bounds(text)
-        self.maths = math_spans(text)
         self.aggs: dict[str, Evidence] = {}
         self.starts = [s for s, _ in self.bounds]
         self.memo: dict = {}                # what each sentence says, read once (Occurrence)
 
     def sent(self, pos: int) -> tuple[int, int, int]:
-        """(index, start, end) of the sentence holding ``pos`` (else the last one)."""
-        if not self.bounds:
-            return 0, 0, len(self.text)
+        """(index, start, end) of the sentence holding ``pos`` (or the white space after it)."""
         i = bisect_right(self.starts, pos) - 1
-        s, e = self.bounds[i]
-        if i < 0 or not pos < max(e, s + 1):
-            i = len(self.bounds) - 1
         return (i, *self.bounds[i])
 
     def add(self, start: int, end: int, cues: set[str], method: float = 0.0, dataset: float = 0.0,
@@ -169,16 +163,13 @@ class _Finder:
 
     def tokens(self) -> None:
         t = self.text
-        maths = sorted(self.maths)
-        math_starts = [a for a, _ in maths]
+        in_math = SpanIndex(math_spans(t)).find
         for m in TOKEN.finditer(t):
             tok = m[0].rstrip(".")
             s = m.start()
             e = s + len(tok)
-            if maths:
-                k = bisect_left(math_starts, s) - 1          # the last math span starting before s
-                if k >= 0 and s < maths[k][1]:
-                    continue
+            if in_math(s):
+                continue
             ok, shape = is_namey(tok)
             if not ok and t.startswith("+", e) and _PLUS.match(t[e:e + 3]) and tok[:1].isupper():
                 ok, shape = True, "camelcase"               # a capitalized word + "++": a coinage
@@ -214,8 +205,6 @@ class _Finder:
             return                  # (every symbol is a non-ASCII character or written in $...$)
         for m in SYMBOL_NAME.finditer(self.text):
             s, e = m.span()
-            if any(a < s < b for a, b in self.maths):
-                continue
             rest = m.group("rest")
             suffix = any(rest.lower().endswith(x.lower()) for x in DATASET_SUFFIXES)
             ok, shape = is_namey(rest)
@@ -227,8 +216,6 @@ class _Finder:
         for d in acronym_definitions(self.text):
             fire("acronym-def")
             short = self.add(d.start, d.end, {"acronym-def"}, shape="acronym")
-            if short is None:
-                continue
             if d.long_start is None:
                 self.introduced_long_form(d, short)
                 continue
@@ -259,10 +246,8 @@ class _Finder:
             if "(" in inner or len(inner.split()) > 6 or re.search(r"[.;!?]\s", inner):
                 continue
             if kind == "math":
-                # a math name only counts when introduced ("we introduce $s_{\text{gap}}$, a metric")
-                if not re.search(r"[A-Za-z]", inner) or re.fullmatch(r"\s*\\?[A-Za-z]\s*", inner):
-                    continue
-                if re.search(r"\d", inner) and not re.search(r"\\text", inner):
+                # a math name holds words and is introduced ("we introduce $s_{\text{gap}}$, a metric")
+                if "\\text" not in inner:
                     continue
                 occ = self.intro(m.start(), m.end())
                 if occ.strength >= 0.75:
@@ -282,7 +267,7 @@ class _Finder:
         for m in matches_from(_INTRO_VERB_THEN, t, word_starts(t, WE_STARTS)):      # (tried at a subject only)
             rest = t[m.end():m.end() + 120]
             if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
-                        r"our|its|their|these|those|new|novel|that|\$)\b", rest, re.I):
+                        r"our|its|their|these|those|new|novel|\$)\b", rest, re.I):
                 continue
             nm = re.match(r"([\w\-‐–']+(?:\s+[\w\-‐–']+){0,3}?)(?=\s*(?:,|:|\(|—|--|\.|;|\s+(?:that|which|"
                           r"to|for|as|based|where|with|in|on|by|via)\b))", rest)
@@ -340,8 +325,6 @@ class _Finder:
                     if word in LANGUAGES:
                         fire("language-not-dataset")    # "English and Chinese datasets"
                         continue
-                    if word.split()[0].lower() in ("and", "or", "as", "to", "for", "in", "on", "with"):
-                        continue
                     if word[0].islower() and (pat is _BEFORE_NOUN or not _ITEM_ENDS.match(
                             t[base + im.end():base + im.end() + 6])):
                         continue                    # "long-range benchmark": an adjective
@@ -359,8 +342,9 @@ class _Finder:
                 if rest and len(m.group(0)[rest.end():].split()) >= 2:
                     fire("run-after-initial-word")
                     self.add(s + rest.end(), e, {"capitalized-run"}, shape="run")
-                if _SENT_INITIAL_WORD.match(m.group(0)) or not self._cued(s, e):
-                    continue
+                if _SENT_INITIAL_WORD.match(m.group(0)) or not (self.intro(s, e).strength >= 0.75 or dataset_strength(
+                        self.occurrence(s, e, 120))[0] >= 0.8):
+                    continue            # cued: introduced, or a dataset by its context
             fire("capitalized-run")
             self.add(s, e, {"capitalized-run"}, shape="run")
 
@@ -390,9 +374,6 @@ class _Finder:
                             and a.text.lower() not in phrase.lower():
                         fire("spelled-acronym")
                         self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long", partner=a)
-
-    def _cued(self, s: int, e: int) -> bool:
-        return self.intro(s, e).strength >= 0.75 or dataset_strength(self.occurrence(s, e, 120))[0] >= 0.8
 
 
 def find_names(text: str) -> list[NameCandidate]:

@@ -202,22 +202,20 @@ OCCURRENCE_RULES: tuple[Rule, ...] = (
          "We present CityWalk, a dataset of street scenes.", "CityWalk"),
 )
 
-# What a surface form says by itself.
+# What a surface form (and its shape) says by itself: a long form or capitalized run that ends in
+# a dataset noun names a dataset.
 FORM_RULES: tuple[Rule, ...] = (
-    Rule("dataset-suffix", lambda t: " " not in t and any(t.endswith(s) and len(t) > len(s) + 1
-                                                          for s in DATASET_SUFFIXES),
+    Rule("dataset-suffix", lambda a: " " not in a.text and any(a.text.endswith(s) and len(a.text) > len(s) + 1
+                                                               for s in DATASET_SUFFIXES),
          ("dataset", 0.65, {"dataset-suffix"}), "Scores on ToolBench rise.", "ToolBench"),
-    Rule("known-dataset", is_known_dataset, ("dataset", 0.75, {"known-dataset"}),
+    Rule("known-dataset", lambda a: is_known_dataset(a.text), ("dataset", 0.75, {"known-dataset"}),
          "We pretrain a small network on ImageNet.", "ImageNet"),
-    Rule("model-pattern", lambda t: " " not in t and is_model_name(t), ("cue", 0, {"model-pattern"}),
+    Rule("model-pattern", lambda a: " " not in a.text and is_model_name(a.text), ("cue", 0, {"model-pattern"}),
          "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
+    Rule("dataset-noun-name", lambda a: a.shape in ("long", "run") and _NAME_OF_DATASET.search(a.text)
+         or a.shape == "long" and _LONG_NAME_OF_DATASET.search(a.text),
+         ("dataset", 0.75, {"dataset-noun-name"}), "Results on the Open Patent Benchmark are strong.", "Open Patent Benchmark"),
 )
-
-# A long form or capitalized run that ends in a dataset noun names a dataset.
-DATASET_NOUN_NAME = Rule("dataset-noun-name", lambda a: a.shape in ("long", "run") and _NAME_OF_DATASET.search(a.text)
-                         or a.shape == "long" and _LONG_NAME_OF_DATASET.search(a.text),
-                         ("dataset", 0.75, {"dataset-noun-name"}),
-                         "Results on the Open Patent Benchmark are strong.", "Open Patent Benchmark")
 
 # The rules the finder (name_finder.py) and the scoring passes (name_scoring.py) apply as code,
 # because they look at more than one occurrence or candidate at once; named here with their
@@ -341,6 +339,7 @@ CAP_RULES: tuple[Rule, ...] = (
 
 
 def _weak(v: Verdict):
+    """The role of the stronger strength once it reaches 0.3 (a method's on a tie), the strongest score."""
     score = max(v.method, v.dataset, 0.15 if v.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
     role = None
     if v.dataset > v.method and v.dataset >= 0.3:
@@ -361,7 +360,5 @@ ROLE_RULES: tuple[Rule, ...] = (
          "We present CityWalk, a dataset of street scenes.", "CityWalk"),
     Rule("dataset-role", lambda v: v.dataset >= 0.5 and v.dataset >= v.method, lambda v: ("dataset", v.dataset),
          "Results on the HotpotQA benchmark improve.", "HotpotQA"),
-    Rule("method-role", lambda v: v.method >= 0.5, lambda v: ("method", v.method),
-         "We propose GridMend, which repairs broken meshes.", "GridMend"),
     Rule("weak-role", lambda v: True, _weak, "Results favour PolyMix over the rest.", "PolyMix"),
 )

@@ -8,7 +8,7 @@ from itertools import takewhile
 
 from ..text.lexicon import GENERIC_ACRONYMS
 from ..text.literal import _joins, bounded_starts
-from .name_rules import (CAP_RULES, DATASET_NOUN_NAME, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Evidence, NameCandidate, Verdict,
+from .name_rules import (CAP_RULES, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Evidence, NameCandidate, Verdict,
                          cap, dataset_strength)
 from .rules import fire, first
 
@@ -81,50 +81,38 @@ def score(self) -> list[NameCandidate]:
                     a.method = max(a.method, 0.8)
                     break
         for rule in FORM_RULES:
-            if rule.test(a.text):
+            if rule.test(a):
                 fire(rule.name)
-                mode, weight, cues = rule.gives
-                a.cues |= cues
-                if mode == "dataset":
-                    a.dataset = max(a.dataset, weight)
+                a.cues |= rule.gives[2]
+                a.dataset = max(a.dataset, rule.gives[1])     # (a "cue" rule's weight is 0)
     for a in aggs.values():
-        if DATASET_NOUN_NAME.test(a):
-            fire(DATASET_NOUN_NAME.name)
-            a.dataset = max(a.dataset, DATASET_NOUN_NAME.gives[1])
-            a.cues |= DATASET_NOUN_NAME.gives[2]
-    # a dataset cued twice, by its form and its context or by two kinds of context, is firm
-    for a in aggs.values():
+        # a dataset cued twice, by its form and its context or by two kinds of context, is firm
         if 0.5 <= a.dataset < _FIRM and not ({"model-pattern", "model-cue"} & a.cues):
             context = a.cues & _CONTEXT_CUES
             if a.cues & _FORM_CUES and context or len(context) >= 2:
                 fire("corroborated-dataset")
                 a.dataset = _FIRM
-    # an introduced name with a dataset suffix (E-Bench, ToolBench) is an introduced benchmark
-    for a in aggs.values():
+        # an introduced name with a dataset suffix (E-Bench, ToolBench) is an introduced benchmark
         if a.method >= 0.75 and "dataset-suffix" in a.cues and "we-propose" in a.cues and _BENCH_SUFFIX.search(a.text):
             fire("introduced-suffix-benchmark")
             a.cues |= {"introduced", "dataset-cue"}
             a.dataset = max(a.dataset, a.method)
-    # acronym partners share the introduction
+    # acronym partners share the introduction (a partner is always a candidate: Finder.add)
     for a in aggs.values():
-        for p in a.partners:
-            b = aggs.get(p)
-            if b is not None:
-                a.method = b.method = max(a.method, b.method)
-                a.dataset = b.dataset = max(a.dataset, b.dataset)
-                fire("acronym-partners")
-                if "introduced" in a.cues or "introduced" in b.cues:
-                    a.cues.add("introduced")
-                    b.cues.add("introduced")
-                    a.dataset = b.dataset = max(a.dataset, b.dataset)
+        for b in map(aggs.get, a.partners):
+            a.method = b.method = max(a.method, b.method)
+            a.dataset = b.dataset = max(a.dataset, b.dataset)
+            fire("acronym-partners")
+            if "introduced" in a.cues or "introduced" in b.cues:
+                a.cues.add("introduced")
+                b.cues.add("introduced")
     introduced = [a for a in aggs.values() if a.method >= 0.75]
     # where an introduced name is (first seen, or a whole occurrence inside a sentence)
     intro_at = sorted({(b.start, b.text) for b in introduced} | {(s0, b.text) for b in introduced for s0 in index[b.text]})
     # acronym defined in a sentence that introduces or uses an introduced name: a component
     for a in aggs.values():
         if "acronym-def" in a.cues and a.method < 0.5 and a.text not in GENERIC_ACRONYMS:
-            longs = [aggs[p] for p in a.partners if p in aggs] or [a]
-            lf = longs[0]
+            lf = aggs[min(a.partners)] if a.partners else a
             if re.search(r"(?:score|error|rate|ratio|accuracy|distance|divergence|metric|loss|index|"
                          r"coefficient|criterion|measure|statistic)s?$", lf.text, re.I):
                 continue                                # a metric, not a component
@@ -140,9 +128,8 @@ def score(self) -> list[NameCandidate]:
                 a.method = max(a.method, 0.6)
                 a.cues.add("co-introduced")
                 for p in a.partners:
-                    if p in aggs:
-                        aggs[p].method = max(aggs[p].method, 0.6)
-                        aggs[p].cues.add("co-introduced")
+                    aggs[p].method = max(aggs[p].method, 0.6)
+                    aggs[p].cues.add("co-introduced")
     # variants of an introduced name (FooNet-Lite next to FooNet) are introduced too
     heads = {b.text: b for b in introduced if " " not in b.text and len(b.text) >= 3}
     for a in aggs.values():
@@ -182,7 +169,7 @@ def score(self) -> list[NameCandidate]:
         changed = False
         for a in aggs.values():
             own = a.method >= 0.75 and not models & a.cues and any(
-                {"we-propose", "coordinated"} & aggs[p].cues for p in [a.text, *a.partners] if p in aggs)
+                {"we-propose", "coordinated"} & aggs[p].cues for p in [a.text, *a.partners])
             if a.dataset < 0.55 and not own:
                 continue
             for s0, e0 in occ[a.text]:
@@ -206,7 +193,7 @@ def score(self) -> list[NameCandidate]:
                         changed = True
                     if own and follows and b.method < 0.75 and introduced_at(a, s0):
                         fire("coordinated")
-                        for c in [b] + [aggs[p] for p in b.partners if p in aggs]:
+                        for c in [b, *map(aggs.get, b.partners)]:
                             c.method = max(c.method, 0.75)
                             c.cues.add("coordinated")
                         coordinated_at.add(follows)

@@ -40,8 +40,6 @@ FUNCTION_WORDS = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "
 def is_namey(tok: str) -> tuple[bool, str]:
     """Whether a token looks like a coined name, and its shape cue."""
     letters = [ch for ch in tok if ch.isalpha()]
-    if not letters:
-        return False, ""
     parts = re.split(r"--|[-‐–/+&.]", tok)
     if any(ch.isdigit() for ch in tok) and tok[0].isalpha():
         return True, "alnum"

@@ -87,9 +87,6 @@ def _r(name: str, kind: str, test, example: str, at: str) -> Rule:
 
 
 KIND_RULES: tuple[Rule, ...] = (
-    _r("signed-change", "result",
-       lambda c: c.r.signed and c.text[c.r.start:c.r.start + 1] in "+" and c.r.unit in ("%", "×", "pp", None),
-       "Our method adds +12 on the hardest split.", "+12"),
     _r("exponential-base", "result", lambda c: EXP_VAR.match(c.text, c.r.core_end),
        "The solver runs in $O(1.9999^n)$ time.", "1.9999"),
     # -- percentages

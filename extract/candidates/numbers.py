@@ -34,6 +34,7 @@ _SECTION_WORDS = set("""stage phase step table tab figure fig section sec theore
 equation level track version round part type tier appendix chapter algorithm alg experiment exp case
 example task setting question problem rule layer block day week month year v no number grade class
 category split fold head epoch iteration iter batch sample group q""".split())
+_PREV_WORD = re.compile(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$")       # the word before a number
 _DATE_PREPS = set("""in since from until till by before after during between through circa early late mid and to of the""".split())
 
 __all__ = ["NumberCandidate", "explain_numbers", "find_numbers", "parse_number"]
@@ -82,11 +83,6 @@ class _LeftTokens:
         return i, alpha, not other
 
 
-def _prev_word(text: str, s: int) -> tuple[str, int] | None:
-    m = re.search(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$", text[max(0, s - 40):s])
-    return (m.group(1), s - len(m.group(0))) if m else None
-
-
 def _sentence_initial(text: str, pos: int) -> bool:
     before = text[max(0, pos - 4):pos].rstrip(" \"'(*`")
     return pos == 0 or before == "" or before[-1] in ".!?:;\n"
@@ -122,8 +118,6 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTok
         if i > 0 and text[i - 1] == "\\" and letters:
             return text[i:s] not in OK_COMMANDS     # \sim650 is fine, \ell1 is not
         return True                                 # GPT-4, Llama3-8B, pass@1, T2I
-    if i < s and text[s - 1] == ".":               # 1.2.3 (version): second part
-        return True
     if math is not None:
         j = s - 1
         while j > math[0] and text[j] in " {":
@@ -133,8 +127,6 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTok
         prev = text[j] if j >= math[0] else "$"
         if prev.isalpha() and not re.search(r"\\[A-Za-z]+$", text[math[0]:j + 1]):
             return True                             # 2 after a variable: n 2 / x2
-        if prev in ")!|":
-            return True
         if prev in "+-−" and re.search(r"[A-Za-z)}\]]\s*$", text[math[0]:j]):
             return True                             # d+1, 2^{d+1}-1: a constant of a formula
     return False
@@ -229,8 +221,6 @@ def _scan(text: str) -> list[Raw]:
             continue
         math = math_idx.find(s)
         value = to_float(m.group(0))
-        if value is None:
-            continue
         # exponent forms glued to the core
         ce = e
         for pat in (EXP_E, SCI, POW):
@@ -251,7 +241,7 @@ def _scan(text: str) -> list[Raw]:
             after = text[ce + len(w): ce + len(w) + 1]
             if w in ("k", "K", "M", "B", "T") and not after.isalnum():
                 mult, end = MULT[w], ce + len(w)
-            elif w in ATTACHED_UNITS and not (w in ("x", "X") and after.isdigit()) and not after.isalnum():
+            elif w in ATTACHED_UNITS and not after.isalnum():
                 unit, end = UNIT_NORMAL.get(w, w), ce + len(w)
             elif w in ("x", "X") and after.isdigit():
                 pass                                        # 3x3: a shape, no unit
@@ -263,25 +253,19 @@ def _scan(text: str) -> list[Raw]:
         # sign / approximation / variable prefix
         j, signed = start, False
         k = j - 1 if j > 0 and text[j - 1] == " " else j
-        for pre in ("\\pm", "\\mp"):
-            if text[max(0, k - len(pre)):k] == pre:
-                j, signed = k - len(pre), True
-                break
-        else:
-            if k > 0 and text[k - 1] == "±":
-                j, signed = k - 1, True
-            elif j > 0 and text[j - 1] in "+-−±" and (j == 1 or not (text[j - 2].isalnum() or text[j - 2] in ")]}%")):
-                j, signed = j - 1, True
-                if text[j] in "-−":
-                    value = -value
+        if text[max(0, k - 3):k] in ("\\pm", "\\mp"):
+            j, signed = k - 3, True
+        elif k > 0 and text[k - 1] == "±":
+            j, signed = k - 1, True
+        elif j > 0 and text[j - 1] in "+-−±" and (j == 1 or not (text[j - 2].isalnum() or text[j - 2] in ")]}%")):
+            j, signed = j - 1, True
+            if text[j] in "-−":
+                value = -value
         if j > 0 and text[j - 1] in "~∼≈":
             j -= 1
         vp = VAR_PREFIX.search(text[max(0, j - 30):j])
         if vp and not (math is None and vp.group(0).startswith("\\")):
-            cand = max(0, j - 30) + vp.start()
-            if cand > 0 and text[cand - 1] in "_^{" and re.search(r"[_^]\s*\{?$", text[max(0, cand - 3):cand]):
-                continue                                    # \sum_{i=1}: an index, no quantity
-            j = cand
+            j = max(0, j - 30) + vp.start()
         start = j
         # unit after the number (possibly after a space)
         if unit is None and mult == 1.0:
@@ -299,13 +283,8 @@ def _scan(text: str) -> list[Raw]:
                 unit = unit or ("%" if "%" in text[math[0]:math[1]] else "×")
             if unit is None and mult == 1.0 and (am := _UNIT_AFTER_MATH.match(text, end)):
                 unit, end = "%" if "%" in am.group(0) else "×", am.end()
-            if re.search(r"[-−]\s*$", text[math[0] + 1:s]) and value > 0 and not signed and not re.search(
-                    r"\d\s*[-−]\s*$", text[math[0] + 1:s]):
-                value, signed = -value, True
             if re.match(r"[A-Za-z]", text[end:end + 1]) and not re.match(r"[kKMBT](?![A-Za-z])", text[end:end + 2]):
                 continue                                    # $3$D: a name's digit
-        elif math is not None and (start < math[0] or end > math[1]):
-            start, end = max(start, math[0]), min(end, math[1])
         # enumerators: (1), 1) with no "(" open before it, "1. " opening a sentence
         if unit is None and mult == 1.0 and m.group(0).isdigit() and len(m.group(0)) <= 2 and start == s and (
                 text[end:end + 1] == ")" and (text[s - 1:s] == "(" or not _paren_open(text, s))
@@ -336,11 +315,10 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
             continue
         listed, listed_shape = -1, shape
         if plain_int or version or sized:
-            pw = _prev_word(text, r.start)
+            pw = _PREV_WORD.search(text, max(0, r.start - 40), r.start)
             counted = count_noun_after(text, r.end) is not None
             if pw:
-                word, wpos = pw
-                w = word.lower()
+                word, wpos, w = pw.group(1), pw.start(), pw.group(1).lower()
                 if (w in _SECTION_WORDS or len(w) > 4 and w[-1:] == "s" and w[:-1] in _SECTION_WORDS) and plain_int:
                     listed = r.end
                     continue
@@ -350,7 +328,7 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
                     listed = r.end
                     continue                   # Gemini 1.5, MT-Eval 2.0; ICML 2031, Llama 3; AceGPT 7B
                 if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 and not counted \
-                        and (word.lower() in _DATE_PREPS or word == "al" or word.isupper()):
+                        and (w in _DATE_PREPS or word == "al" or word.isupper()):
                     continue                   # in 2023, Smith et al. 2021, (FOCS 2015)
             if plain_int and len(core) == 4 and 1950 <= int(core) <= 2100 and not counted:
                 nxt, prv = text[r.end:r.end + 6], text[max(0, r.start - 6):r.start]
@@ -367,9 +345,7 @@ def _apply_ranges(text: str, raws: list[Raw]) -> None:
         if re.fullmatch(r"\s*(?:-{1,3}|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
             if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
                 continue
-            if b.mult != 1.0:
-                a.value, a.mult = a.value * b.mult, b.mult
-            a.unit = b.unit
+            a.value, a.mult, a.unit = a.value * b.mult, b.mult, b.unit     # (a.mult is 1.0)
 
 
 _PLURAL_NUMERAL = re.compile(r"(?:[01]|1[5-9]\d0|20\d0)s")      # "0s and 1s", "the 1990s": no seconds

@@ -60,6 +60,6 @@ def all_rules() -> dict[str, tuple[Rule, ...]]:
     from . import contribution, name_rules, number_rules, task
     return {"numbers": number_rules.KIND_RULES,
             "names": name_rules.FINDER_RULES + name_rules.INTRO_RULES + name_rules.FORM_RULES,
-            "roles": (name_rules.DATASET_RULES + name_rules.OCCURRENCE_RULES + (name_rules.DATASET_NOUN_NAME,)
-                      + name_rules.SCORING_RULES + name_rules.CAP_RULES + name_rules.ROLE_RULES),
+            "roles": (name_rules.DATASET_RULES + name_rules.OCCURRENCE_RULES + name_rules.SCORING_RULES
+                      + name_rules.CAP_RULES + name_rules.ROLE_RULES),
             "contribution": contribution.CONTRIBUTION_RULES, "task": task.TASK_RULES}

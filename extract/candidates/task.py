@@ -185,16 +185,14 @@ def _task_candidates(text: str) -> list[TaskCandidate]:
             found.append((cut(w.group(1)), "study-whether", 2.2, i) if w else (cut(m.group(1)), "study", 3.0, i))
         if _may(_PROBLEM_OF, low):
             found += [(cut(m.group(1)), "problem-of", 2.8, i) for m in _PROBLEM_OF.finditer(sent)]
-        for rx, cue, strength in ((_IS_PROBLEM, "is-problem", 3.1), (_IS_KEY, "is-key", 2.2)):
-            m = rx.match(sent) if _may(rx, low) else None
-            if m:
-                found.append((_domain(m.group(1), sent, opening), cue, strength, i))
         m = _TO_ADDRESS.search(sent) if _may(_TO_ADDRESS, low) else None
         if m:
             found.append((cut(m.group(1)), "to-address", 2.0, i))
-        m = _REMAINS.match(sent) if i < 3 and _may(_REMAINS, low) else None
-        if m:
-            found.append((_domain(m.group(1), sent, opening), "remains", 2.0, i))
+        for rx, cue, strength, upto in ((_IS_PROBLEM, "is-problem", 3.1, 8), (_IS_KEY, "is-key", 2.2, 8),
+                                        (_REMAINS, "remains", 2.0, 3)):
+            m = rx.match(sent) if i < upto and _may(rx, low) else None
+            if m:
+                found.append((_domain(m.group(1), sent, opening), cue, strength, i))
         if i < 3:
             found += _complaint(sent, low, text, opening, i)
     if opening:

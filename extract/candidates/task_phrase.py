@@ -116,8 +116,6 @@ def cut(phrase: str) -> str | None:
     :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
     phrase = " ".join(phrase.split()).strip(" -–—'\"`*")
     m = BOUNDARY.search(phrase, 1)
-    while m and len(phrase[:m.start()].split()) < 1:
-        m = BOUNDARY.search(phrase, m.end())
     if m:
         phrase = phrase[:m.start()]
     words = phrase.split()
@@ -192,13 +190,7 @@ _NO_LETTER = re.compile(r"[\W\d]+")
 
 def ok(phrase: str | None) -> bool:
     """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number)."""
-    if not phrase:
-        return False
-    head = core(phrase)
-    if not head or _FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head):
-        return False
-    if _DIGIT.match(head) or _NO_LETTER.fullmatch(head):
-        return False
-    if PRONOUN.search(head) or _BAD_START.match(head) or FINITE.search(head):
-        return False
-    return True
+    head = core(phrase or "")
+    return bool(head) and not (_FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head)
+                               or _DIGIT.match(head) or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
+                               or _BAD_START.match(head) or FINITE.search(head))

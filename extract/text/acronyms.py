@@ -56,9 +56,7 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
         if j < 0:
             return None
         j -= 1
-    start = lo + j + 1
-    while start > lo and text[start - 1].isalnum():
-        start -= 1
+    start = lo + j + 1                      # (the first letter starts a word: see the scan)
     # a hyphenated word is one word: "Test-time adaptation (TTA)", never "time adaptation"
     while start - 1 > lo and text[start - 1] in "-‐–" and text[start - 2].isalnum():
         start -= 1
@@ -125,8 +123,6 @@ def acronym_definitions(text: str) -> list[Definition]:
     for m in ACRO_PAREN.finditer(text):
         acr = m.group("acr")
         if upper_count(acr) < 2 and not (upper_count(acr) >= 1 and acr[0].islower()):
-            continue
-        if acr.lower() in ("e.g", "i.e", "ours"):
             continue
         s = m.start("acr")
         ls, le = long_form(text, m.start(), acr) or (None, None)

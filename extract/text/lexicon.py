@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import re
 
-__all__ = ["DATASET_NOUN_STARTS", "DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "LANGUAGES", "MODEL_FAMILIES",
+__all__ = ["DATASET_NOUN_ENDS", "DATASET_NOUN_STARTS", "DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "LANGUAGES", "MODEL_FAMILIES",
            "MODEL_NOUNS", "MODEL_SUFFIXES", "is_known_dataset", "is_model_name"]
 
 # Generic field acronyms / established techniques: mentioned, never introduced by a paper.
@@ -79,6 +79,10 @@ DATASET_NOUNS = (r"benchmarks?|datasets?|data\s+sets?|corpus|corpora|suites?|env
 DATASET_NOUN_STARTS = ("benchmark", "data", "corp", "suite", "environment", "leaderboard", "test", "simulator",
                        "collection", "split", "challenge", "competition", "evaluation", "archive", "repository",
                        "public", "open")
+# ... and what it ends with: what a cue ending in a dataset noun ends with (name_cues)
+DATASET_NOUN_ENDS = tuple(w + s for w in ("benchmark", "dataset", "set", "suite", "environment", "leaderboard", "testbed",
+                                          "simulator", "collection", "split", "challenge", "competition", "database",
+                                          "archive") for s in ("", "s")) + ("corpus", "corpora", "repository", "sources")
 MODEL_NOUNS = (r"models?|LLMs?|LMs?|VLMs?|MLLMs?|backbones?|generators?|encoders?|decoders?|"
                r"checkpoints?|judges?|architectures?|networks?|classifiers?|detectors?|agents?|"
                r"teachers?|students?|policies|baselines?")

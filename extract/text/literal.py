@@ -27,15 +27,10 @@ def word_starts(text: str, words) -> list[int]:
     for w in words:
         i = low.find(w)
         while i >= 0:
-            if i == 0 or not _word_char(text[i - 1]):
+            if i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_"):      # no \w before
                 out.add(i)
             i = low.find(w, i + 1)
     return sorted(out)
-
-
-def _word_char(ch: str) -> bool:
-    """In re's ``\\w``."""
-    return ch.isalnum() or ch == "_"
 
 
 def matches_from(rx, text: str, starts: list[int]) -> list:

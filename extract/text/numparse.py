@@ -49,11 +49,9 @@ WRAP_OPEN = re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|bo
 VAR_PREFIX = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
 
 
-def to_float(core: str) -> float | None:
-    try:
-        return float(re.sub(r"\\,|\{,\}|[, \u2009\u202f\u00a0]", "", core))
-    except ValueError:
-        return None
+def to_float(core: str) -> float:
+    """The value of a number's digits (a match of CORE: every separator it allows dropped)."""
+    return float(re.sub(r"\\,|\{,\}|[, \u2009\u202f\u00a0]", "", core))
 
 
 def safe_pow(base: float, exp: float) -> float:
@@ -99,8 +97,6 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
             if m.start("core") > 0 and (s[m.start("core") - 1].isalnum() or s[m.start("core") - 1] == "-"):
                 continue
         value = to_float(m.group("core"))
-        if value is None:
-            continue
         for g, base in (("e", 10.0), ("pow", None), ("sci", 10.0)):
             if m.group(g):
                 x = float(m.group(g).replace("−", "-"))
@@ -132,7 +128,7 @@ def parse_number_at(source: str, start: int, end: int) -> tuple[float, str | Non
         return parsed
     tail = parse_number(m.group(0).lstrip(" $-–—to~\\sim"))
     core = to_float(m.group(1))
-    if tail is None or core is None:
+    if tail is None:
         return parsed
     mult = tail[0] / core if tail[1] is None and core else 1.0
     return parsed[0] * mult, tail[1]

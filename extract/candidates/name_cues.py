@@ -137,6 +137,8 @@ TRAINED_ON_BEFORE = EndCue(
     ends=("on", "of") + _LIST_ENDS, needs=(("train", "tun"),))
 _OUR_NEW = ("new", "novel", "proposed", "resulting")
 OUR_BEFORE = EndCue(r"\bour\s+(?:(?:" + "|".join(_OUR_NEW) + r")\s+)?$", ends=("our",) + _OUR_NEW, needs=(("our",),))
+# "the proposed X": the paper's own X ("the recently proposed X" does not end so)
+PROPOSED_BEFORE = EndCue(r"\bthe\s+proposed\s+$", ends=("proposed",), needs=(("proposed",),))
 NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"
 DATASET_BEFORE = EndCue(
     r"(?:" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:,?\s*(?:such\s+as|like|including|includes?|"

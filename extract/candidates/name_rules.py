@@ -148,6 +148,8 @@ INTRO_RULES: tuple[Rule, ...] = (
          "Experiments show that our method, GraphMend, repairs most errors.", "GraphMend"),
     Rule("our", lambda o: cue.OUR_BEFORE.search(o.before), ("max", 0.7, {"our"}),
          "Across all tasks our FlowNet stays ahead.", "FlowNet"),
+    Rule("the-proposed", lambda o: cue.PROPOSED_BEFORE.search(o.before) and not o.used_before, ("max", 0.7, {"our"}),
+         "Knowledge distillation is common. Experiments show that the proposed DoKTra framework helps.", "DoKTra"),
     Rule("appositive-in-intro", lambda o: cue.APPOSITIVE.search(o.after(120)) and (o.in_intro_sentence or o.strength),
          ("max", 0.75, {"appositive"}), "We also describe TreeRL, a new algorithm for planning.", "TreeRL"),
     Rule("appositive", lambda o: cue.APPOSITIVE.search(o.after(120)) and not (o.in_intro_sentence or o.strength),
@@ -189,7 +191,8 @@ def dataset_strength(occ: Occurrence) -> tuple[float, set[str]]:
 # What one occurrence says beyond its strength: "X model" names a model; a name introduced as
 # "our new dataset, X" or "X, a benchmark of ..." is introduced *and* a dataset.
 OCCURRENCE_RULES: tuple[Rule, ...] = (
-    Rule("model-cue", lambda o: cue.MODEL_AFTER.match(o.after(60)) and not cue.OUR_BEFORE.search(o.before),
+    Rule("model-cue", lambda o: cue.MODEL_AFTER.match(o.after(60)) and not cue.OUR_BEFORE.search(o.before)
+         and not cue.PROPOSED_BEFORE.search(o.before),
          ("cue", 0, {"model-cue"}), "We fine-tune FooBERT models on the task.", "FooBERT"),
     Rule("self-dataset", lambda o: cue.SELF_DATASET_BEFORE.search(o.before_within(80)),
          ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),

@@ -24,7 +24,7 @@ _HEADS = (
     r"AUROC|AUPRC?|ROC-AUC|AUC|mAP(?:@\d+|50|75)?|AP(?:50|75)?|mIoU|IoU|Dice(?:\s+scores?)?|"
     r"BLEU(?:-\d)?|ROUGE(?:-[L\d])?|METEOR|CIDEr|perplexity|PPL|WER|CER|MAE|MSE|RMSE|ECE|"
     r"PSNR|SSIM|LPIPS|FID|FVD|NDCG(?:@\d+)?|MRR|Hits@\d+|pass@\d+|"
-    r"speed-?ups?|latency|throughput|memory(?:\s+(?:usage|footprint|consumption))?|"
+    r"frames\s+per\s+second|FPS|speed-?ups?|latency|throughput|memory(?:\s+(?:usage|footprint|consumption))?|"
     r"energy(?:\s+(?:consumption|overhead|use))?|FLOPs|MACs|parameters|params|"
     r"inference\s+time|training\s+time|run-?time|wall-?clock\s+time|"
     r"correlation|Spearman|Kendall|R\^?2|rewards?|returns?|"

@@ -8,6 +8,8 @@ the OpenAI backend calls it when it is built.  Each patch is scoped or behaviour
   shipped;
 * ``reject_async_validators`` remembers a class that passed (the answer for a class does
   not change), so instructor's seven checks per request cost one;
+* :func:`load_handlers` loads a mode's handlers when the backend is built, not at the
+  first request (on the event loop);
 * :func:`prepared` builds instructor's wrapper of a response model once per model, and none
   for a model that already derives from instructor's ``ResponseSchema`` (:data:`ANSWER_BASE`:
   the hybrid job's answer models do, one class per shape instead of two).
@@ -33,6 +35,10 @@ try:
     from instructor.v2.core.function_calls import ResponseSchema as ANSWER_BASE
 except ImportError:  # pragma: no cover - another instructor version
     ANSWER_BASE = None
+try:
+    from instructor.v2.core.registry import mode_registry as _registry
+except ImportError:  # pragma: no cover - another instructor version
+    _registry = None
 VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
 _templating = getattr(_instructor_patch, "handle_templating", None)
 _reject_async = getattr(_async_validators, "reject_async_validators", None)
@@ -59,6 +65,18 @@ def _reject_async_once(model) -> None:
     _reject_async(model)
     if isinstance(model, type):
         _no_async_validators.add(model)
+
+
+def load_handlers(provider, mode) -> None:
+    """Load instructor's handlers of ``mode`` now.  instructor imports a provider's handlers
+    at its first request (with ``requests``, ``urllib3`` and ``docstring_parser``: ~0.1 s of
+    CPU), which is on the event loop of a run, in front of the first requests; a backend
+    loads them when it is built instead."""
+    if _registry is not None:
+        try:
+            _registry.get_handlers(provider, mode)
+        except Exception:  # noqa: BLE001 - instructor reports it again at the first request
+            pass
 
 
 def install() -> None:

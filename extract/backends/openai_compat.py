@@ -31,7 +31,7 @@ from instructor.core.exceptions import InstructorRetryException
 from ..config import RunConfig
 from ..errors import FatalBackendError, SchemaFailure, TransientBackendError, UsageError
 from .base import Answer, Backend, Job, validate_options
-from .instructor_fixes import ANSWER_BASE, VERBATIM, install, prepared
+from .instructor_fixes import ANSWER_BASE, VERBATIM, install, load_handlers, prepared
 from .replicas import Replica, ReplicaSet, check_base_url, http_client
 from .salvage import salvage_completion
 from .transport import ErrorBody, _root, attempts, backoff, classify, message_of, scrub
@@ -163,6 +163,7 @@ class OpenAIBackend(Backend):
         self.client = instructor.AsyncInstructor(
             client=None, create=instructor.patch(create=self._send, mode=_MODES[config.mode]),
             mode=_MODES[config.mode], provider=instructor.Provider.OPENAI)
+        load_handlers(instructor.Provider.OPENAI, _MODES[config.mode])
 
     @staticmethod
     def _endpoints(config: RunConfig) -> tuple[str, ...]:

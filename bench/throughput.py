@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -172,8 +173,10 @@ class _Clock:
 
 def run_once(corpus: Path, url: str, concurrency: int, cache_dir: Path, out: Path,
              use_cache: bool = True, clock: _Clock | None = None):
-    """One in-process run, exactly as `extract run` drives it: (Summary, client CPU
-    seconds of the run, monotonic start of the run, CPU seconds of the worker processes)."""
+    """One in-process run, exactly as `extract run` drives it (the backend built, what
+    exists then frozen for the collector, the run): (Summary, client CPU seconds of the
+    backend's construction and the run, monotonic start of the run, CPU seconds of the
+    worker processes)."""
     from extract.config import RunConfig
     from extract.inputs import expand, read_inputs
     from extract.output import RecordSink
@@ -182,9 +185,11 @@ def run_once(corpus: Path, url: str, concurrency: int, cache_dir: Path, out: Pat
     config = RunConfig(backend="openai", model="bench-model", base_urls=(url,), api_key="bench",
                        concurrency=concurrency, cache_dir=cache_dir, use_cache=use_cache)
     files, _ = expand([corpus])
+    cpu0, kids0 = cpu_seconds(), children_seconds()
     extractor = Extractor(config)
+    gc.freeze()                     # as the extract command does (extract.cli.freeze_lasting)
     with RecordSink(out) as sink:
-        cpu0, kids0, started = cpu_seconds(), children_seconds(), time.monotonic()
+        started = time.monotonic()
         summary = asyncio.run(extractor.run(read_inputs(files), sink, clock))
         return summary, cpu_seconds() - cpu0, started, children_seconds() - kids0
 
@@ -228,6 +233,7 @@ def main(argv=None) -> int:
     import extract.backends.openai_compat  # noqa: F401  (imports timed separately)
     import extract.pipeline  # noqa: F401
     import_s = time.perf_counter() - t0
+    gc.freeze()         # start-up's objects, as the extract command does (the peer's runs too)
     ceiling = args.concurrency / args.latency
     rows = []
     peers = []

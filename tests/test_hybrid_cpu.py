@@ -74,3 +74,38 @@ def test_shapes_with_the_same_candidates_share_their_sub_models_and_schemas_stay
         fresh = A._answer_model.__wrapped__(numbers, names, kinds)
         assert fresh is not model
         assert json.dumps(fresh.model_json_schema()) == json.dumps(model.model_json_schema())
+
+
+def test_each_shapes_json_schema_is_pydantics_own_made_from_its_candidates_one_number_shape(monkeypatch):
+    """An answer model's JSON schema is its one-number shape's (pydantic's own, once per
+    candidate list) with the number ids in ``$defs.Numbers``: byte for byte pydantic's own
+    schema of the class, with and without instructor's base, for shapes of the seeds and a
+    grid of counts; a derived schema that differs from pydantic's (another pydantic) turns
+    the derivation off for the process."""
+    from pydantic import BaseModel
+
+    from extract.backends.instructor_fixes import ANSWER_BASE
+    from extract.hybrid import answer as A
+
+    kinds = tuple(contributions(default_schema()))
+    own = lambda m: json.dumps(BaseModel.model_json_schema.__func__(m))
+    shapes = {(tuple(p.numbers), tuple(p.names)) for p in map(hybrid.propose, seed_texts(60))}
+    shapes |= {(tuple(f"@N{i}" for i in range(1, k + 1)), tuple(f"@C{i}" for i in range(1, c + 1)))
+               for k in (0, 1, 2, 9) for c in (0, 1, 3, 24)}
+    monkeypatch.setitem(A._DERIVE, "ok", True)          # restored after the test, as "checked"
+    monkeypatch.setitem(A._DERIVE, "checked", False)
+    for base in (None, ANSWER_BASE):
+        for numbers, names in sorted(shapes):
+            model = A._answer_model(numbers, names, kinds, base)
+            assert json.dumps(model.model_json_schema()) == own(model), (numbers, names)
+    assert A._DERIVE == {"ok": True, "checked": True}
+
+    monkeypatch.setitem(A._DERIVE, "checked", False)
+    model = A._answer_model(("@N1", "@N2"), ("@C1",), kinds, None)
+    real = A._one_number_schema(("@C1",), kinds, None)
+    monkeypatch.setattr(A, "_one_number_schema", lambda *a: real.replace("NumberDecision", "Decision"))
+    assert json.dumps(model.model_json_schema()) == own(model)
+    assert A._DERIVE["ok"] is False
+    monkeypatch.setattr(A, "_one_number_schema", lambda *a: real.replace("Number", "X"))
+    assert json.dumps(A._answer_model(("@N1", "@N2", "@N3"), ("@C1",), kinds, None).model_json_schema()) == \
+        own(A._answer_model(("@N1", "@N2", "@N3"), ("@C1",), kinds, None))

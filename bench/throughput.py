@@ -185,13 +185,27 @@ def run_once(corpus: Path, url: str, concurrency: int, cache_dir: Path, out: Pat
     config = RunConfig(backend="openai", model="bench-model", base_urls=(url,), api_key="bench",
                        concurrency=concurrency, cache_dir=cache_dir, use_cache=use_cache)
     files, _ = expand([corpus])
-    cpu0, kids0 = cpu_seconds(), children_seconds()
+    cpu0, kids0, threshold = cpu_seconds(), children_seconds(), gc.get_threshold()
     extractor = Extractor(config)
-    gc.freeze()                     # as the extract command does (extract.cli.freeze_lasting)
-    with RecordSink(out) as sink:
-        started = time.monotonic()
-        summary = asyncio.run(extractor.run(read_inputs(files), sink, clock))
-        return summary, cpu_seconds() - cpu0, started, children_seconds() - kids0
+    _as_the_command()
+    try:
+        with RecordSink(out) as sink:
+            started = time.monotonic()
+            summary = asyncio.run(extractor.run(read_inputs(files), sink, clock))
+            return summary, cpu_seconds() - cpu0, started, children_seconds() - kids0
+    finally:
+        gc.set_threshold(*threshold)        # the peer's next run as a plain script's
+
+
+def _as_the_command() -> None:
+    """What the ``extract`` command does once the backend is built, in this build: its
+    collector settings for the run (:func:`extract.cli.collector_for_run`); a build without
+    it, nothing."""
+    from extract import cli
+
+    if hasattr(cli, "collector_for_run"):
+        cli._OWN_PROCESS = True            # this process is the run's own, as the command's
+        cli.collector_for_run()
 
 
 def machine_busy_seconds() -> float:

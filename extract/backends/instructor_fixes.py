@@ -10,6 +10,8 @@ the OpenAI backend calls it when it is built.  Each patch is scoped or behaviour
   not change), so instructor's seven checks per request cost one;
 * :func:`load_handlers` loads a mode's handlers when the backend is built, not at the
   first request (on the event loop);
+* the OpenAI handlers' tool schema of a hybrid answer shape is made from the one written for
+  its candidate list (:mod:`.shape_schemas`: byte for byte instructor's own);
 * :func:`prepared` builds instructor's wrapper of a response model once per model, and none
   for a model that already derives from instructor's ``ResponseSchema`` (:data:`ANSWER_BASE`:
   the hybrid job's answer models do, one class per shape instead of two).
@@ -23,6 +25,8 @@ from __future__ import annotations
 
 import functools
 import weakref
+
+from . import shape_schemas
 
 try:
     import instructor.v2.core.patch as _instructor_patch
@@ -39,6 +43,10 @@ try:
     from instructor.v2.core.registry import mode_registry as _registry
 except ImportError:  # pragma: no cover - another instructor version
     _registry = None
+try:
+    from instructor.v2.providers.openai import schema as _openai_schema
+except ImportError:  # pragma: no cover - another instructor version
+    _openai_schema = None
 VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
 _templating = getattr(_instructor_patch, "handle_templating", None)
 _reject_async = getattr(_async_validators, "reject_async_validators", None)
@@ -86,6 +94,21 @@ def install() -> None:
     if _reject_async is not None and hasattr(_instructor_patch, "reject_async_validators"):
         _async_validators.reject_async_validators = _reject_async_once
         _instructor_patch.reject_async_validators = _reject_async_once
+    _derive_shape_schemas()
+
+
+def _derive_shape_schemas() -> None:
+    """instructor's OpenAI handlers write a hybrid answer shape's tool schema from the one
+    written for its candidate list (:mod:`.shape_schemas`), not with pydantic per shape."""
+    if _openai_schema is None:
+        return
+    try:
+        import instructor.v2.providers.openai.handlers as handlers
+    except ImportError:  # pragma: no cover - another instructor version
+        return
+    real = getattr(handlers, "generate_openai_schema", None)
+    if real is _openai_schema.generate_openai_schema and callable(real):
+        handlers.generate_openai_schema = shape_schemas.deriving(real)
 
 
 @functools.lru_cache(maxsize=1024)   # one per hybrid answer shape (extract.hybrid.answer)

@@ -28,7 +28,6 @@ are candidate ids or verbatim spans: a span that is not in the abstract is rejec
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from typing import Literal, Optional
@@ -139,56 +138,10 @@ def answer_model(proposal: Proposal, contributions: tuple[str, ...],
 
 @lru_cache(maxsize=8)
 def _root(base: type[BaseModel] | None) -> type[BaseModel]:
-    """The answer model's base class: every property required (see :func:`_all_required`),
-    its JSON schema made from its shape's (:func:`_shape_schema`)."""
-    parent = base if base is not None else BaseModel
-
-    def model_json_schema(cls, *args, **kwargs):
-        made = None if args or kwargs else _shape_schema(cls)
-        return made if made is not None else parent.model_json_schema.__func__(cls, *args, **kwargs)
-    return type(parent)("AnswerBase", (parent,), {"__module__": __name__,
-                        "model_config": ConfigDict(json_schema_extra=_all_required),
-                        "model_json_schema": classmethod(model_json_schema)})
-
-
-#: "ok": False once a derived schema differed from pydantic's own (another pydantic): then
-#: every shape's schema is pydantic's; "checked": the first derived one was compared
-_DERIVE = {"ok": True, "checked": False}
-
-
-def _shape_schema(cls: type[BaseModel]) -> dict | None:
-    """The JSON schema of an answer model, made from the schema of the one-number shape with
-    the same candidates (pydantic's own, made once per candidate list): shapes differ only in
-    the number ids of ``$defs.Numbers``, each ``{"$ref": NumberDecision}``, and pydantic takes
-    ~3 ms a shape to write the whole schema again (59 shapes in 1,000 corpus abstracts, 12
-    candidate lists).  None (pydantic's own) for a class that is not an answer shape, a shape
-    without numbers (no NumberDecision in its ``$defs``) and after a derived schema differed
-    from pydantic's: the process's first derived schema of a shape with two numbers or more
-    is checked against it (tests/test_hybrid_cpu.py compares shapes of the corpus)."""
-    shape = cls.__dict__.get("_extract_shape")
-    if shape is None or not shape[0] or not _DERIVE["ok"]:
-        return None
-    numbers, names, contributions, base = shape
-    schema = json.loads(_one_number_schema(names, contributions, base))
-    made = schema.get("$defs", {}).get("Numbers")
-    entry = (made or {}).get("properties", {}).get("@N1")
-    if entry is None or not isinstance(made.get("required"), list):
-        return None
-    made["properties"] = {k: dict(entry) for k in numbers}
-    made["required"] = list(numbers)
-    if not _DERIVE["checked"] and len(numbers) > 1:
-        _DERIVE["checked"] = True
-        if json.dumps(schema) != json.dumps(BaseModel.model_json_schema.__func__(cls)):
-            _DERIVE["ok"] = False
-            return None
-    return schema
-
-
-@lru_cache(maxsize=256)
-def _one_number_schema(names: tuple[str, ...], contributions: tuple[str, ...], base) -> str:
-    """pydantic's JSON schema of the one-number shape with these candidates, as JSON text."""
-    model = _answer_model(("@N1",), names, contributions, base)
-    return json.dumps(BaseModel.model_json_schema.__func__(model))
+    """The answer model's base class: every property required (see :func:`_all_required`)."""
+    bases = (base,) if base is not None else (BaseModel,)
+    return type(bases[0])("AnswerBase", bases, {"__module__": __name__,
+                          "model_config": ConfigDict(json_schema_extra=_all_required)})
 
 
 def _keep_known(ids: frozenset[str]) -> dict:
@@ -285,7 +238,7 @@ def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
                 out.append(x)
         return out
 
-    model = create_model(
+    return create_model(
         "PaperAnswer",
         __doc__="Decisions about one abstract's candidates (ids from the listing).",
         __base__=_root(base), __module__=__name__,
@@ -302,8 +255,6 @@ def _answer_model(number_ids: tuple[str, ...], name_ids: tuple[str, ...],
         more_numbers=(list[MoreNumber], Field(default_factory=list, max_length=MAX_MORE,
                                               description="numbers the list missed, text copied verbatim; usually []")),
     )
-    model._extract_shape = (number_ids, name_ids, contributions, base)     # its JSON schema's (_shape_schema)
-    return model
 
 
 def _number_span(v: str, info: ValidationInfo) -> str:

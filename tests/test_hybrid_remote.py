@@ -298,6 +298,29 @@ def test_a_call_the_sdk_acts_on_is_left_to_the_sdk():
     assert request_body({"model": "m"}) is None
 
 
+def test_the_body_is_the_sdks_json_with_what_recurs_written_once():
+    """The body is written field by field, the system prompt and a tool's parameters once
+    for every request that has them: the bytes are the SDK's encoder's on the whole body,
+    whatever the messages hold (a re-ask's tool call, text beyond ASCII)."""
+    from openai._utils._json import openapi_dumps
+
+    from extract.backends.completions import request_body
+
+    system = "Answer in JSON. « naïve » \u2028 " * 80
+    params = {"$defs": {"N": {"type": "object"}}, "properties": {"x": {"$ref": "#/$defs/N"}}, "type": "object"}
+    for user, extra in (("the abstract", []), ("ünïcode", [
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
+            {"role": "tool", "tool_call_id": "c", "content": "fix: x"}])):
+        kwargs = {"model": "m", "max_tokens": 9, "temperature": 0.0, "messages": [
+            {"role": "system", "content": system}, {"role": "user", "content": user}, *extra],
+            "tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": params}}],
+            "tool_choice": {"type": "function", "function": {"name": "f"}}}
+        for _ in range(2):
+            assert request_body(kwargs) == openapi_dumps({k: kwargs[k] for k in (
+                "messages", "model", "max_tokens", "temperature", "tool_choice", "tools")})
+
+
 def test_an_answer_that_is_not_a_well_formed_completion_is_read_as_the_sdk_reads_it():
     """pydantic reads a well-formed completion (an object equal to the SDK's own); anything
     else is the SDK's lenient reading: an error object in a 200, a body that is not JSON."""

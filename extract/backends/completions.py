@@ -6,7 +6,8 @@ itself on a loopback server:
 * the body: it builds a dict of its ~40 parameters and "transforms" it (a walk of every
   message and of the whole tool schema against its typed parameters: the identity on plain
   JSON).  :func:`request_body` serializes the very same body, the given fields in the SDK's
-  own order with the SDK's own JSON encoder, and :func:`create` posts those bytes with
+  own order with the SDK's own JSON encoder (what recurs in every request, the system
+  prompt and a shape's tool parameters, written once), and :func:`create` posts those bytes with
   ``client.post``: the SDK's request path (its headers, the API key, the timeout, the HTTP
   client and its hooks, the status errors), without the walk; a retry posts the same bytes;
 * the answer: the SDK builds the ChatCompletion with ``construct_type``, a walk in Python
@@ -52,11 +53,57 @@ _OPTIONS = {"security": {"bearer_auth": True}}
 
 def request_body(kwargs: dict) -> bytes | None:
     """The bytes ``chat.completions.create(**kwargs)`` sends as its body, or None when the
-    SDK itself must build the request (see the module docstring)."""
+    SDK itself must build the request (see the module docstring).  The JSON of an object is
+    the JSON of its items joined, so the body is written field by field, message by message
+    and tool by tool, and what recurs in every request (the system prompt, a shape's tool
+    parameters) is written once (:func:`_recurring`)."""
     if not _USABLE or not kwargs.keys() <= _BODY_KEYS or not {"model", "messages"} <= kwargs.keys():
         return None
-    return _dumps({k: kwargs[k] for k in _BODY_ORDER
-                   if k in kwargs and not isinstance(kwargs[k], (openai.NotGiven, openai.Omit))})
+    items = [_dumps(k) + b":" + _field(k, kwargs[k]) for k in _BODY_ORDER
+             if k in kwargs and not isinstance(kwargs[k], (openai.NotGiven, openai.Omit))]
+    return b"{" + b",".join(items) + b"}"
+
+
+def _field(name: str, value) -> bytes:
+    if name in ("messages", "tools") and type(value) is list and all(type(x) is dict for x in value):
+        return b"[" + b",".join(_object(x) for x in value) + b"]"
+    return _dumps(value)
+
+
+def _object(obj: dict) -> bytes:
+    """A message or a tool: its JSON, with a long string (the system prompt) and a tool's
+    function ``parameters`` (one dict per answer shape) written once."""
+    if not all(type(k) is str for k in obj):
+        return _dumps(obj)
+    items = []
+    for k, v in obj.items():
+        if type(v) is dict and k == "function" and all(type(x) is str for x in v):
+            v = b"{" + b",".join(_dumps(x) + b":" + (_recurring(y) if x == "parameters" else _dumps(y))
+                                 for x, y in v.items()) + b"}"
+        elif type(v) is str and len(v) >= 1024:
+            v = _recurring(v)
+        else:
+            v = _dumps(v)
+        items.append(_dumps(k) + b":" + v)
+    return b"{" + b",".join(items) + b"}"
+
+
+#: id -> (the object, its JSON): kept with the object, so an id is never another object's
+_WRITTEN: dict[int, tuple[object, bytes]] = {}
+
+
+def _recurring(value) -> bytes:
+    """``value``'s JSON, written once for a string or for a tool's parameters, which no one
+    changes once made (instructor caches them per class and copies before it adds to a
+    schema); another value, or after 1,024 of them, is written again."""
+    seen = _WRITTEN.get(id(value))
+    if seen is not None and seen[0] is value:
+        return seen[1]
+    if len(_WRITTEN) >= 1024:
+        _WRITTEN.clear()
+    data = _dumps(value)
+    _WRITTEN[id(value)] = (value, data)
+    return data
 
 
 async def create(client: openai.AsyncOpenAI, body: bytes):

@@ -7,13 +7,19 @@ figure reported is the measured rate over that ceiling, the median of ``--repeat
 (each with a fresh cache), with the best run and the steady-state rate (middle two thirds
 of the records: no ramp-up, no tail) beside it.  The timed part is the run itself (inputs
 read, requests, validation, grounding, cache writes, records written), as the pipeline
-reports it; process start-up (imports) is printed separately.
+reports it (its CPU also counts building the backend); process start-up (imports) is
+printed separately.
 
-The client is CPU-bound (one event loop, ~4.2-4.7 ms of CPU per hybrid record, most of it
-in the openai SDK, its HTTP stack and instructor; the rules' proposals ~4.4 ms more in the
-worker processes), so the figure depends on what else the machine runs: each run prints
-its client CPU per record (the main process's and the workers' apart) and how busy other
-processes (the fake server included) kept the CPUs.
+The client is CPU-bound (one event loop, ~2.3 ms of CPU per hybrid record: the openai SDK's
+request path and its HTTP stack, instructor, the mapping of the answer, the cache and the
+record; the rules' proposals ~2 ms more in the worker process: ~1.8 ms of rules per abstract
+and the worker's start-up), so the figure depends on what else the machine runs: each run
+prints its client CPU per record (the main process's and the workers' apart) and how busy
+other processes (the fake server included) kept the CPUs.  The run is driven as the
+``extract`` command drives it: start-up's objects frozen for the collector (before the
+peer's runs too), the backend built (counted in extract's CPU), then the command's
+collector settings for the run (:func:`extract.cli.collector_for_run`, where the build has
+it; the peer's next run gets Python's defaults back).
 
 The peer is the hand-written loop a user would write instead: ``openai.AsyncOpenAI``, a
 semaphore of ``C``, one JSON-mode request per abstract, ``json.loads`` of the answer, a JSONL

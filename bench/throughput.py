@@ -7,13 +7,19 @@ figure reported is the measured rate over that ceiling, the median of ``--repeat
 (each with a fresh cache), with the best run and the steady-state rate (middle two thirds
 of the records: no ramp-up, no tail) beside it.  The timed part is the run itself (inputs
 read, requests, validation, grounding, cache writes, records written), as the pipeline
-reports it; process start-up (imports) is printed separately.
+reports it (its CPU also counts building the backend); process start-up (imports) is
+printed separately.
 
-The client is CPU-bound (one event loop, ~4.2-4.7 ms of CPU per hybrid record, most of it
-in the openai SDK, its HTTP stack and instructor; the rules' proposals ~4.4 ms more in the
-worker processes), so the figure depends on what else the machine runs: each run prints
-its client CPU per record (the main process's and the workers' apart) and how busy other
-processes (the fake server included) kept the CPUs.
+The client is CPU-bound (one event loop, ~2.3 ms of CPU per hybrid record: the openai SDK's
+request path and its HTTP stack, instructor, the mapping of the answer, the cache and the
+record; the rules' proposals ~2 ms more in the worker process: ~1.8 ms of rules per abstract
+and the worker's start-up), so the figure depends on what else the machine runs: each run
+prints its client CPU per record (the main process's and the workers' apart) and how busy
+other processes (the fake server included) kept the CPUs.  The run is driven as the
+``extract`` command drives it: start-up's objects frozen for the collector (before the
+peer's runs too), the backend built (counted in extract's CPU), then the command's
+collector settings for the run (:func:`extract.cli.collector_for_run`, where the build has
+it; the peer's next run gets Python's defaults back).
 
 The peer is the hand-written loop a user would write instead: ``openai.AsyncOpenAI``, a
 semaphore of ``C``, one JSON-mode request per abstract, ``json.loads`` of the answer, a JSONL
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -172,8 +179,10 @@ class _Clock:
 
 def run_once(corpus: Path, url: str, concurrency: int, cache_dir: Path, out: Path,
              use_cache: bool = True, clock: _Clock | None = None):
-    """One in-process run, exactly as `extract run` drives it: (Summary, client CPU
-    seconds of the run, monotonic start of the run, CPU seconds of the worker processes)."""
+    """One in-process run, exactly as `extract run` drives it (the backend built, what
+    exists then frozen for the collector, the run): (Summary, client CPU seconds of the
+    backend's construction and the run, monotonic start of the run, CPU seconds of the
+    worker processes)."""
     from extract.config import RunConfig
     from extract.inputs import expand, read_inputs
     from extract.output import RecordSink
@@ -182,11 +191,27 @@ def run_once(corpus: Path, url: str, concurrency: int, cache_dir: Path, out: Pat
     config = RunConfig(backend="openai", model="bench-model", base_urls=(url,), api_key="bench",
                        concurrency=concurrency, cache_dir=cache_dir, use_cache=use_cache)
     files, _ = expand([corpus])
+    cpu0, kids0, threshold = cpu_seconds(), children_seconds(), gc.get_threshold()
     extractor = Extractor(config)
-    with RecordSink(out) as sink:
-        cpu0, kids0, started = cpu_seconds(), children_seconds(), time.monotonic()
-        summary = asyncio.run(extractor.run(read_inputs(files), sink, clock))
-        return summary, cpu_seconds() - cpu0, started, children_seconds() - kids0
+    _as_the_command()
+    try:
+        with RecordSink(out) as sink:
+            started = time.monotonic()
+            summary = asyncio.run(extractor.run(read_inputs(files), sink, clock))
+            return summary, cpu_seconds() - cpu0, started, children_seconds() - kids0
+    finally:
+        gc.set_threshold(*threshold)        # the peer's next run as a plain script's
+
+
+def _as_the_command() -> None:
+    """What the ``extract`` command does once the backend is built, in this build: its
+    collector settings for the run (:func:`extract.cli.collector_for_run`); a build without
+    it, nothing."""
+    from extract import cli
+
+    if hasattr(cli, "collector_for_run"):
+        cli._OWN_PROCESS = True            # this process is the run's own, as the command's
+        cli.collector_for_run()
 
 
 def machine_busy_seconds() -> float:
@@ -228,6 +253,7 @@ def main(argv=None) -> int:
     import extract.backends.openai_compat  # noqa: F401  (imports timed separately)
     import extract.pipeline  # noqa: F401
     import_s = time.perf_counter() - t0
+    gc.freeze()         # start-up's objects, as the extract command does (the peer's runs too)
     ceiling = args.concurrency / args.latency
     rows = []
     peers = []

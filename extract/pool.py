@@ -68,10 +68,15 @@ def worker_count() -> int:
 
 
 def proposal_workers() -> int:
-    """Workers for the hybrid job's proposals, as for the rules backend: 0 (in this
-    process, on the event loop) when ``EXTRACT_WORKERS=1`` or there is one core."""
-    n = worker_count()
-    return 0 if n == 1 else n
+    """Workers for the hybrid job's proposals: ``EXTRACT_WORKERS`` when set, else one per
+    core but the one the run's event loop keeps busy (it sends, parses and maps every
+    answer: a worker per core took CPU from it when it is the critical path; one worker
+    computes ~500 proposals a second, more than one event loop sends).  0 (in this process,
+    on the event loop) when that leaves none: ``EXTRACT_WORKERS=1`` or one core."""
+    if os.environ.get("EXTRACT_WORKERS", "").strip():
+        n = worker_count()
+        return 0 if n == 1 else n
+    return max(0, min(cpu_count() - 1, 8))
 
 
 class WorkerLost(RecordError):

@@ -74,3 +74,51 @@ def test_shapes_with_the_same_candidates_share_their_sub_models_and_schemas_stay
         fresh = A._answer_model.__wrapped__(numbers, names, kinds)
         assert fresh is not model
         assert json.dumps(fresh.model_json_schema()) == json.dumps(model.model_json_schema())
+
+
+
+def test_a_shapes_tool_schema_is_instructors_own_made_from_its_candidate_lists(monkeypatch):
+    """instructor's tool schema of an answer shape is made from its candidate list's
+    one-number shape's (extract.backends.shape_schemas): byte for byte instructor's own, with
+    and without instructor's base, for the seeds' shapes and a grid of counts; a derived
+    schema that differs from instructor's (another pydantic) turns the derivation off."""
+    from instructor.v2.providers.openai.schema import generate_openai_schema
+
+    from extract.backends import shape_schemas as S
+    from extract.backends.instructor_fixes import ANSWER_BASE
+    from extract.hybrid import answer as A
+
+    own = lambda m: json.dumps(generate_openai_schema.__wrapped__(m))
+    kinds = tuple(contributions(default_schema()))
+    shapes = {(tuple(p.numbers), tuple(p.names)) for p in map(hybrid.propose, seed_texts(60))}
+    shapes |= {(tuple(f"@N{i}" for i in range(1, k + 1)), tuple(f"@C{i}" for i in range(1, c + 1)))
+               for k in (0, 1, 2, 9) for c in (0, 1, 3, 24)}
+    monkeypatch.setattr(S, "STATE", {"ok": True, "checked": False})
+    made = S.deriving(generate_openai_schema.__wrapped__)
+    for base in (None, ANSWER_BASE):
+        for numbers, names in sorted(shapes):
+            model = A._answer_model(numbers, names, kinds, base)
+            assert S.shape_of(model) == (numbers, names, kinds, base)
+            assert json.dumps(made(model)) == own(model), (numbers, names)
+    assert S.STATE == {"ok": True, "checked": True}
+    assert S.shape_of(default_schema()) is None and made(default_schema()) == generate_openai_schema(default_schema())
+
+    def odd(m):         # another instructor: the one-number shape's schema written otherwise
+        real = generate_openai_schema.__wrapped__(m)
+        return {**real, "name": "Other"} if S.shape_of(m)[0] == ("@N1",) else real
+
+    monkeypatch.setattr(S, "STATE", {"ok": True, "checked": False})
+    made = S.deriving(odd)
+    model = A._answer_model(("@N1", "@N2"), ("@C1",), kinds, None)
+    assert made(model) == odd(model) and S.STATE["ok"] is False
+
+
+def test_the_openai_backend_installs_the_derived_tool_schemas():
+    """The OpenAI backend's instructor handlers use the derived schemas (installed with
+    the backend: instructor_fixes.install)."""
+    import instructor.v2.providers.openai.handlers as handlers
+
+    from extract.backends import instructor_fixes
+
+    instructor_fixes.install()
+    assert getattr(handlers.generate_openai_schema, "__wrapped__", None) is not None

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import PLAIN, read_jsonl
+from conftest import PLAIN, SECRET, read_jsonl
 from fakescript import hybrid_payload
 
 from extract import hybrid
@@ -243,14 +243,15 @@ def test_a_raw_newline_inside_a_json_string_is_read_not_reasked(cli, server, one
 @pytest.mark.parametrize("mode", ["tools", "json_schema", "json"])
 def test_the_body_skips_the_sdks_transform_and_its_bytes_are_the_sdks(cli, server, one, tmp_path, mode,
                                                                       monkeypatch):
-    """The openai SDK "transforms" a request's parameters node by node (every message, the
-    whole schema; the identity on plain JSON): extract sends the body as ``extra_body`` so
-    the SDK walks none of it, and the server gets the bytes the SDK itself would send, first
-    ask, re-ask and the retry of a re-ask alike."""
-    import openai
+    """The openai SDK's ``chat.completions.create`` "transforms" a request's parameters node by
+    node (every message, the whole schema; the identity on plain JSON) and constructs the
+    answer in Python: extract posts the body's bytes through the SDK's client (its headers,
+    key and HTTP client) and reads a well-formed answer with pydantic, so the SDK walks
+    neither; the server gets the bytes and headers the SDK's ``create`` sends, first ask,
+    re-ask and the retry of a re-ask alike, and the records are the same."""
     import openai.resources.chat.completions.completions as sdk
 
-    from extract.backends import openai_compat
+    from extract.backends import completions
 
     walked = []
     real = sdk.async_maybe_transform
@@ -262,31 +263,84 @@ def test_the_body_skips_the_sdks_transform_and_its_bytes_are_the_sdks(cli, serve
     monkeypatch.setattr(sdk, "async_maybe_transform", spy)
     script = ({"payload": good(more_datasets=["@C9"])}, {"status": 429, "headers": {"Retry-After": "0"}},
               {"payload": good()})
-    sent = {}
+    sent, heads, recs = {}, {}, {}
     for how in ("plain", "sdk"):
         if how == "sdk":
-            monkeypatch.setattr(openai_compat, "plain_body", lambda kwargs: kwargs)
+            monkeypatch.setattr(completions, "request_body", lambda kwargs: None)
         server.raw_bodies.clear()
+        server.headers.clear()
         server.push(*script)
-        r, recs = run(cli, server, one, tmp_path / f"{how}.jsonl", "--mode", mode, "--no-cache")
+        r, recs[how] = run(cli, server, one, tmp_path / f"{how}.jsonl", "--mode", mode, "--no-cache")
         assert r.exit_code == 0, r.stderr
-        assert recs[0]["provenance"]["attempts"] == 3
+        assert recs[how][0]["provenance"]["attempts"] == 3
         sent[how] = list(server.raw_bodies)
+        heads[how] = [{k: v for k, v in h.items() if k not in ("x-stainless-retry-count",)} for h in server.headers]
         if how == "plain":
-            given = [{k for k, v in d.items() if not isinstance(v, openai.Omit)} for d in walked]
-            assert len(walked) == 3 and all(d["messages"] == [] for d in walked), "the SDK walked the messages"
-            assert given == [{"messages", "model"}] * 3, "the SDK walked the body"
+            assert walked == [], "the SDK walked the body"
+    assert len(walked) == 3
     assert len(sent["plain"]) == 3 and sent["plain"][1] == sent["plain"][2]
     assert sent["plain"] == sent["sdk"], "the body's bytes differ from the SDK's own"
+    assert heads["plain"] == heads["sdk"] and heads["plain"][0]["authorization"] == f"Bearer {SECRET}"
     assert b'"tool_choice"' in sent["plain"][0] if mode == "tools" else b'"response_format"' in sent["plain"][0]
+    strip = lambda rs: [{**x, "provenance": {k: v for k, v in x["provenance"].items() if k != "extracted_at"}}
+                        for x in rs]
+    assert strip(recs["plain"]) == strip(recs["sdk"])
 
 
-def test_a_call_the_sdk_acts_on_is_left_as_it_is():
-    from extract.backends.openai_compat import plain_body
+def test_a_call_the_sdk_acts_on_is_left_to_the_sdk():
+    from extract.backends.completions import request_body
 
     kwargs = {"model": "m", "messages": [{"role": "user", "content": "x"}], "max_tokens": 5}
-    assert plain_body(kwargs) == {"model": "m", "messages": [],
-                                  "extra_body": {"messages": kwargs["messages"], "max_tokens": 5}}
+    assert json.loads(request_body(kwargs)) == kwargs
+    assert list(json.loads(request_body({"max_tokens": 5, **kwargs}))) == ["messages", "model", "max_tokens"]
     for odd in ({"stream": True}, {"extra_body": {"x": 1}}, {"timeout": 3}, {"not_a_field": 1}):
-        assert plain_body({**kwargs, **odd}) == {**kwargs, **odd}
-    assert plain_body({"model": "m"}) == {"model": "m"}
+        assert request_body({**kwargs, **odd}) is None
+    assert request_body({"model": "m"}) is None
+
+
+def test_the_body_is_the_sdks_json_with_what_recurs_written_once():
+    """The body is written field by field, the system prompt and a tool's parameters once
+    for every request that has them: the bytes are the SDK's encoder's on the whole body,
+    whatever the messages hold (a re-ask's tool call, text beyond ASCII)."""
+    from openai._utils._json import openapi_dumps
+
+    from extract.backends.completions import request_body
+
+    system = "Answer in JSON. « naïve » \u2028 " * 80
+    params = {"$defs": {"N": {"type": "object"}}, "properties": {"x": {"$ref": "#/$defs/N"}}, "type": "object"}
+    for user, extra in (("the abstract", []), ("ünïcode", [
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
+            {"role": "tool", "tool_call_id": "c", "content": "fix: x"}])):
+        kwargs = {"model": "m", "max_tokens": 9, "temperature": 0.0, "messages": [
+            {"role": "system", "content": system}, {"role": "user", "content": user}, *extra],
+            "tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": params}}],
+            "tool_choice": {"type": "function", "function": {"name": "f"}}}
+        for _ in range(2):
+            assert request_body(kwargs) == openapi_dumps({k: kwargs[k] for k in (
+                "messages", "model", "max_tokens", "temperature", "tool_choice", "tools")})
+
+
+def test_an_answer_that_is_not_a_well_formed_completion_is_read_as_the_sdk_reads_it():
+    """pydantic reads a well-formed completion (an object equal to the SDK's own); anything
+    else is the SDK's lenient reading: an error object in a 200, a body that is not JSON."""
+    import httpx2
+    from openai._models import construct_type
+    from openai.types.chat import ChatCompletion
+
+    from extract.backends.completions import completion_of
+
+    def response(body, kind="application/json"):
+        return httpx2.Response(200, content=body if isinstance(body, bytes) else json.dumps(body).encode(),
+                               headers={"content-type": kind})
+    ok = {"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "t", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}, "x_extra": 1}
+    assert completion_of(response(ok)) == construct_type(type_=ChatCompletion, value=ok)
+    error = {"error": {"message": "overloaded"}}
+    got = completion_of(response(error))
+    assert not got.choices and got.model_extra == {"error": {"message": "overloaded"}}
+    assert completion_of(response(b"busy", "text/plain")) == "busy"
+    with pytest.raises(ValueError):
+        completion_of(response(b"{not json"))

@@ -6,6 +6,7 @@ imports is what it costs at start-up (the figures are in bench/startup.py, not h
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import subprocess
@@ -131,7 +132,8 @@ ENTRY_PROBE = r"""
 import atexit, gc, json, os, sys
 which = sys.argv.pop(1)
 from extract import cli
-atexit.register(lambda: os.write(2, ("\n" + json.dumps([gc.isenabled(), gc.get_freeze_count()])).encode()))
+atexit.register(lambda: os.write(2, ("\n" + json.dumps([gc.isenabled(), gc.get_freeze_count(),
+                                                       gc.get_threshold()[0]])).encode()))
 if which == "entry":
     cli.entry()
 else:
@@ -146,8 +148,8 @@ def _entry_or_main(which: str, argv: list[str], stdin: str, tmp_path, env_extra:
     proc = subprocess.run([sys.executable, "-c", ENTRY_PROBE, which, *argv], input=stdin, capture_output=True,
                           text=True, env=env, timeout=120)
     *err, last = proc.stderr.split("\n")
-    enabled, frozen = json.loads(last)
-    return proc.returncode, proc.stdout, "\n".join(err), enabled, frozen
+    enabled, frozen, young = json.loads(last)
+    return proc.returncode, proc.stdout, "\n".join(err), enabled, (frozen, young)
 
 
 def test_the_console_script_is_main_with_start_up_objects_frozen(tmp_path):
@@ -157,13 +159,17 @@ def test_the_console_script_is_main_with_start_up_objects_frozen(tmp_path):
     text = "We propose FlowNet, which improves accuracy by 12.5% on ImageNet.\n"
     for argv in (["run", "-", "-q", "--no-cache"], ["run", "-", "-q"], ["run"], ["run", "-", "--limit", "-1"],
                  ["--help"], ["nosuch"], []):
-        code, out, err, enabled, frozen = _entry_or_main("entry", argv, text, tmp_path)
-        m_code, m_out, m_err, m_enabled, m_frozen = _entry_or_main("main", argv, text, tmp_path)
+        code, out, err, enabled, (frozen, young) = _entry_or_main("entry", argv, text, tmp_path)
+        m_code, m_out, m_err, m_enabled, (m_frozen, m_young) = _entry_or_main("main", argv, text, tmp_path)
         strip = lambda s: re.sub(r'"extracted_at": "[^"]*"', "", s)
         assert (code, strip(out), err) == (m_code, strip(m_out), m_err), argv
         assert enabled and m_enabled
-        assert m_frozen == 0                       # main() leaves the collector alone
+        default = gc.get_threshold()[0]            # this interpreter's (700 on 3.11)
+        assert m_frozen == 0 and m_young == default  # main() leaves the collector alone
         assert frozen > (10_000 if argv[:1] == ["run"] else 0), (argv, frozen)
+        # a run's own settings once its backend is built (cli.collector_for_run)
+        ran = argv[:2] == ["run", "-"] and "-1" not in argv
+        assert young == (max(default, 10_000) if ran else default), (argv, young)
 
 
 def test_the_console_script_leaves_a_failing_import_to_click(tmp_path):

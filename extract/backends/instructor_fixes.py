@@ -8,6 +8,10 @@ the OpenAI backend calls it when it is built.  Each patch is scoped or behaviour
   shipped;
 * ``reject_async_validators`` remembers a class that passed (the answer for a class does
   not change), so instructor's seven checks per request cost one;
+* :func:`load_handlers` loads a mode's handlers when the backend is built, not at the
+  first request (on the event loop);
+* the OpenAI handlers' tool schema of a hybrid answer shape is made from the one written for
+  its candidate list (:mod:`.shape_schemas`: byte for byte instructor's own);
 * :func:`prepared` builds instructor's wrapper of a response model once per model, and none
   for a model that already derives from instructor's ``ResponseSchema`` (:data:`ANSWER_BASE`:
   the hybrid job's answer models do, one class per shape instead of two).
@@ -22,6 +26,8 @@ from __future__ import annotations
 import functools
 import weakref
 
+from . import shape_schemas
+
 try:
     import instructor.v2.core.patch as _instructor_patch
     import instructor.v2.validation.async_validators as _async_validators
@@ -33,6 +39,14 @@ try:
     from instructor.v2.core.function_calls import ResponseSchema as ANSWER_BASE
 except ImportError:  # pragma: no cover - another instructor version
     ANSWER_BASE = None
+try:
+    from instructor.v2.core.registry import mode_registry as _registry
+except ImportError:  # pragma: no cover - another instructor version
+    _registry = None
+try:
+    from instructor.v2.providers.openai import schema as _openai_schema
+except ImportError:  # pragma: no cover - another instructor version
+    _openai_schema = None
 VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
 _templating = getattr(_instructor_patch, "handle_templating", None)
 _reject_async = getattr(_async_validators, "reject_async_validators", None)
@@ -61,6 +75,18 @@ def _reject_async_once(model) -> None:
         _no_async_validators.add(model)
 
 
+def load_handlers(provider, mode) -> None:
+    """Load instructor's handlers of ``mode`` now.  instructor imports a provider's handlers
+    at its first request (with ``requests``, ``urllib3`` and ``docstring_parser``: ~0.1 s of
+    CPU), which is on the event loop of a run, in front of the first requests; a backend
+    loads them when it is built instead."""
+    if _registry is not None:
+        try:
+            _registry.get_handlers(provider, mode)
+        except Exception:  # noqa: BLE001 - instructor reports it again at the first request
+            pass
+
+
 def install() -> None:
     """Apply the patches (idempotent)."""
     if _templating is not None and _instructor_patch.handle_templating is not _verbatim_templating:
@@ -68,6 +94,21 @@ def install() -> None:
     if _reject_async is not None and hasattr(_instructor_patch, "reject_async_validators"):
         _async_validators.reject_async_validators = _reject_async_once
         _instructor_patch.reject_async_validators = _reject_async_once
+    _derive_shape_schemas()
+
+
+def _derive_shape_schemas() -> None:
+    """instructor's OpenAI handlers write a hybrid answer shape's tool schema from the one
+    written for its candidate list (:mod:`.shape_schemas`), not with pydantic per shape."""
+    if _openai_schema is None:
+        return
+    try:
+        import instructor.v2.providers.openai.handlers as handlers
+    except ImportError:  # pragma: no cover - another instructor version
+        return
+    real = getattr(handlers, "generate_openai_schema", None)
+    if real is _openai_schema.generate_openai_schema and callable(real):
+        handlers.generate_openai_schema = shape_schemas.deriving(real)
 
 
 @functools.lru_cache(maxsize=1024)   # one per hybrid answer shape (extract.hybrid.answer)

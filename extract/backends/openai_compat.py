@@ -3,7 +3,8 @@
 Layers, each with one job:
 * ``openai.AsyncOpenAI`` with ``max_retries=0``: the transport, one client per replica,
   with a cap on the response size (:func:`.replicas.http_client`);
-* :meth:`OpenAIBackend._send`: one model request.  It is the function instructor calls, so
+* :meth:`OpenAIBackend._send`: one model request (the SDK's request path, without its
+  per-call walks of the body and of the answer: :mod:`.completions`).  It is the function instructor calls, so
   a transient fault (429, 5xx, a timeout, a dropped connection) is retried right here, on
   the next healthy replica, with the very same messages: a 429 during a re-ask does not
   restart the conversation.  ``--timeout`` bounds each request as a whole, body included;
@@ -18,7 +19,6 @@ spend ``reasks``, transient faults spend ``retries`` (see :mod:`extract.errors`)
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import logging
 from contextvars import ContextVar
@@ -30,8 +30,9 @@ from instructor.core.exceptions import InstructorRetryException
 
 from ..config import RunConfig
 from ..errors import FatalBackendError, SchemaFailure, TransientBackendError, UsageError
+from . import completions
 from .base import Answer, Backend, Job, validate_options
-from .instructor_fixes import ANSWER_BASE, VERBATIM, install, prepared
+from .instructor_fixes import ANSWER_BASE, VERBATIM, install, load_handlers, prepared
 from .replicas import Replica, ReplicaSet, check_base_url, http_client
 from .salvage import salvage_completion
 from .transport import ErrorBody, _root, attempts, backoff, classify, message_of, scrub
@@ -118,28 +119,6 @@ def _repair_strings(completion) -> None:
             message.content = _strict_json(message.content)
 
 
-#: the body fields of ``chat.completions.create`` in the order the SDK writes them (its
-#: signature's order, which is its body's: tests/test_hybrid_remote.py compares the bytes)
-_BODY_ORDER = tuple(k for k in inspect.signature(openai.resources.chat.AsyncCompletions.create).parameters
-                    if k not in ("self", "extra_headers", "extra_query", "extra_body", "timeout"))
-_BODY_KEYS = frozenset(_BODY_ORDER) - {"stream"}
-
-
-def plain_body(kwargs: dict) -> dict:
-    """``kwargs`` for ``chat.completions.create`` that send the very same body with the body
-    as ``extra_body``: the SDK then does not "transform" it (a walk of every message and of
-    the whole tool schema against the SDK's typed parameters, the identity on plain JSON:
-    ~0.5 ms of CPU a hybrid request).  ``messages`` is still given, empty, as the signature
-    requires (``extra_body`` takes precedence, in the SDK's order of the fields, so the bytes
-    are the same).  A call with a field the SDK acts on (``stream``, ``extra_body``...) or
-    does not know is left as it is."""
-    if not kwargs.keys() <= _BODY_KEYS or not {"model", "messages"} <= kwargs.keys():
-        return kwargs
-    body = {k: kwargs[k] for k in _BODY_ORDER if k in kwargs and k != "model"
-            and not isinstance(kwargs[k], (openai.NotGiven, openai.Omit))}
-    return {"messages": [], "model": kwargs["model"], "extra_body": body}
-
-
 class OpenAIBackend(Backend):
     name = "openai"
     #: a capable model: the default schema gets the hybrid job (``--prompt auto``)
@@ -163,6 +142,7 @@ class OpenAIBackend(Backend):
         self.client = instructor.AsyncInstructor(
             client=None, create=instructor.patch(create=self._send, mode=_MODES[config.mode]),
             mode=_MODES[config.mode], provider=instructor.Provider.OPENAI)
+        load_handlers(instructor.Provider.OPENAI, _MODES[config.mode])
 
     @staticmethod
     def _endpoints(config: RunConfig) -> tuple[str, ...]:
@@ -191,12 +171,16 @@ class OpenAIBackend(Backend):
         cfg, rec = self.config, _CURRENT.get()
         if rec is None:             # called outside extract(): a budget of its own
             rec = _Record({}, cfg.retries)
+        body = None if args else completions.request_body(kwargs)    # serialized once, retries alike
         while True:
             replica = self.replicas.pick()
             rec.requests += 1
             try:
                 async with asyncio.timeout(cfg.timeout):
-                    completion = await replica.client.chat.completions.create(*args, **plain_body(kwargs))
+                    if body is None:
+                        completion = await replica.client.chat.completions.create(*args, **kwargs)
+                    else:
+                        completion = await completions.create(replica.client, body)
                 _check_completion(completion)
                 _repair_strings(completion)
             except Exception as exc:  # noqa: BLE001 - classified right here

@@ -18,6 +18,7 @@ from ..inputs import FORMATS, FieldMap, count_inputs, expand, read_inputs
 from ..outpaths import check_paths, output_path
 from ..output import RecordSink, errors_path_for
 from ..pipeline import Extractor
+from . import collector_for_run
 from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option,
                      no_cache_option, not_empty, prompt_option, ranged, schema_option,
                      temperature_option, _FiniteFloatRange)
@@ -284,6 +285,7 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
             config = config.with_(api_key=config.api_key or "unused-by-a-dry-run",
                                   use_cache=config.use_cache and (config.cache_dir / "cache.db").is_file())
         extractor = Extractor(config)
+        collector_for_run()       # the backend lives as long as the process
         say(f"extract: {describe(extractor)}")
         model_run = getattr(extractor.backend, "describes_model", True)
         if not model_run:        # the rules: no prompt, no requests, nothing re-asked

@@ -92,10 +92,12 @@ def _normalize(text: str) -> tuple[str, list[int]]:
                 continue
             prev_space = True
             out.append(" ")
+            index.append(i)
         else:
             prev_space = False
-            out.append(ch.lower())
-        index.append(i)
+            low = ch.lower()            # "İ" lower-cases to two characters: one index each
+            out.append(low)
+            index.extend([i] * len(low))
     return "".join(out), index
 
 

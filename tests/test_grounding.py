@@ -58,3 +58,13 @@ def test_a_number_is_exported_at_the_occurrence_the_rules_found():
     assert got == [("2", 39), ("81.5%", 62), ("2", 78)]
     twice = "The model runs at 30 FPS on one GPU. With pruning it still runs at 30 FPS."
     assert [n["start"] for n in extract(twice)["extraction"]["numbers"]] == [18, 67]
+
+
+def test_a_character_that_lower_cases_to_two_keeps_the_offsets():
+    """"İ" lower-cases to "i̇" (two code points): the normalized text's index stays one entry per
+    character, so a fuzzy match after it maps back to the right span (found by hypothesis)."""
+    source = "1 İ 00 and then FooNet"
+    span = align(source, "**FooNet**", unwrap_name=True)
+    assert span is not None and source[span.start:span.end] == "FooNet"
+    span = align(source, "i̇ 00")
+    assert span is not None and source[span.start:span.end] == "İ 00"

@@ -193,3 +193,13 @@ def test_plural_numerals_are_not_seconds():
     assert find_numbers("strings of 0s and 1s") == []
     assert find_numbers("since the 1990s") == []
     assert [(n.value, n.unit) for n in find_numbers("it took 10s per image")] == [(10.0, "s")]
+
+
+def test_a_version_after_a_name_is_part_of_the_name_not_a_number():
+    """'VQA 2.0', 'MultiWOZ 2.1': digits of a name (the guideline); a score after a measure and a
+    number with a unit stay numbers."""
+    from extract.candidates.numbers import find_numbers
+    assert [n.text for n in find_numbers("We evaluate on VQA 2.0, MultiWOZ 2.1 and OntoNotes 5.0.")] == []
+    assert [n.text for n in find_numbers("It reaches BLEU 27.3 and mAP 45.2 on COCO.")] == ["27.3", "45.2"]
+    assert [n.text for n in find_numbers("FooNet 2.5 times faster, ResNeXt 5.5$\\times$ smaller")] == \
+        ["2.5 times", "5.5$\\times$"]

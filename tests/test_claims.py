@@ -229,3 +229,13 @@ def test_claims_of_one_long_sentence_of_comparisons_grow_linearly():
     cpu(500)
     small, large = cpu(2000), cpu(8000)
     assert large / max(small, 1e-3) < 6.5, f"{small:.3f}s at 2,000 chars, {large:.3f}s at 8,000"
+
+
+def test_a_dataset_after_a_comma_belongs_to_the_next_clause_when_this_one_names_its_own():
+    """'BLEU-4 on SQuAD reaches 17.52, the BLEU-4 on HotpotQA reaches 19.31' (a corpus abstract):
+    each number takes the dataset of its own clause."""
+    from extract.decision import decide
+    text = ("We propose FooQA. The BLEU-4 on SQuAD reaches 17.52, the BLEU-4 on HotpotQA reaches 19.31, "
+            "the BLEU-4 on TibetanQA reaches 25.58.")
+    assert [(n["text"], n["dataset"]) for n in decide(text)["numbers"]] == \
+        [("17.52", "SQuAD"), ("19.31", "HotpotQA"), ("25.58", "TibetanQA")]

@@ -79,6 +79,10 @@ def _ds_on_after(doc: _Doc, n: _Num) -> Any:
     nxt = doc.nums[k] if k < len(doc.nums) and doc.nums[k].sent == n.sent else None
     if nxt is not None and e == nxt.start and _NEXT_CLAUSE.fullmatch(doc.text, s, cands[0].start):
         return _SKIP                # "on A from x to y and on B from u to v": B is the next numbers'
+    if "," in doc.text[s:cands[0].start]:
+        b0, b1 = doc.segment_before(n)
+        if doc.between(evals, b0, b1):
+            return _SKIP            # "BLEU-4 on A reaches 17.52, the BLEU-4 on B ...": A, before it
     return None if len(doc.run_of(evals, cands[0])) > 1 else _ref(cands[0])
 
 

@@ -17,6 +17,7 @@ from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, EXP_VAR, MULT, OK_COMM
 from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, excluded_spans, math_spans
 from .number_about import Raw, count_noun_after, guess_about
+from .claim_metric import HEADS
 from .number_rules import kind_rule
 
 _FORMULA_BEFORE = re.compile(
@@ -324,7 +325,7 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
                     continue
                 named = any(ch.isupper() for ch in word) and not _sentence_initial(text, wpos) \
                     and w not in ("over", "about", "nearly", "only", "with", "all") and w not in _METRIC_WORDS
-                if named and (version and not word.isupper() or plain_int or sized):
+                if named and (version and not HEADS.fullmatch(word) or plain_int or sized):
                     listed = r.end
                     continue                   # Gemini 1.5, MT-Eval 2.0; ICML 2031, Llama 3; AceGPT 7B
                 if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 and not counted \

@@ -392,19 +392,22 @@ def find_names(text: str) -> list[NameCandidate]:
     return score(f)
 
 
-def role_evidence(text: str, name: str) -> tuple[float, float]:
-    """What the text says of ``name`` wherever it is written: (how strongly it presents it as the
-    paper's own, :data:`INTRO_RULES`; how strongly as a dataset, :data:`DATASET_RULES`), the
-    strongest of its occurrences.  For any span, a candidate or not (a model's label is checked
-    against it: :mod:`extract.hybrid.checks`)."""
-    f, own, data, at = _Finder(text), 0.0, 0.0, text.find(name) if name else -1
-    while at >= 0:
-        end = at + len(name)
-        if not (text[at - 1:at].isalnum() or text[end:end + 1].isalnum()):
-            own = max(own, f.intro(at, end).strength)
-            data = max(data, dataset_strength(f.occurrence(at, end, 120))[0])
-        at = text.find(name, end)
-    return own, data
+def role_evidence(text: str, names) -> list[tuple[float, float]]:
+    """What the text says of each of ``names`` wherever it is written: (how strongly it presents
+    it as the paper's own, :data:`INTRO_RULES`; how strongly as a dataset, :data:`DATASET_RULES`),
+    the strongest of its occurrences.  For any span, a candidate or not (a model's label is
+    checked against it: :mod:`extract.hybrid.checks`)."""
+    f, out = _Finder(text), []
+    for name in names:
+        own, data, at = 0.0, 0.0, text.find(name) if name else -1
+        while at >= 0:
+            end = at + len(name)
+            if not (text[at - 1:at].isalnum() or text[end:end + 1].isalnum()):
+                own = max(own, f.intro(at, end).strength)
+                data = max(data, dataset_strength(f.occurrence(at, end, 120))[0])
+            at = text.find(name, end)
+        out.append((own, data))
+    return out
 
 
 def select_names(names, threshold: float = 0.5) -> tuple[list[str], list[str]]:

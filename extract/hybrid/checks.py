@@ -93,24 +93,24 @@ def role_swaps(proposal: Proposal, labels: dict[str, str]) -> list[str]:
     return out
 
 
-def against_the_text(text: str, methods: list[str], datasets: list[str]) -> list[str]:
+def against_the_text(text: str, methods: list[str], datasets: list[str], ruled=None) -> list[str]:
     """Names the model calls a dataset (and not a method) that the text introduces as the
     paper's own, and names it calls a method (and not a dataset) that the text only reports
-    results on, whether or not the rules listed them (a label, or a span the model added)."""
+    results on, whether or not the rules listed them (a label, or a span the model added).
+    ``ruled``: the rules' (methods, datasets), lower-cased; a label the rules gave too was
+    weighed against the text already and is not read again."""
     from ..candidates.name_finder import role_evidence
 
     m_keys, d_keys = {x.lower() for x in methods}, {x.lower() for x in datasets}
+    r_methods, r_datasets = ruled or (frozenset(), frozenset())
+    asked = [(name, "dataset") for name in datasets if name.lower() not in m_keys | r_datasets] + \
+            [(name, "method") for name in methods if name.lower() not in d_keys | r_methods]
+    if not asked:
+        return []
     out = []
-    for name in datasets:
-        if name.lower() not in m_keys:
-            own, data = role_evidence(text, name)
-            if own >= OWN and data < DATASET:
-                out.append(name)
-    for name in methods:
-        if name.lower() not in d_keys:
-            own, data = role_evidence(text, name)
-            if data >= ON and own < NOT_OWN:
-                out.append(name)
+    for (name, label), (own, data) in zip(asked, role_evidence(text, [n for n, _ in asked])):
+        if label == "dataset" and own >= OWN and data < DATASET or label == "method" and data >= ON and own < NOT_OWN:
+            out.append(name)
     return out
 
 
@@ -135,7 +135,9 @@ def contradictions(proposal: Proposal, answer, labels: dict[str, str], methods=(
     swaps = role_swaps(proposal, labels)
     if swaps:
         out.append("roles: " + ", ".join(swaps[:4]))
-    against = against_the_text(proposal.text, list(methods), list(datasets))
+    ruled = ({x.lower() for x in proposal.rules.get("method_names", ())},
+             {x.lower() for x in proposal.rules.get("datasets", ())})
+    against = against_the_text(proposal.text, list(methods), list(datasets), ruled)
     if against:
         out.append("roles against the text: " + ", ".join(against[:4]))
     flips, given = kind_flips(proposal, answer)

@@ -27,7 +27,8 @@ Per name and per number (the model's answer stands everywhere else):
   stays out (:func:`generic`: the guideline's "no generic descriptions");
 * a claim's dataset that is not a dataset of the record, a claim's system that is a dataset
   (and not a method) of the record, or a dataset that is a method (and not a dataset) of it,
-  is no answer; a change is never measured against its own system (:func:`stand_in`);
+  is no answer; a change is never measured against its own system nor a dataset (the
+  rules' compared system stands; the mapping);
 * a null dataset or system is no answer where the rules read one by a rule that reads the text
   outright (:data:`SURE_DATASETS`, :data:`SURE_METHODS`: "on X", "X reaches", the dataset the
   sentence or the one before names; not an anaphor or the discourse of the abstract).  A small

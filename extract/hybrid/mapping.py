@@ -270,8 +270,11 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             stood_in += 1               # the model left this number out: the rules' reading
         model_d = d if d is not None and d.kind != "drop" else None
         value_type, compared_to = _change(claim, model_d, src["claims"], resolve)
-        if combine.claims == "auto" and compared_to and _same(compared_to, method):
-            compared_to = None          # a change is never measured against its own system (.checks)
+        if combine.claims == "auto" and compared_to and (_same(compared_to, method) or compared_to.lower()
+                                                          in names.datasets - names.methods):
+            compared_to = claim.fields()["compared_to"]      # a change is never measured against its own
+            if compared_to and _same(compared_to, method):    # system, nor against a dataset (.checks)
+                compared_to = None
         if src["names"] == "rules" and key in ruled and "value_type" in ruled[key]:
             value_type, compared_to = ruled[key].get("value_type"), ruled[key].get("compared_to")
         if dataset and dataset.lower() not in listed:

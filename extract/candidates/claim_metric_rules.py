@@ -84,9 +84,8 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     return Ref(cut, ps, ps + len(cut)) if len(cut.split()) <= 4 else _SKIP
 
 
-_STOPS = {"that", "which", "from", "in", "on", "of", "for", "with", "and", "to", "across", "over", "by",
-          "at", "than", "out", "per", "is", "are", "was", "were", "while", "whereas", "as", "into",
-          "versus", "vs", "respectively", "compared", "relative", "them", "it"}     # "61% of them": no measure
+_STOPS = set("""that which from in on of for with and to across over by at than out per is are was were while whereas
+as into versus vs respectively compared relative them it""".split())
 
 
 def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
@@ -133,15 +132,15 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
 
 
 # Nouns of occasions a result is counted over ("in 45% of cases"), never what it measures.
-_INSTANCE_NOUNS = {"cases", "trials", "pairs", "instances", "runs", "episodes", "attempts", "seeds",
-                   "scenarios", "tokens", "times", "occasions", "iterations", "steps"}
+_INSTANCE_NOUNS = set("""cases trials pairs instances runs episodes attempts seeds scenarios tokens times occasions
+iterations steps""".split())
 _EVENT_SHARE_BEFORE = re.compile(r"(?:\b(?:in|on)|\b(?:sav|reduc|cut|trim|remov|eliminat)\w*)\s+(?:only\s+|about\s+|"
                                  r"over\s+|nearly\s+|around\s+|up\s+to\s+|just\s+|roughly\s+)?"
                                  r"[\s$~{}]*(?:\\sim|\{\\sim\})?[\s$~{}]*$", re.I)
 _UNIT_NOUNS = {"points", "point", "pp", "percent", "percentage", "times", "fold"}
 _MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}
-_NOT_PLURAL = {"this", "thus", "across", "less", "process", "analysis", "basis", "various", "previous",
-               "its", "has", "was", "does", "is", "as", "us", "plus", "versus", "whereas"}
+_NOT_PLURAL = set("""this thus across less process analysis basis various previous its has was does is as us plus
+versus whereas""".split())
 
 
 def _mt_nearest(doc: _Doc, n: _Num) -> Any:

@@ -104,11 +104,9 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     keep = []
     for w in words:
         gap = doc.text[pos + (keep[-1].end() if keep else 0):pos + w.start()]
-        if not keep and not re.fullmatch(r"\s*", gap):
-            break                   # "0.998, twelve model pairs": a new phrase, not what is counted
-        word = w.group(0).lower()
-        if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*", gap) or \
-                keep and (word in _MODALS or word.endswith("ing")):
+        word = w.group(0).lower()       # (a comma first: "0.998, twelve model pairs" is a new phrase)
+        if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*" if keep else r"\s*", gap) \
+                or keep and (word in _MODALS or word.endswith("ing")):
             break
         keep.append(w)
     while keep and keep[-1].group(0).lower() == "and":
@@ -117,7 +115,7 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
               and w.group(0).lower() not in _NOT_PLURAL]
     if plural:
         keep = keep[:plural[0] + 1]
-    elif not (share and m.end() > 0 and "of" in doc.text[end:pos]):
+    elif not share:                 # (a share has its "of")
         return _SKIP
     if not keep or any(w.group(0).lower() == "and" for w in keep) and not plural:
         return _SKIP

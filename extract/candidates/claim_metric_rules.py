@@ -149,9 +149,7 @@ def _mt_nearest(doc: _Doc, n: _Num) -> Any:
     s, _ = doc.segment_before(n)
     _, e = doc.segment_after(n)
     cands = [p for p in doc.between(doc.metrics, s, e) if p.end <= e and not is_generic(p)]
-    if not cands:
-        return _SKIP
-    return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end))))
+    return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end)))) if cands else _SKIP
 
 
 METRIC_RULES: tuple[tuple[str, str, Rule], ...] = (

@@ -180,9 +180,7 @@ def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
                 return re.match(r"\s*\\[pm][mp]\s*\\?[A-Za-z]", rest) is not None     # 1 \pm \epsilon
             if tok.startswith("\\"):
                 return tok[1:] not in OK_COMMANDS and tok[1:] not in ("%", "cdot")
-            if tok in ("x", "X") and not re.match(r"\s*[xX]\s*[A-Za-z0-9\\]", rest):
-                return False
-            return True
+            return tok not in ("x", "X") or re.match(r"\s*[xX]\s*[A-Za-z0-9\\]", rest) is not None     # 3x: a unit
     return False
 
 

@@ -209,8 +209,6 @@ def _scan(text: str) -> list[Raw]:
         pos = e
         if s > 0 and (text[s - 1].isdigit() or (text[s - 1] == "." and s > 1 and text[s - 2].isdigit())):
             continue
-        if m.group(0).startswith(".") and s > 0 and (text[s - 1].isalnum()):
-            continue
         if len(m.group(0)) > 1 and m.group(0)[0] == "0" and m.group(0)[1].isdigit() or (
                 text[s - 1:s] in "'’" and re.fullmatch(r"\d\d", m.group(0))):
             continue                                        # 000, 007, (ITCS ’12): not a quantity as written

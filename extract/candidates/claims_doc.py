@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -158,6 +159,7 @@ class _Doc:
         self._occ_by_sent: dict[int, list[_Occ]] = {}
         for o in self.occ:
             self._occ_by_sent.setdefault(o.sent, []).append(o)
+        self.firsts = {o.text: o for o in reversed(self.occ)}       # each name's first occurrence
         self.main = self._main_method()
         self.groups = self._number_groups()
         self._memo: dict[Any, Any] = {}
@@ -189,20 +191,14 @@ class _Doc:
         acronym it defines), the earliest on a tie; "" when it names none."""
         if not self.methods:
             return ""
-        seen: dict[str, int] = {}
-        firsts: dict[str, _Occ] = {}
-        for o in self.occ:              # (counted in one pass: many names stay linear)
-            seen[o.text] = seen.get(o.text, 0) + 1
-            firsts.setdefault(o.text, o)
-        counts = {m: seen.get(m, 0) for m in self.methods}
+        seen = Counter(o.text for o in self.occ)     # (counted in one pass: many names stay linear)
+        counts = {m: seen[m] for m in self.methods}
         for m in self.methods:          # "Long Form (LF)": the mentions of the long form go to LF
-            o = firsts.get(m)
-            if o is not None:
-                after = self.text[o.end:o.end + 30]
-                acro = re.match(r"\s*\(\s*([^()]{2,20}?)\s*\)", after)
-                if acro and acro.group(1) in counts:
-                    counts[acro.group(1)] += counts.pop(m, 0)
-        first = {m: firsts[m].start if m in firsts else 10**9 for m in counts}
+            o = self.firsts.get(m)
+            acro = o and re.match(r"\s*\(\s*([^()]{2,20}?)\s*\)", self.text[o.end:o.end + 30])
+            if acro and acro.group(1) in counts:
+                counts[acro.group(1)] += counts.pop(m, 0)
+        first = {m: self.firsts[m].start if m in self.firsts else 10**9 for m in counts}
         return max(counts, key=lambda m: (counts[m], -first[m]))
 
     def _number_groups(self) -> dict[int, list[_Num]]:

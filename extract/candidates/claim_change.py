@@ -235,10 +235,8 @@ _CUE_AFTER = re.compile(rf"[^.;:]{{0,30}}?\b(?:{_alt(_COMPARE)})\b", re.I)
 #: A name by its shape (OFA, PromptRank, LoRA, GPT-4, RT-DETR), for a compared system the
 #: record does not list; generic acronyms are not systems.
 _NAME_SHAPE = re.compile(r"(?<![\w\-.])[A-Z][A-Za-z0-9]*(?:[A-Z]|\d)[\w]*(?:[-.][A-Za-z0-9]+)*")
-_GENERIC = {"sota", "ai", "llm", "llms", "mllm", "mllms", "vlm", "vlms", "lm", "lms", "nlp", "rl", "ml", "dl",
-            "cnn", "cnns", "rnn", "rnns", "gnn", "gnns", "mlp", "mlps", "gpu", "gpus", "cpu", "cpus", "tpu",
-            "flops", "gflops", "tflops", "macs", "api", "apis", "us", "uk", "eu", "usa", "nn", "nns", "ann", "anns",
-            "dnn", "dnns", "snn", "snns", "vit", "vits"}
+_GENERIC = set("""sota ai llm llms mllm mllms vlm vlms lm lms nlp rl ml dl cnn cnns rnn rnns gnn gnns mlp mlps gpu gpus
+cpu cpus tpu flops gflops tflops macs api apis us uk eu usa nn nns ann anns dnn dnns snn snns vit vits""".split())
 
 
 def _shaped(doc: _Doc, n: _Num) -> tuple[list[int], list[Ref]]:
@@ -249,14 +247,9 @@ def _shaped(doc: _Doc, n: _Num) -> tuple[list[int], list[Ref]]:
         sent_s, sent_e = doc.sentence(n)
         # the sentence's own occurrences, metric phrases and numbers (sorted, disjoint: by bisection)
         starts, ends = doc.memo("metric-bounds", lambda: ([p.start for p in doc.metrics], [p.end for p in doc.metrics]))
-        lo, hi = n.i, n.i + 1
-        while lo > 0 and doc.nums[lo - 1].sent == n.sent:
-            lo -= 1
-        while hi < len(doc.nums) and doc.nums[hi].sent == n.sent:
-            hi += 1
         busy = _covering([(o.start, o.end) for o in doc._occ_by_sent.get(n.sent, ())]
                          + [(p.start, p.end) for p in doc.metrics[bisect_right(ends, sent_s):bisect_left(starts, sent_e)]]
-                         + [(m.start, m.end) for m in doc.nums[lo:hi]])
+                         + [(m.start, m.end) for m in doc.between(doc.nums, sent_s, sent_e)])
         refs = [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
                 if not all(part in _GENERIC for part in m.group(0).lower().split("-"))
                 and not busy(m.start(), m.end())]

@@ -84,9 +84,8 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     return Ref(cut, ps, ps + len(cut)) if len(cut.split()) <= 4 else _SKIP
 
 
-_STOPS = {"that", "which", "from", "in", "on", "of", "for", "with", "and", "to", "across", "over", "by",
-          "at", "than", "out", "per", "is", "are", "was", "were", "while", "whereas", "as", "into",
-          "versus", "vs", "respectively", "compared", "relative", "them", "it"}     # "61% of them": no measure
+_STOPS = set("""that which from in on of for with and to across over by at than out per is are was were while whereas
+as into versus vs respectively compared relative them it""".split())
 
 
 def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
@@ -105,11 +104,9 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     keep = []
     for w in words:
         gap = doc.text[pos + (keep[-1].end() if keep else 0):pos + w.start()]
-        if not keep and not re.fullmatch(r"\s*", gap):
-            break                   # "0.998, twelve model pairs": a new phrase, not what is counted
-        word = w.group(0).lower()
-        if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*", gap) or \
-                keep and (word in _MODALS or word.endswith("ing")):
+        word = w.group(0).lower()       # (a comma first: "0.998, twelve model pairs" is a new phrase)
+        if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*" if keep else r"\s*", gap) \
+                or keep and (word in _MODALS or word.endswith("ing")):
             break
         keep.append(w)
     while keep and keep[-1].group(0).lower() == "and":
@@ -118,7 +115,7 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
               and w.group(0).lower() not in _NOT_PLURAL]
     if plural:
         keep = keep[:plural[0] + 1]
-    elif not (share and m.end() > 0 and "of" in doc.text[end:pos]):
+    elif not share:                 # (a share has its "of")
         return _SKIP
     if not keep or any(w.group(0).lower() == "and" for w in keep) and not plural:
         return _SKIP
@@ -133,15 +130,15 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
 
 
 # Nouns of occasions a result is counted over ("in 45% of cases"), never what it measures.
-_INSTANCE_NOUNS = {"cases", "trials", "pairs", "instances", "runs", "episodes", "attempts", "seeds",
-                   "scenarios", "tokens", "times", "occasions", "iterations", "steps"}
+_INSTANCE_NOUNS = set("""cases trials pairs instances runs episodes attempts seeds scenarios tokens times occasions
+iterations steps""".split())
 _EVENT_SHARE_BEFORE = re.compile(r"(?:\b(?:in|on)|\b(?:sav|reduc|cut|trim|remov|eliminat)\w*)\s+(?:only\s+|about\s+|"
                                  r"over\s+|nearly\s+|around\s+|up\s+to\s+|just\s+|roughly\s+)?"
                                  r"[\s$~{}]*(?:\\sim|\{\\sim\})?[\s$~{}]*$", re.I)
 _UNIT_NOUNS = {"points", "point", "pp", "percent", "percentage", "times", "fold"}
 _MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}
-_NOT_PLURAL = {"this", "thus", "across", "less", "process", "analysis", "basis", "various", "previous",
-               "its", "has", "was", "does", "is", "as", "us", "plus", "versus", "whereas"}
+_NOT_PLURAL = set("""this thus across less process analysis basis various previous its has was does is as us plus
+versus whereas""".split())
 
 
 def _mt_nearest(doc: _Doc, n: _Num) -> Any:
@@ -152,9 +149,7 @@ def _mt_nearest(doc: _Doc, n: _Num) -> Any:
     s, _ = doc.segment_before(n)
     _, e = doc.segment_after(n)
     cands = [p for p in doc.between(doc.metrics, s, e) if p.end <= e and not is_generic(p)]
-    if not cands:
-        return _SKIP
-    return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end))))
+    return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end)))) if cands else _SKIP
 
 
 METRIC_RULES: tuple[tuple[str, str, Rule], ...] = (

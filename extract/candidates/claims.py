@@ -65,13 +65,9 @@ def _decide(rules: Sequence[tuple[str, str, Rule]], doc: _Doc, n: _Num, table: s
 
 
 def _number_spans(numbers: Sequence[Any]) -> list[tuple[int, int, str | None]]:
-    out = []
-    for n in numbers:
-        if isinstance(n, dict):
-            out.append((int(n["start"]), int(n["end"]), n.get("kind") or n.get("kind_hint")))
-        else:
-            out.append((n.start, n.end, getattr(n, "kind", None) or getattr(n, "kind_hint", None)))
-    return out
+    def get(n: Any, key: str) -> Any:
+        return n.get(key) if isinstance(n, dict) else getattr(n, key, None)
+    return [(int(get(n, "start")), int(get(n, "end")), get(n, "kind") or get(n, "kind_hint")) for n in numbers]
 
 
 def _names(xs: Sequence[Any]) -> list[str]:

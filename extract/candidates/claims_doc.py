@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -84,7 +85,7 @@ def _covering(spans: list[tuple[int, int]]) -> Callable[[int, int], bool]:
     return overlaps
 
 
-def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, str, str, Ref]]:
+def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, str, Ref]]:
     """Occurrences of a word-prefix of exactly one listed multi-word dataset, itself unlisted,
     as mentions of that dataset: "... benchmarks LibriSpeech test-clean and ... on LibriSpeech"."""
     listed = {d.lower() for d in datasets}
@@ -103,12 +104,12 @@ def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, 
         first = _occurrences(text, [name], "dataset")
         if not first:
             continue
-        ref = Ref(name, first[0][0], first[0][1])
-        out += [(s, e, head, "dataset", ref) for s, e, _, _ in _occurrences(text, [head], "dataset")]
+        out += _occurrences(text, [head], "dataset", Ref(name, first[0][0], first[0][1]))
     return out
 
 
-def _occurrences(text: str, names: Iterable[str], role: str) -> list[tuple[int, int, str, str]]:
+def _occurrences(text: str, names: Iterable[str], role: str, ref: Ref | None = None) -> list[tuple[int, int, str, Any]]:
+    """(start, end, role, ref) of every whole-word occurrence of ``names``."""
     out = []
     for name in names:
         if not name:
@@ -118,7 +119,7 @@ def _occurrences(text: str, names: Iterable[str], role: str) -> list[tuple[int, 
             if (s > 0 and text[s - 1].isalnum() and name[0].isalnum()) or \
                     (e < len(text) and text[e].isalnum() and name[-1].isalnum()):
                 continue
-            out.append((s, e, name, role))
+            out.append((s, e, role, ref))
     return out
 
 
@@ -144,21 +145,21 @@ class _Doc:
         in_metric = _covering([(p.start, p.end) for p in self.metrics])
         systems = [o for o in self._systems(text, set(dataset_keys) | {m.lower() for m in methods})
                    if not in_metric(o[0], o[1])]        # "AP50 (84.9)", "the AUC-ROC (0.91)": a metric
-        found = [o + (None,) for o in _occurrences(text, datasets, "dataset") + _occurrences(text, self.methods, "method")
-                 + systems]
-        found += _short_mentions(text, datasets)
+        found = (_occurrences(text, datasets, "dataset") + _occurrences(text, self.methods, "method") + systems
+                 + _short_mentions(text, datasets))
         found.sort(key=lambda o: (-(o[1] - o[0]), o[0]))
-        taken, on_number = _Disjoint(), _covering([(n.start, n.end) for n in self.nums])
+        taken, on_number = bytearray(len(text)), _covering([(n.start, n.end) for n in self.nums])
         occ = []
-        for s, e, name, role, ref in found:
-            if on_number(s, e) or taken.overlaps(s, e):
+        for s, e, role, ref in found:        # the longest first; none overlaps one taken
+            if on_number(s, e) or 1 in taken[s:e]:
                 continue
-            taken.add(s, e)
+            taken[s:e] = b"\1" * (e - s)
             occ.append(_Occ(text[s:e], s, e, role, self.sent_of(s), ref))
         self.occ = sorted(occ, key=lambda o: o.start)
         self._occ_by_sent: dict[int, list[_Occ]] = {}
         for o in self.occ:
             self._occ_by_sent.setdefault(o.sent, []).append(o)
+        self.firsts = {o.text: o for o in reversed(self.occ)}       # each name's first occurrence
         self.main = self._main_method()
         self.groups = self._number_groups()
         self._memo: dict[Any, Any] = {}
@@ -167,7 +168,7 @@ class _Doc:
         return min(bisect_right(self._sent_ends, pos), len(self.bounds) - 1)
 
     @staticmethod
-    def _systems(text: str, known: set[str]) -> list[tuple[int, int, str, str]]:
+    def _systems(text: str, known: set[str]) -> list[tuple[int, int, str, None]]:
         """Other systems the text names: a model's name (GPT-4o, Llama3-8B), or a name-shaped
         token (digits or capitals inside) that a result verb follows ("Protenix-v2 achieves 87%")
         or, after a comparison, a value ("outperforming YOLOv8-L (50.3 AP)")."""
@@ -182,7 +183,7 @@ class _Doc:
             if is_model_name(tok) or (re.search(r"\d|[A-Z]{2}|[a-z][A-Z]", tok) and len(tok) >= 4 and is_namey(tok)[0]
                                       and (_RESULT_AFTER.match(text, m.end()) or _VALUE_AFTER.match(text, m.end())
                                            and _COMPARED_BEFORE.search(text, max(0, m.start() - 80), m.start()))):
-                out.append((m.start(), m.end(), tok, "system"))
+                out.append((m.start(), m.end(), "system", None))
         return out
 
     def _main_method(self) -> str:
@@ -190,20 +191,14 @@ class _Doc:
         acronym it defines), the earliest on a tie; "" when it names none."""
         if not self.methods:
             return ""
-        seen: dict[str, int] = {}
-        firsts: dict[str, _Occ] = {}
-        for o in self.occ:              # (counted in one pass: many names stay linear)
-            seen[o.text] = seen.get(o.text, 0) + 1
-            firsts.setdefault(o.text, o)
-        counts = {m: seen.get(m, 0) for m in self.methods}
+        seen = Counter(o.text for o in self.occ)     # (counted in one pass: many names stay linear)
+        counts = {m: seen[m] for m in self.methods}
         for m in self.methods:          # "Long Form (LF)": the mentions of the long form go to LF
-            o = firsts.get(m)
-            if o is not None:
-                after = self.text[o.end:o.end + 30]
-                acro = re.match(r"\s*\(\s*([^()]{2,20}?)\s*\)", after)
-                if acro and acro.group(1) in counts:
-                    counts[acro.group(1)] += counts.pop(m, 0)
-        first = {m: firsts[m].start if m in firsts else 10**9 for m in counts}
+            o = self.firsts.get(m)
+            acro = o and re.match(r"\s*\(\s*([^()]{2,20}?)\s*\)", self.text[o.end:o.end + 30])
+            if acro and acro.group(1) in counts:
+                counts[acro.group(1)] += counts.pop(m, 0)
+        first = {m: self.firsts[m].start if m in self.firsts else 10**9 for m in counts}
         return max(counts, key=lambda m: (counts[m], -first[m]))
 
     def _number_groups(self) -> dict[int, list[_Num]]:
@@ -365,19 +360,3 @@ def _pair(doc: _Doc, n: _Num, items: Sequence[Any]) -> Any | None:
             return run[n.i - group[0].i]
     return None
 
-
-class _Disjoint:
-    """A set of disjoint spans with an overlap test in O(log n) (sorted starts and ends)."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-
-    def overlaps(self, s: int, e: int) -> bool:
-        k = bisect_left(self.ends, s + 1)      # the first span ending after s
-        return k < len(self.starts) and self.starts[k] < e
-
-    def add(self, s: int, e: int) -> None:
-        k = bisect_left(self.starts, s)
-        self.starts.insert(k, s)
-        self.ends.insert(k, e)

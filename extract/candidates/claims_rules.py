@@ -208,8 +208,7 @@ def _evals_by_sentence(doc: _Doc) -> list[tuple[int, _Occ | None, bool]]:
 
 
 def _first(doc: _Doc, name: str) -> Ref | None:
-    firsts = doc.memo("first", lambda: {o.text: o for o in reversed(doc.occ)})
-    o = firsts.get(name)
+    o = doc.firsts.get(name)
     return _ref(o) if o else None
 
 

@@ -94,8 +94,6 @@ def contribution_hint(text: str, names=()) -> str | None:
     if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
             or theory < 2 and any(not _NOT_METHOD.match(text, m.end()) for m in _NEW.finditer(text)):
         return _gives("method-after-intro", "theory" if proofs else "method")
-    if theory >= 3 and re.search(r"\b(?:prove|theorem|bound|theoretically)\b", text, re.I):
-        return _gives("theory-words", "theory")
     if _ANALYSIS.search(text):
         return _gives("analysis-words", "analysis" if theory < 3 else "theory")
     if theory >= 2:
@@ -119,7 +117,6 @@ CONTRIBUTION_RULES: tuple[Rule, ...] = (
     Rule("introduced-method-noun", None, "method", "We propose a method for denoising.", "method"),
     Rule("method-after-intro", None, "method (theory when proofs dominate)",
          "We propose to think long and hard about what really happens here with a method.", "method"),
-    Rule("theory-words", None, "theory", "The regret is bounded. We establish a lower bound and prove it is tight.", "theory"),
     Rule("analysis-words", None, "analysis", "We investigate why agents fail at long tasks.", "analysis"),
     Rule("some-theory-words", None, "theory", "The estimator has optimal sample complexity.", "theory"),
     Rule("default-method", None, "method", "Graphs are everywhere in science.", "method"),

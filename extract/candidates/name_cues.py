@@ -128,13 +128,13 @@ SELF_DATASET_BEFORE = EndCue(
 NOUN_CALLED_BEFORE = EndCue(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\s+|that\s+)?"
                             r"(?:we\s+(?:call|name|term|dub)|" + "|".join(_CALLED_WORDS) + r")\s*$",
                             ends=("call", "name", "term", "dub") + _CALLED_WORDS, needs=(_NOUN_WORDS,))
-DATA_FROM_BEFORE = EndCue(
-    r"(?:\b(?:data|images)\s+|\b[a-z]+s\s+(?:drawn|collected|sourced|taken|sampled|filtered)\s+)from\s+(?:the\s+)?(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
-    ends=("from",) + _LIST_ENDS, needs=(("from",),))
-TRAINED_ON_BEFORE = EndCue(
-    r"\b(?:(?:pre-?)?train(?:ed|ing)|fine-?tun(?:ed|ing))\s+(?:\w+\s+){0,2}?on\s+(?:the\s+)?(?:[\d,.]+\s+\w+\s+of\s+(?:the\s+)?)?"
-    r"(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
-    ends=("on", "of") + _LIST_ENDS, needs=(("train", "tun"),))
+# a list of names still open ("from X, Y and "), each with a version ("v2", "2.0") or not
+_OPEN_LIST = r"(?:[\w\-.&]+(?:\s+v?\d+(?:\.\d+)*)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$"
+DATA_FROM_BEFORE = EndCue(r"(?:\b(?:data|images)\s+|\b[a-z]+s\s+(?:drawn|collected|sourced|taken|sampled|filtered)\s+)"
+                          r"from\s+(?:the\s+)?" + _OPEN_LIST, ends=("from",) + _LIST_ENDS, needs=(("from",),))
+TRAINED_ON_BEFORE = EndCue(r"\b(?:(?:pre-?)?train(?:ed|ing)|fine-?tun(?:ed|ing))\s+(?:\w+\s+){0,2}?on\s+(?:the\s+)?"
+                           r"(?:[\d,.]+\s+\w+\s+of\s+(?:the\s+)?)?" + _OPEN_LIST,
+                           ends=("on", "of") + _LIST_ENDS, needs=(("train", "tun"),))
 _OUR_NEW = ("new", "novel", "proposed", "resulting")
 OUR_BEFORE = EndCue(r"\bour\s+(?:(?:" + "|".join(_OUR_NEW) + r")\s+)?$", ends=("our",) + _OUR_NEW, needs=(("our",),))
 # "the proposed X": the paper's own X ("the recently proposed X" does not end so)

@@ -165,8 +165,7 @@ class _Finder:
         t = self.text
         in_math = SpanIndex(math_spans(t)).find
         for m in TOKEN.finditer(t):
-            tok = m[0].rstrip(".")
-            s = m.start()
+            tok, s = m[0].rstrip("."), m.start()
             e = s + len(tok)
             if in_math(s):
                 continue
@@ -277,12 +276,10 @@ class _Finder:
             words = phrase.split()
             if any(w.lower() in ("we", "is", "are", "can", "and", "or", "a", "an", "the") for w in words):
                 continue                                    # "DisCo a novel technique": a name and its gloss
-            s = m.end()
-            e = s + len(phrase)
+            s, e = m.end(), m.end() + len(phrase)
             follow = t[e:e + 80]
             appos = bool(cue.APPOSITIVE.search(follow)) or follow.lstrip().startswith(("(", ":"))
-            if words[0].islower() and "-" not in words[0] and not appos and (
-                    words[0].endswith("ing") or words[0].endswith("ly")):
+            if words[0].islower() and "-" not in words[0] and not appos and words[0].endswith(("ing", "ly")):
                 continue                                    # "we propose using ...", "... training X"
             capital = all(w[:1].isupper() for w in words if w.lower() not in FUNCTION_WORDS)
             if capital:

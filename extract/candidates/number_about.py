@@ -55,9 +55,6 @@ def count_noun_after(text: str, end: int) -> str | None:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if lw in ("and", "or") and phrase and nxt[:1].isalpha() and nxt.lower() not in _FUNCTION:
             continue                                    # 40 Rust and Go projects
-        if lw in (".", ";", ":", "(", ")") or lw in ("and", "or", "than", "of", "in", "on", "for",
-                                                     "to", "with", "from", "by", "that", "which"):
-            break
         if lw == ",":
             if not phrase:
                 break

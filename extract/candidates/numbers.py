@@ -182,9 +182,7 @@ def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
                 return re.match(r"\s*\\[pm][mp]\s*\\?[A-Za-z]", rest) is not None     # 1 \pm \epsilon
             if tok.startswith("\\"):
                 return tok[1:] not in OK_COMMANDS and tok[1:] not in ("%", "cdot")
-            if tok in ("x", "X") and not re.match(r"\s*[xX]\s*[A-Za-z0-9\\]", rest):
-                return False
-            return True
+            return tok not in ("x", "X") or re.match(r"\s*[xX]\s*[A-Za-z0-9\\]", rest) is not None     # 3x: a unit
     return False
 
 
@@ -212,8 +210,6 @@ def _scan(text: str) -> list[Raw]:
         s, e = m.span()
         pos = e
         if s > 0 and (text[s - 1].isdigit() or (text[s - 1] == "." and s > 1 and text[s - 2].isdigit())):
-            continue
-        if m.group(0).startswith(".") and s > 0 and (text[s - 1].isalnum()):
             continue
         if len(m.group(0)) > 1 and m.group(0)[0] == "0" and m.group(0)[1].isdigit() or (
                 text[s - 1:s] in "'’" and re.fullmatch(r"\d\d", m.group(0))):

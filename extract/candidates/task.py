@@ -161,9 +161,7 @@ def task_candidates(text: str) -> list[TaskCandidate]:
     """Ranked task phrase candidates of ``text`` (best first, distinct, each 1-12 words).
     One abstract asks for them three times (the hint, the exported task, the phrases
     offered): they are computed once (outside a rule-firing trace, which must see them fire)."""
-    if not isinstance(text, str) or tracing():
-        return _task_candidates(text)
-    return list(_task_candidates_once(text))
+    return list(_task_candidates_once(text)) if isinstance(text, str) and not tracing() else _task_candidates(text)
 
 
 @lru_cache(maxsize=8)

@@ -31,20 +31,13 @@ I2V TTI TTA KB KBs VLA VLAs LRM LRMs MCQ STEM SAT SMT CAD CFD FEM XAI AGI ASI SA
 
 # Pretrained-model families: a token starting with one of these followed by a digit, a hyphen,
 # a dot or nothing is a model name (Llama3-8B, GPT-4o, Qwen2.5-7B, BERT-base, SD-Turbo).
-MODEL_FAMILIES = (
-    "gpt", "chatgpt", "llama", "codellama", "qwen", "qwq", "mistral", "mixtral", "gemma", "phi",
-    "claude", "gemini", "bert", "roberta", "deberta", "distilbert", "albert", "electra", "t5",
-    "flan", "bart", "vit", "deit", "swin", "resnet", "resnext", "vgg", "alexnet", "efficientnet",
-    "mobilenet", "convnext", "clip", "siglip", "blip", "dino", "dinov2", "deepseek", "olmo",
-    "pythia", "opt", "bloom", "falcon", "sd", "sdxl", "flux", "whisper", "wav2vec", "hubert",
-    "palm", "llava", "internvl", "internlm", "baichuan", "chatglm", "glm", "vicuna", "alpaca",
-    "starcoder", "codex", "o1", "o3", "o4", "grok", "kimi", "sam", "dall", "imagen", "stablelm",
-    "tinyllama", "smollm", "granite", "command", "yi", "minicpm", "cogvlm", "pixart", "unet",
-    "gpt2", "gpt3", "xlnet", "longformer", "mamba", "rwkv", "stable",
-)
-MODEL_SUFFIXES = ("base", "large", "small", "mini", "tiny", "instruct", "chat", "turbo", "xl",
-                  "xxl", "pro", "flash", "sonnet", "opus", "haiku", "coder", "vl", "it", "hf",
-                  "nano", "ultra", "medium", "preview", "distill")
+MODEL_FAMILIES = tuple("""gpt chatgpt llama codellama qwen qwq mistral mixtral gemma phi claude gemini bert roberta
+deberta distilbert albert electra t5 flan bart vit deit swin resnet resnext vgg alexnet efficientnet mobilenet
+convnext clip siglip blip dino dinov2 deepseek olmo pythia opt bloom falcon sd sdxl flux whisper wav2vec hubert palm
+llava internvl internlm baichuan chatglm glm vicuna alpaca starcoder codex o1 o3 o4 grok kimi sam dall imagen stablelm
+tinyllama smollm granite command yi minicpm cogvlm pixart unet gpt2 gpt3 xlnet longformer mamba rwkv stable""".split())
+MODEL_SUFFIXES = tuple("""base large small mini tiny instruct chat turbo xl xxl pro flash sonnet opus haiku coder vl
+it hf nano ultra medium preview distill""".split())
 
 # Very common public benchmarks / corpora (prefix families).
 KNOWN_DATASETS = (

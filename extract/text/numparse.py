@@ -24,10 +24,8 @@ SCI = re.compile(r"\s*(?:\\times|×|x|\\cdot|·|\*)\s*10\s*\^\s*(?:\{\s*([-+−]
 
 MULT = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12,
          "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-ATTACHED_UNITS = {"ms", "s", "h", "hr", "hrs", "min", "GB", "MB", "TB", "KB", "kB", "dB", "Hz",
-                   "kHz", "MHz", "GHz", "fps", "pp", "bp", "x", "X", "mm", "cm", "km", "W", "kW",
-                   "GW", "J", "kJ", "FLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "FLOPS", "TFLOPS", "bps",
-                   "Gbps", "Mbps", "ns", "us", "µs", "μs", "sec", "mins", "ppm", "°", "°C", "°F"}
+ATTACHED_UNITS = set("""ms s h hr hrs min GB MB TB KB kB dB Hz kHz MHz GHz fps pp bp x X mm cm km W kW GW J kJ FLOPs
+GFLOPs TFLOPs PFLOPs FLOPS TFLOPS bps Gbps Mbps ns us µs μs sec mins ppm ° °C °F""".split())
 SPACED_UNIT = re.compile(
     r"\s?(?:(?P<pct>\\%|%|\$\s*\\%\s*\$)|(?P<times>×|\\times(?![A-Za-z])|\$\s*\\times\s*\$)"
     r"|(?P<word>percent(?:age points?)?|pp|ms|ns|GB|MB|TB|KB|dB|Hz|kHz|MHz|GHz|fps|FLOPs|GFLOPs|"
@@ -40,10 +38,8 @@ UNIT_NORMAL = {"percent": "%", "percentage point": "pp", "percentage points": "p
                 "seconds": "s", "sec": "s", "minutes": "min", "mins": "min", "days": "d",
                 "GPU hours": "GPU-hours", "GPU-hours": "GPU-hours"}
 # LaTeX commands that may sit right before a number without making it part of a formula.
-OK_COMMANDS = {"sim", "approx", "pm", "mp", "times", "leq", "geq", "le", "ge", "lt", "gt",
-                "textbf", "mathbf", "textit", "emph", "text", "mathrm", "underline", "boldsymbol",
-                "bf", "quad", "qquad", "left", "right", "ldots", "dots", "cdots", "in",
-                "textrm", "mathit", "textsc", "textsf", "mathsf", "simeq", "Delta"}
+OK_COMMANDS = set("""sim approx pm mp times leq geq le ge lt gt textbf mathbf textit emph text mathrm underline
+boldsymbol bf quad qquad left right ldots dots cdots in textrm mathit textsc textsf mathsf simeq Delta""".split())
 WRAP_OPEN = re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
                         r"textrm|mathit|textsc|textsf|mathsf)\{$")
 VAR_PREFIX = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")

@@ -121,7 +121,7 @@ def score(self) -> list[NameCandidate]:
                              t[max(0, lf.start - 30):lf.start], re.I):
                 continue
             i, ss, se = self.sent(a.start)
-            ps = 0 if __import__("os").environ.get("WIDE") else (self.bounds[i - 1][0] if i > 0 else ss)
+            ps = self.bounds[i - 1][0] if i > 0 else ss       # the sentence before counts too
             near = takewhile(lambda j: intro_at[j][0] < se, range(bisect_left(intro_at, (ps,)), len(intro_at)))
             if any(intro_at[j][1] != a.text for j in near):
                 fire("co-introduced")

@@ -109,6 +109,7 @@ def test_the_default_lets_the_rules_decide_an_abstract_whose_reading_swaps_roles
     rec = _run(cli, server, tmp_path, TEXT, [swapped])
     prov = rec["provenance"]
     assert prov["decided"]["names"] == "rules" and prov["checks"][0].startswith("roles: FooNet")
+    assert set(prov["decided"].values()) == {"rules"}       # claims too: the model stood in for nothing
     rules = _run(cli, None, tmp_path, TEXT, [], "--backend", "rules", name="r", cache="r")
     strip = lambda e: {**e, "numbers": [{k: v for k, v in n.items() if k != "rules_agree"}  # noqa: E731
                                         for n in e["numbers"]]}

@@ -153,27 +153,30 @@ def generic(name: str) -> bool:
 
 
 class Names(NamedTuple):
-    """A record's names, lower-cased, for the claims' consistency checks."""
+    """A record's names, lower-cased, for the claims' consistency checks: the names that are
+    only a dataset of it and those that are only a method."""
 
-    methods: frozenset
-    datasets: frozenset
+    data_only: frozenset
+    method_only: frozenset
 
     @classmethod
     def of(cls, methods, datasets) -> "Names":
-        return cls(frozenset(x.lower() for x in methods), frozenset(x.lower() for x in datasets))
+        m, d = frozenset(x.lower() for x in methods), frozenset(x.lower() for x in datasets)
+        return cls(d - m, m - d)
 
 
-def stand_in(model: tuple, rules: tuple, rule_names: tuple, names: Names, listed_only: bool = True) -> tuple[tuple, int]:
+def stand_in(model: tuple, rules: tuple, rule_names: tuple, names: Names, listed=None) -> tuple[tuple, int]:
     """A number's (metric, dataset, system) from the model's reading, where it is an answer,
     and the rules' reading (with the record's final names; ``rule_names``: the claims rules that
-    gave it) where it is not; and how many fields the rules stood in for."""
+    gave it) where it is not; and how many fields the rules stood in for.  ``listed``: the
+    record's datasets, lower-cased, when a claim may name no other."""
     (metric, dataset, method), (r_metric, r_dataset, r_method) = model, rules
     fixed = 0
-    if dataset and listed_only and dataset.lower() not in names.datasets:
+    if dataset and listed is not None and dataset.lower() not in listed:
         dataset = None                  # a phrase the record does not list ("54 existing datasets")
-    if dataset and dataset.lower() in names.methods - names.datasets:
+    if dataset and dataset.lower() in names.method_only:
         dataset, fixed = r_dataset, fixed + 1       # a method of the record is no dataset
-    if method and method.lower() in names.datasets - names.methods:
+    if method and method.lower() in names.data_only:
         method, fixed = r_method, fixed + 1         # nor a dataset a system
     if metric is None and r_metric:
         metric = r_metric               # a null metric is no answer
@@ -182,3 +185,13 @@ def stand_in(model: tuple, rules: tuple, rule_names: tuple, names: Names, listed
     if method is None and r_method is not None and rule_names[2] in SURE_METHODS:
         method, fixed = r_method, fixed + 1
     return (metric, dataset, method), fixed
+
+
+def reference(compared: str | None, rules_compared: str | None, method: str | None, names: Names) -> str | None:
+    """A change's compared system: never its own system nor a dataset of the record (then the
+    rules' reading stands, unless it is the system itself)."""
+    def own(x):
+        return bool(x) and bool(method) and x.strip().lower() == method.strip().lower()
+    if compared and (own(compared) or compared.lower() in names.data_only):
+        compared = None if own(rules_compared) else rules_compared
+    return compared

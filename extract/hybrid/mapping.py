@@ -27,7 +27,7 @@ from ..errors import UsageError
 from ..grounding import Aligner
 from ..text import parse_number_at
 from .answer import _ID
-from .checks import Names, contradictions, generic, introduced, stand_in
+from .checks import Names, contradictions, generic, introduced, reference, stand_in
 from .proposal import Proposal
 
 SOURCES = ("model", "rules", "auto")
@@ -223,7 +223,6 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
     decided = dict(src)
     methods, datasets = said if src["names"] == "model" else \
         _names(proposal, answer, src["names"], resolve, checked=combine.names == "auto")
-    methods, datasets = list(methods), list(datasets)
     contribution = answer.contribution if src["contribution"] == "model" else proposal.rules["contribution"]
     ruled = proposal.rules_numbers()
     kept = []                       # (key, candidate, the model's decision or None, kind)
@@ -256,10 +255,10 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             mine = ruled.get(key)       # the rules' own reading of this number (none if added)
             agree = mine is not None and d.kind == mine.get("kind") and _same(m_dataset, mine.get("dataset")) \
                 and _same(m_method, mine.get("method"))
-            if combine.claims == "auto":    # the model's reading, where it is an answer (.checks)
+            if combine.claims == "auto" and src["claims"] == "model":  # its reading, where it is an answer
                 (m_metric, m_dataset, m_method), fixed = stand_in(
                     (m_metric, m_dataset, m_method), (metric, dataset, method), claim.rules, names,
-                    listed_only=combine.number_datasets == "listed")
+                    listed if combine.number_datasets == "listed" else None)
                 stood_in += fixed
             if src["claims"] == "model":
                 metric, dataset, method = m_metric, m_dataset, m_method
@@ -270,11 +269,8 @@ def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Comb
             stood_in += 1               # the model left this number out: the rules' reading
         model_d = d if d is not None and d.kind != "drop" else None
         value_type, compared_to = _change(claim, model_d, src["claims"], resolve)
-        if combine.claims == "auto" and compared_to and (_same(compared_to, method) or compared_to.lower()
-                                                          in names.datasets - names.methods):
-            compared_to = claim.fields()["compared_to"]      # a change is never measured against its own
-            if compared_to and _same(compared_to, method):    # system, nor against a dataset (.checks)
-                compared_to = None
+        if combine.claims == "auto" and src["claims"] == "model":
+            compared_to = reference(compared_to, claim.fields()["compared_to"], method, names)
         if src["names"] == "rules" and key in ruled and "value_type" in ruled[key]:
             value_type, compared_to = ruled[key].get("value_type"), ruled[key].get("compared_to")
         if dataset and dataset.lower() not in listed:

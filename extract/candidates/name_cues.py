@@ -150,6 +150,16 @@ OBJECT_APPOSITIVE_BEFORE = EndCue(
     needs=(NAMING_STEMS,))
 # what closes such an appositive: not a list's next item ("datasets, UBFC-rPPG, PURE and")
 APPOSITIVE_CLOSES = re.compile(r"^['\"”’]?\s*(?:[.;(]|—|:|$|,(?!\s*[A-Z][\w\-]*\s*(?:,|and\b|or\b))|\s+(?:which|that)\b)")
+# "an Illumination Preserving Module (IPM) is proposed to", "the viewport proposal network (VP-net) is
+# developed": a name introduced in the passive (``strong``: a verb that introduces whatever the article;
+# "X is designed to" also describes an existing X, so the weak verbs only after "a"/"an"); never "BERT
+# is introduced as the backbone", nor a bare name ("Unsupervised domain adaptation (UDA) is proposed to")
+PASSIVE_INTRO_AFTER = re.compile(
+    r"^\)?\s*(?:\(\s*[^()]{1,30}\))?\s*,?\s+(?:is|are)\s+(?:(?:\w+ly|also|further|then|first|here|hereby)\s+)?"
+    r"(?:(?P<strong>proposed|introduced|presented|devised|put\s+forward)|designed|developed|constructed|built)\b"
+    r"(?!\s+(?:as|by|in)\b)")
+ARTICLE_BEFORE = re.compile(r"(?:^|[^\w\-])(?:(?P<a>a|an)|the)\s+(?:(?!" + _CLOSED + r"|using\b)[\w\-'’]+\s+){0,4}"
+                            r"(?:\(\s*)?$", re.I)
 PROPOSED_BEFORE = EndCue(r"\bthe\s+proposed\s+$", ends=("proposed",), needs=(("proposed",),))
 NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"
 DATASET_BEFORE = EndCue(

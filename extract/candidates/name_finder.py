@@ -61,8 +61,9 @@ _CALLED_LOWERCASE = re.compile(
     r"\b" + _NAMING + r"\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
     r"{0,2})(?=\s*(?:[,.;:(]|$))")
 
-# What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$")
+# What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$"), and the cue of each group
 _WRAPPERS = "*_`\\\"“$"
+_WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code", "q": "quoted"}
 # Runs of capitalized words (capitalized_runs, spelled_acronyms); the look-behind after the
 # first capital (re scans for a capital fast)
 _CAPITALIZED_RUN = re.compile(r"(?:[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
@@ -130,29 +131,23 @@ class _Finder:
                 if t[start:end].count(opener) >= t[start:end].count(ch):
                     break
             end -= 1
-        if end - start < 2 or end - start > 90:
-            return None
         s = t[start:end]
-        if not any(ch.isalpha() for ch in s):
+        if end - start < 2 or end - start > 90 or not any(ch.isalpha() for ch in s):
             return None
-        a = self.aggs.get(s)
-        if a is None:
+        if (a := self.aggs.get(s)) is None:
             a = self.aggs[s] = Evidence(s, start, end, shape=shape)
         elif start < a.start:
             a.start, a.end = start, end
         a.cues |= cues
-        a.method = max(a.method, method)
-        a.dataset = max(a.dataset, dataset)
-        if shape and not a.shape:
-            a.shape = shape
+        a.method, a.dataset = max(a.method, method), max(a.dataset, dataset)
+        a.shape = a.shape or shape
         if partner is not None:
             a.partners.add(partner.text)
             partner.partners.add(a.text)
         return a
 
     def occurrence(self, start: int, end: int, window: int) -> Occurrence:
-        _, ss, se = self.sent(start)
-        return Occurrence(self.text, start, end, (ss, se), window, self.memo)
+        return Occurrence(self.text, start, end, self.sent(start)[1:], window, self.memo)
 
     def intro(self, start: int, end: int) -> Occurrence:
         """The occurrence text[start:end] with the :data:`INTRO_RULES` applied: how strongly
@@ -203,13 +198,11 @@ class _Finder:
         if self.text.isascii() and "$" not in self.text:
             return                  # (every symbol is a non-ASCII character or written in $...$)
         for m in SYMBOL_NAME.finditer(self.text):
-            s, e = m.span()
             rest = m.group("rest")
-            suffix = any(rest.lower().endswith(x.lower()) for x in DATASET_SUFFIXES)
             ok, shape = is_namey(rest)
-            if suffix or ok:
+            if ok or any(rest.lower().endswith(x.lower()) for x in DATASET_SUFFIXES):
                 fire("symbol-led-name")
-                self.add(s, e, {"symbol"}, shape=shape or "symbol")
+                self.add(*m.span(), {"symbol"}, shape=shape or "symbol")
 
     def acronyms(self) -> None:
         for d in acronym_definitions(self.text):
@@ -253,8 +246,7 @@ class _Finder:
                     fire("introduced-math")
                     self.add(s, e, {"math"} | occ.cues, method=occ.strength)
                 continue
-            cue = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code",
-                   "q": "quoted"}[kind]
+            cue = _WRAP_CUES[kind]
             if kind == "q" and (len(inner.split()) > 4 or inner[:1].islower() and " " in inner):
                 continue
             fire("wrapped-" + cue)
@@ -378,14 +370,9 @@ def find_names(text: str) -> list[NameCandidate]:
     if not isinstance(text, str) or not text:
         return []
     f = _Finder(text)
-    f.tokens()
-    f.symbol_names()
-    f.acronyms()
-    f.wrapped()
-    f.introduced_phrases()
-    f.dataset_lists()
-    f.capitalized_runs()
-    f.spelled_acronyms()
+    for find in (f.tokens, f.symbol_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
+                 f.capitalized_runs, f.spelled_acronyms):
+        find()
     return score(f)
 
 

@@ -12,9 +12,8 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
-from ..text.cues import WE_STARTS, we
-from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES,
-                            is_known_dataset)
+from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES, WE_STARTS,
+                            is_known_dataset, we)
 from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, math_spans
@@ -76,14 +75,6 @@ _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
 _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
                               r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$")
 _ED_SUFFIX = re.compile(r"[-‐–][a-z]{3,}ed$")
-
-
-@lru_cache(maxsize=1 << 14)     # per token: the same words recur across abstracts
-def _compound_modifier(tok: str) -> bool:
-    """"LLM-based", "GPU-accelerated", "CLIP-conditioned": a modifier, not a name."""
-    return bool(_MODIFIER_SUFFIX.search(tok.lower()) or _ED_SUFFIX.search(tok))
-
-
 # A dataset_lists item and a list of them (the item written once: "A X|B X" as "(?:A|B) X", same matches)
 _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
          r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
@@ -100,6 +91,13 @@ _AFTER_NOUN = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:
 _ADJECTIVES = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
 _BEFORE_NOUN = re.compile(r"(?=[oatw])(?:\b(?:on|across|the|and|with)\s+)" + _ADJECTIVES + r"(?P<lst>" + _LIST
                           + r")\s+(?:" + DATASET_NOUNS + r")\b")
+
+
+@lru_cache(maxsize=1 << 14)     # per token: the same words recur across abstracts
+def _compound_modifier(tok: str) -> bool:
+    """"LLM-based", "GPU-accelerated", "CLIP-conditioned": a modifier, not a name."""
+    return bool(_MODIFIER_SUFFIX.search(tok.lower()) or _ED_SUFFIX.search(tok))
+
 
 __all__ = ["NameCandidate", "find_names", "role_evidence", "select_names"]
 

@@ -18,6 +18,11 @@ __all__ = ["ACRO_BEFORE_PAREN", "ACRO_PAREN", "Definition", "acronym_definitions
 ACRO_PAREN = re.compile(
     r"\(\s*(?:\\text\w*\{|\*\*|\\mathrm\{)?(?P<acr>[A-Za-z][A-Za-z0-9]*(?:[-‐–/+&][A-Za-z0-9]+)*)"
     r"(?:\}|\*\*)?\s*(?:[;,][^()]{0,40})?\)")
+# "ACR (Long Form)": the other order Schwartz & Hearst read, an acronym followed by its long
+# form in parentheses ("we propose RPKD (Random Prototype Knowledge Distillation)").
+# (the look-behind after the first capital: re scans for a capital fast)
+ACRO_BEFORE_PAREN = re.compile(
+    r"(?P<acr>[A-Z](?<![\w\-][A-Z])[A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z][^()\n;]{2,120}?)\s*\)")
 
 
 def upper_count(s: str) -> int:
@@ -88,13 +93,6 @@ class Definition:
     long: str | None
     long_start: int | None
     long_end: int | None
-
-
-# "ACR (Long Form)": the other order Schwartz & Hearst read, an acronym followed by its long
-# form in parentheses ("we propose RPKD (Random Prototype Knowledge Distillation)").
-# (the look-behind after the first capital: re scans for a capital fast)
-ACRO_BEFORE_PAREN = re.compile(
-    r"(?P<acr>[A-Z](?<![\w\-][A-Z])[A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z][^()\n;]{2,120}?)\s*\)")
 
 
 def _reverse_definitions(text: str) -> list[Definition]:

@@ -150,7 +150,7 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTok
 
 
 def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int] | None) -> bool:
-    """Digits of a formula that state no quantity (see above), or digits inside an exponent or
+    """Digits of a formula that state no quantity (see _DOMAIN_BEFORE's comment), or digits inside an exponent or
     subscript group that is still open ("k^{\\lceil p/2 \\rceil + 1}", "W^(w+1)")."""
     before = text[max(0, s - 40):s]
     if _DOMAIN_BEFORE.search(before) or re.search(r"=\s*(?:\d+\s*,\s*)*$", before) and _INDEX_AFTER.match(text, e):

@@ -41,8 +41,7 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
         letters = letters[:-1] if letters[-1] == "s" else letters
     if len(letters) < 2:
         return None
-    lo = paren
-    nwords = 0
+    lo, nwords = paren, 0
     max_words = min(len(letters) + 5, len(letters) * 2)
     while lo > 0 and nwords <= max_words:
         lo -= 1

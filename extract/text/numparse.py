@@ -102,9 +102,7 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
         suffix = m.group("suffix")
         value *= MULT.get(suffix, 1.0)
         unit = UNIT_NORMAL.get(suffix, suffix) if suffix and suffix not in MULT else None
-        if m.group("sign") in ("-", "−"):
-            value = -value
-        return value, unit
+        return (-value if m.group("sign") in ("-", "−") else value), unit
     return None
 
 

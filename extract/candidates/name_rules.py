@@ -146,6 +146,9 @@ INTRO_RULES: tuple[Rule, ...] = (
          "Across all tasks our FlowNet stays ahead.", "FlowNet"),
     Rule("the-proposed", lambda o: cue.PROPOSED_BEFORE.search(o.before) and not o.used_before, ("max", 0.7, {"our"}),
          "Knowledge distillation is common. Experiments show that the proposed DoKTra framework helps.", "DoKTra"),
+    Rule("object-appositive", lambda o: o.strength < 0.75 and cue.APPOSITIVE_CLOSES.match(o.after(40))
+         and cue.OBJECT_APPOSITIVE_BEFORE.search(o.before), ("max", 0.75, {"we-propose"}),
+         "We propose an end-to-end model for this task, FSS-Net, that reads signs.", "FSS-Net"),
     Rule("appositive-in-intro", lambda o: cue.APPOSITIVE.search(o.after(120)) and (o.in_intro_sentence or o.strength),
          ("max", 0.75, {"appositive"}), "We also describe TreeRL, a new algorithm for planning.", "TreeRL"),
     Rule("appositive", lambda o: cue.APPOSITIVE.search(o.after(120)) and not (o.in_intro_sentence or o.strength),

@@ -247,7 +247,8 @@ class _Doc:
 
     def run_of(self, items: list[Any], o: Any) -> list[Any]:
         """The coordinated run of ``items`` that holds ``o``."""
-        return self.memo(("run-of", id(items)), lambda: (items, {it.start: run for run in self.runs(items) for it in run}))[1][o.start]
+        return self.memo(("run-of", id(items)),
+                         lambda: (items, {it.start: run for run in self.runs(items) for it in run}))[1][o.start]
 
     def runs(self, items: Sequence[Any]) -> list[list[Any]]:
         """Coordinated runs of spans ("A, B and C"), once per list."""

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from ..text.literal import bounded_starts
 from ..text.acronyms import upper_count
-from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_name
+from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_family, is_model_name
 from . import name_cues as cue
 from .name_shapes import COINAGE_SUFFIX_WORDISH
 from .rules import Rule, fire, first
@@ -357,7 +357,9 @@ def _weak(v: Verdict):
 # The role and score of a candidate: the first rule that holds decides (None: dropped).
 ROLE_RULES: tuple[Rule, ...] = (
     Rule("model-role", lambda v: ("model-pattern" in v.cues or "model-cue" in v.cues) and v.method < 0.75
-         and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues, lambda v: ("model", 0.05),
+         and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues
+         and not ("model-cue" not in v.cues and "dataset-cue" in v.cues and v.dataset >= 0.8
+                  and not is_model_family(v.text)), lambda v: ("model", 0.05),
          "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
     Rule("uncued-run", lambda v: v.shape == "run" and v.method < 0.5 and v.dataset < 0.5, lambda v: None,
          "Results from New York Times articles follow.", "New York Times"),

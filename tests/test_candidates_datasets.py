@@ -79,3 +79,12 @@ def test_short_mention_resolves_to_the_one_listed_dataset_it_heads():
 def test_model_shaped_dataset_names(text, kept, dropped):
     got = _datasets(text)
     assert all(k in got for k in kept) and not any(d in got for d in dropped)
+
+
+def test_year_and_version_belong_to_the_dataset_name():
+    text = ("Our model reaches 85.3% mIoU on the PASCAL VOC 2012 dataset and 71.2 AP on COCO 2017, beating "
+            "DeepLab by 2.1 points on NYU Depth v2. The NeurIPS 2018 challenge is not a dataset.")
+    got = _datasets(text)
+    assert {"PASCAL VOC 2012", "COCO 2017", "NYU Depth v2"} <= set(got)
+    assert not {"PASCAL VOC", "NYU Depth", "v2", "NeurIPS 2018"} & set(got)
+    assert _claims(text)["85.3%"][0] == "PASCAL VOC 2012" and _claims(text)["2.1"][0] == "NYU Depth v2"

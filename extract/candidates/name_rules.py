@@ -267,6 +267,8 @@ FINDER_RULES: tuple[Rule, ...] = (
          "Results on the TabArena and WikiSQL benchmarks improve.", "WikiSQL"),
     Rule("capitalized-run", None, "a multi-word Capitalized Name",
          "We evaluate on the Open Patent Corpus benchmark.", "Open Patent Corpus"),
+    Rule("dated-name", None, "a year or a version belongs to the name", "We test on the PASCAL VOC 2012 set.",
+         "PASCAL VOC 2012"),
     Rule("run-after-initial-word", None, "a run without its sentence-initial word",
          "Across Open Web Tables, accuracy improves.", "Open Web Tables"),
 )

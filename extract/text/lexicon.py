@@ -103,6 +103,7 @@ _KNOWN_LENGTHS, _KNOWN = _prefixes(KNOWN_DATASETS)
 
 
 @lru_cache(maxsize=1 << 16)     # hot: called on every name-shaped token
+@lru_cache(maxsize=1 << 16)     # hot: called per token (the claims' other systems)
 def is_model_family(tok: str) -> bool:
     """A name of one of :data:`MODEL_FAMILIES` (ResNet-101, BERT, Llama3-8B), not only of a
     model's shape (a size or a suffix: "Human3.6M" and "Persona-Chat" are datasets' names too)."""
@@ -114,6 +115,7 @@ def is_model_family(tok: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=1 << 16)
 def is_model_name(tok: str) -> bool:
     """A pretrained model's name (Llama3-8B, GPT-4o, Qwen2.5-7B, BERT-base), by family and
     size/version shape."""

@@ -43,6 +43,10 @@ from .record import build_record, error_entry
 from .summary import Summary, settle_problem
 
 
+#: what :meth:`Extractor._lend` computes in this process (the workers' names for it)
+_HERE = {"propose": hybrid.propose}
+
+
 def oversize(text: str, max_chars: int) -> str | None:
     """Why an abstract is not sent (too long), or None."""
     if len(text) > max_chars:
@@ -112,6 +116,7 @@ class Extractor:
         self._fingerprint = c.fingerprint
         self.identity = c.identity         # the configuration records are made with
         self._proposals: RulesPool | None = None     # the hybrid proposals' worker pool
+        self._lending = False              # the event loop computes proposals (see _lend)
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
@@ -221,12 +226,28 @@ class Extractor:
         proposals are computed ahead of the requests)."""
         if self._proposals is None:
             return self.request(item)
-        proposal = await asyncio.wrap_future(self._proposals.submit("propose", item.text, item.title))
+        future = self._proposals.submit("propose", item.text, item.title)
+        if not self._lending:
+            self._lending = True
+            asyncio.get_running_loop().call_soon(self._lend)
+        proposal = await asyncio.wrap_future(future)
         return self.request(item, proposal)
 
     def _pool_for_proposals(self) -> None:
         if self.hybrid and self._proposals is None and proposal_workers() > 0:
-            self._proposals = RulesPool(proposal_workers())
+            self._proposals, self._lending = RulesPool(proposal_workers()), False
+            self._proposals.start()
+
+    def _lend(self) -> None:
+        """While the proposals' worker starts (its imports: 0.2-1 s), the event loop computes
+        the oldest waiting proposals itself, one a loop iteration (the answers that arrive
+        meanwhile are read between two), so the first requests do not wait for it; it
+        stops for good once the worker is ready."""
+        pool = self._proposals
+        if pool is not None and pool.run_here(_HERE):
+            asyncio.get_running_loop().call_soon(self._lend)
+        else:
+            self._lending = pool is not None and pool.warm     # else again at the next task
 
     async def ask(self, item: Item, request: Request | None = None) -> tuple[dict, bool, dict]:
         """Ask the backend (no cache read), cache the answer: (record, False, tokens spent).

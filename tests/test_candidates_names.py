@@ -133,6 +133,13 @@ def test_names_are_deduplicated_and_ordered():
     ("We study how data order affects memorization and find that later examples are recalled more.", "analysis"),
     ("We present Tessera, an open-source library for distributed training.", "system"),
     ("We propose a new attention mechanism that reduces cost.", "method"),
+    # formulas count as theory in an abstract that reports no experiment, units and numbers do not
+    ("We introduce an algorithm for bandit optimisation and prove that its regret is at most $d^{3.5}\\sqrt{n}$, "
+     "where $d$ is the dimension and $n$ the horizon.", "theory"),
+    ("We introduce an algorithm for bandit optimisation and prove that its regret falls by $30\\%$ over $2^{10}$, "
+     "$2^{12}$ and $2^{14}$ rounds.", "method"),
+    ("We introduce an algorithm for bandit optimisation and prove that its regret is at most $d^{3.5}\\sqrt{n}$, "
+     "where $d$ is the dimension and $n$ the horizon; experiments confirm it.", "method"),
 ])
 def test_contribution_hint(text, kind):
     assert find_candidates(text).contribution_hint == kind

@@ -46,6 +46,21 @@ def test_acronym_long_forms_are_source_slices():
         assert d.long is None or text[d.long_start:d.long_end] == d.long
 
 
+@pytest.mark.parametrize("text,long", [
+    # the words' initials win over the shortest spelling (which reads "Constrained Hierarchical ...")
+    ("an optimization-based Communication Resource Constrained Hierarchical Federated Learning (CRCHFL) framework",
+     "Communication Resource Constrained Hierarchical Federated Learning"),
+    ("a novel CM model, Asymmetric Mixed-Modal Moderation (AM3), to target", "Asymmetric Mixed-Modal Moderation"),
+    ("we present Attend-and-Compare Module (ACM) for", "Attend-and-Compare Module"),        # one hyphenated word
+    ("named Gradient-guided Knowledge Distillation (GKD).", "Gradient-guided Knowledge Distillation"),
+    ("Socially Guided Intrinsic Motivation with Procedure Babbling (SGIM-PB).",
+     "Socially Guided Intrinsic Motivation with Procedure Babbling"),
+    ("Market1501, MSMT17 (Multi-Scene Multi-Time), and", None),     # "17" repeats nothing: no spelling
+])
+def test_acronym_long_form_by_initials(text, long):
+    assert [d.long for d in acronym_definitions(text)] == ([long] if long else [])
+
+
 @pytest.mark.parametrize("name,expected", [("GPT-4o", True), ("Qwen2.5-7B", True), ("BERT-base", True),
                                            ("EvalAwareBench", False), ("ImageNet", False)])
 def test_model_name(name, expected):

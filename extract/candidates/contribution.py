@@ -10,6 +10,7 @@ import re
 
 from ..text.cues import CONTRIBUTION_STEMS, WE, stems
 from ..text.literal import folded
+from ..text.spans import math_spans
 from .rules import Rule, fire
 
 _INTRO = re.compile(WE + stems(CONTRIBUTION_STEMS) + r"\w*\b", re.I)
@@ -37,6 +38,8 @@ _THEORY = re.compile(r"(?=[abceghilmnoprstuw])\b(?:we\s+(?:\w+ly\s+)?prove|proof
                      r"information-theoretic|polynomial(?:-time)?|np-hard\w*|hardness|bounds?|complexity|lemma|"
                      r"in\s+time|competitive\s+ratio|approximation\s+(?:ratio|guarantee)|converge[sd]?|"
                      r"convergence|equivalen(?:t|ce)|establish(?:es)?|identifiab\w+)\b")
+# A formula (a variable: "$k$", "$O(\\sqrt{T})$"), not a unit or a number in math mode ("$^2$", "$30\\%$")
+_FORMULA = re.compile(r"[A-Za-z]")
 _PROOF = re.compile(r"\b(?:prove|bound|theorem|polynomial|hardness)\b", re.I)
 # An abstract of proofs reports no experiment: a method whose paper does is a method.
 _EMPIRICAL = re.compile(r"\b(?:experiment\w*|empirical\w*|simulations?|datasets?|benchmarks?|real-world|"
@@ -62,6 +65,8 @@ def contribution_hint(text: str, names=()) -> str | None:
         seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
         objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))
     theory = len(_THEORY.findall(folded(text)))
+    if not _EMPIRICAL.search(text):                # each formula of an abstract of no experiment
+        theory += sum(bool(_FORMULA.search(text, s + 1, e - 1)) for s, e in math_spans(text))
     proofs = theory >= 4 and _PROOF.search(text)   # a method introduced to be proved about
     introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
                          {"we-propose", "introduced", "appositive", "our"} & set(c.cues)), key=lambda c: c.start)

@@ -138,6 +138,28 @@ TRAINED_ON_BEFORE = EndCue(r"\b(?:(?:pre-?)?train(?:ed|ing)|fine-?tun(?:ed|ing))
 _OUR_NEW = ("new", "novel", "proposed", "resulting")
 OUR_BEFORE = EndCue(r"\bour\s+(?:(?:" + "|".join(_OUR_NEW) + r")\s+)?$", ends=("our",) + _OUR_NEW, needs=(("our",),))
 # "the proposed X": the paper's own X ("the recently proposed X" does not end so)
+# "we propose an end-to-end model for this task, FSS-Net,", "a simple yet effective architecture of
+# normalizing flows, ConvFlow,": the name set off as the appositive of the introduced object, a
+# described tool (its head noun, maybe a prepositional phrase after it), never a list ("two networks:")
+# nor what the object uses ("experiments using a language model, XLM-R")
+OBJECT_APPOSITIVE_BEFORE = EndCue(
+    we() + INTRO_VERB + r"\w*\s+(?:a|an|the|our)\s+(?:(?!two\b|three\b|four\b|several\b|multiple\b|using\b|"
+    r"leveraging\b|with\b|via\b|by\b)[^\s.;:,()]+,?\s+){0,8}?(?:" + _TOOL_HEADS + r")\b"
+    r"(?:\s+(?:for|of|to|in|on|based\s+on)\s+(?:[^\s.;:,()]+\s+){0,5}?[^\s.;:,()]+)?\s*(?:,|:|—|--)\s*"
+    r"(?:called\s+|named\s+)?['\"“‘]?$", ends=(",", ":", "—", "-", "'", '"', "“", "‘", "called", "named"),
+    needs=(NAMING_STEMS,))
+# what closes such an appositive: not a list's next item ("datasets, UBFC-rPPG, PURE and")
+APPOSITIVE_CLOSES = re.compile(r"^['\"”’]?\s*(?:[.;(]|—|:|$|,(?!\s*[A-Z][\w\-]*\s*(?:,|and\b|or\b))|\s+(?:which|that)\b)")
+# "an Illumination Preserving Module (IPM) is proposed to", "the viewport proposal network (VP-net) is
+# developed": a name introduced in the passive (``strong``: a verb that introduces whatever the article;
+# "X is designed to" also describes an existing X, so the weak verbs only after "a"/"an"); never "BERT
+# is introduced as the backbone", nor a bare name ("Unsupervised domain adaptation (UDA) is proposed to")
+PASSIVE_INTRO_AFTER = re.compile(
+    r"^\)?\s*(?:\(\s*[^()]{1,30}\))?\s*,?\s+(?:is|are)\s+(?:(?:\w+ly|also|further|then|first|here|hereby)\s+)?"
+    r"(?:(?P<strong>proposed|introduced|presented|devised|put\s+forward)|designed|developed|constructed|built)\b"
+    r"(?!\s+(?:as|by|in)\b)")
+ARTICLE_BEFORE = re.compile(r"(?:^|[^\w\-])(?:(?P<a>a|an)|the)\s+(?:(?!" + _CLOSED + r"|using\b)[\w\-'’]+\s+){0,4}"
+                            r"(?:\(\s*)?$", re.I)
 PROPOSED_BEFORE = EndCue(r"\bthe\s+proposed\s+$", ends=("proposed",), needs=(("proposed",),))
 NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"
 DATASET_BEFORE = EndCue(

@@ -135,6 +135,12 @@ def apply(rules, occ) -> None:
                 occ.cues |= cues
 
 
+def _passive_intro(o: Occurrence) -> bool:
+    m = cue.PASSIVE_INTRO_AFTER.match(o.after(80))
+    art = m and cue.ARTICLE_BEFORE.search(o.before)
+    return bool(art) and (bool(art.group("a")) or bool(m.group("strong")) and not o.used_before)
+
+
 INTRO_RULES: tuple[Rule, ...] = (
     Rule("we-propose", lambda o: o.introduced and not cue.NAMELY_DATASETS.search(o.before)
          and o.heads_its_phrase and not o.used_before,
@@ -150,6 +156,11 @@ INTRO_RULES: tuple[Rule, ...] = (
          "Across all tasks our FlowNet stays ahead.", "FlowNet"),
     Rule("the-proposed", lambda o: cue.PROPOSED_BEFORE.search(o.before) and not o.used_before, ("max", 0.7, {"our"}),
          "Knowledge distillation is common. Experiments show that the proposed DoKTra framework helps.", "DoKTra"),
+    Rule("object-appositive", lambda o: o.strength < 0.75 and cue.APPOSITIVE_CLOSES.match(o.after(40))
+         and cue.OBJECT_APPOSITIVE_BEFORE.search(o.before), ("max", 0.75, {"we-propose"}),
+         "We propose an end-to-end model for this task, FSS-Net, that reads signs.", "FSS-Net"),
+    Rule("passive-intro", lambda o: o.strength < 0.75 and _passive_intro(o), ("max", 0.75, {"we-propose"}),
+         "To weigh regions, a Quality-Aware Network (QAN) is developed.", "Quality-Aware Network"),
     Rule("appositive-in-intro", lambda o: cue.APPOSITIVE.search(o.after(120)) and (o.in_intro_sentence or o.strength),
          ("max", 0.75, {"appositive"}), "We also describe TreeRL, a new algorithm for planning.", "TreeRL"),
     Rule("appositive", lambda o: cue.APPOSITIVE.search(o.after(120)) and not (o.in_intro_sentence or o.strength),

@@ -48,15 +48,12 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
         if ch == " " and text[lo - 1:lo] != " ":
             nwords += 1
     window = text[lo:paren]
-    j = len(window) - 1
-    for k in range(len(letters) - 1, -1, -1):
-        c = letters[k]
-        while j >= 0 and (window[j].lower() != c or (k == 0 and j > 0 and window[j - 1].isalnum())):
-            j -= 1
-        if j < 0:
+    found = _initials(window, acr)
+    if found is None:
+        found = _spelled(window, letters)
+        if found is None:
             return None
-        j -= 1
-    start = lo + j + 1                      # (the first letter starts a word: see the scan)
+    start = lo + found
     # a hyphenated word is one word: "Test-time adaptation (TTA)", never "time adaptation"
     while start - 1 > lo and text[start - 1] in "-‐–" and text[start - 2].isalnum():
         start -= 1
@@ -77,6 +74,48 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
     if span.startswith(acr):                # "CIFAR-10 (CIFAR)", never "Keyphrase extraction (KE)"
         return None
     return start, end
+
+
+def _spelled(window: str, letters: list[str]) -> int | None:
+    """Where the shortest word sequence ending the window that spells ``letters`` in order
+    starts (its first letter starts a word), else None: Schwartz–Hearst."""
+    j = len(window) - 1
+    for k in range(len(letters) - 1, -1, -1):
+        c = letters[k]
+        while j >= 0 and (window[j].lower() != c or (k == 0 and j > 0 and window[j - 1].isalnum())):
+            j -= 1
+        if j < 0:
+            return None
+        j -= 1
+    return j + 1
+
+
+# Words an acronym skips ("Intrinsic Motivation with Procedure Babbling (IMPB)")
+_SKIPPED = frozenset("of and for the with in on to a an via by from".split())
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_REPEATS = re.compile(r"(?:[A-Za-z][2-9]?)+")
+_REPEATS_PART = re.compile(r"([A-Za-z])([2-9]?)")
+
+
+def _initials(window: str, acr: str) -> int | None:
+    """Where the long form starts when ``acr`` spells its words' initials, read backwards from
+    the parenthesis (hyphenated parts count as words, a digit after a letter repeats it: "AM3" =
+    "Asymmetric Mixed-Modal Moderation", "D4"), else None: Schwartz–Hearst's shortest spelling
+    would read "Constrained Hierarchical Federated Learning (CRCHFL)" inside "Hierarchical"."""
+    core = acr[:-1] if acr.endswith("s") and upper_count(acr) >= 2 else acr
+    if not _REPEATS.fullmatch(core) or upper_count(core) < 2 and not core[-1].isdigit():
+        return None
+    letters = "".join(ch * int(n or 1) for ch, n in _REPEATS_PART.findall(core)).lower()
+    words = list(_WORD.finditer(window))
+    k = len(letters) - 1
+    for w in reversed(words):
+        if w.group(0)[0].lower() == letters[k]:
+            k -= 1
+            if k < 0:
+                return w.start()
+        elif w.group(0).lower() not in _SKIPPED:
+            return None
+    return None
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ part("pydantic (and what its first model loads)", "pydantic", "pydantic.main", "
      "pydantic.functional_validators", "pydantic._internal._generate_schema", "pydantic.plugin._loader",
      "pydantic.types", "annotated_types")
 part("rule layer (extract.text, extract.candidates)", "extract.text", "extract.candidates",
-     "extract.candidates.claims", "extract.candidates.claim_names")
+     "extract.candidates.claims")
 for m in ("extract.schemas.paper", "extract.decision", "extract.hybrid", "extract.inputs", "extract.cache",
           "extract.output", "extract.pipeline", "extract.backends.rules", "extract.cli.run"):
     part(m, m)

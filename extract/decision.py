@@ -22,8 +22,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from .candidates.claim_names import claimed_systems
-from .candidates.claims import attach_claims
+from .candidates.claims import attach_claims, claimed_systems
 from .candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
 from .schema_loader import contributions, default_schema
 from .text import is_model_name

@@ -181,7 +181,7 @@ def test_never_raises_on_odd_input():
 
 # --- claimed systems: the subject of a result is a method ----------------------------------
 def test_subject_of_a_result_is_promoted_to_a_method():
-    from extract.candidates.claim_names import claimed_systems
+    from extract.candidates.claims import claimed_systems
 
     text = ("Skin lesion diagnosis needs several modalities. For fusion we design a cross-attention block. "
             "LesionFormer achieves a mean accuracy of 81.2% on the public benchmark, while GPT-4o "

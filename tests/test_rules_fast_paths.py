@@ -76,9 +76,8 @@ def test_task_cue_words_are_in_every_match():
 from extract.candidates import name_cues as cue  # noqa: E402
 from extract.candidates import name_finder as nf  # noqa: E402
 from extract.candidates.name_shapes import SPLIT_AFTER_NAME  # noqa: E402
-from extract.text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUN_STARTS, DATASET_NOUNS  # noqa: E402
+from extract.text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUN_STARTS, DATASET_NOUNS, WE_STARTS  # noqa: E402
 from extract.text.literal import matches_from, word_starts  # noqa: E402
-from extract.text.cues import WE_STARTS  # noqa: E402
 
 _WORDS = ["datasets", "Benchmarks", "benchmark", "data sets", "DataSets", "corpora", "test set", "testbeds",
           "such as", "including", "e.g.,", "the", "and", "or", "on", "with", "across", "is", "to", "we", "can",

@@ -25,28 +25,20 @@ ABSOLUTE, CHANGE = "absolute", "change"
 # named in the guideline (bench/change_firings.py; the README's rule section gives the counts).
 #: Verbs whose "by N" is a change ("improves accuracy by 9.2%", "outperforms X by 3 points");
 #: "falls short of humans by 30%" is the guideline's.
-_VERBS = {
-    "improv": r"improv\w*", "outperform": r"outperform\w*", "surpass": r"surpass\w*",
-    "reduc": r"reduc\w*", "increas": r"increas\w*", "decreas": r"decreas\w*", "fall": r"f[ae]ll\w*",
-}
+_VERBS = {"improv": r"improv\w*", "outperform": r"outperform\w*", "surpass": r"surpass\w*", "reduc": r"reduc\w*",
+          "increas": r"increas\w*", "decreas": r"decreas\w*", "fall": r"f[ae]ll\w*"}
 #: Nouns of change before the number ("an average gain of 5.3%"; "an accuracy drop of 18%": the guideline's).
-_NOUNS = {
-    "gain": r"gains?", "improvement": r"improvements?", "increase": r"increases?", "speedup": r"speed-?ups?",
-    "drop": r"drops?",
-}
+_NOUNS = {"gain": r"gains?", "improvement": r"improvements?", "increase": r"increases?", "speedup": r"speed-?ups?",
+          "drop": r"drops?"}
 #: Nouns of change after the number, up to three words on ("a 20% improvement", "2.3 BLEU
 #: improvement", "10.0% relative explanation consistency improvement").
-_AFTER_NOUNS = {
-    "improvement": r"improvements?", "gain": r"gains?", "increase": r"increases?", "reduction": r"reductions?",
-    "speedup": r"speed-?ups?", "drop": r"drops?", "loss": r"loss",
-}
+_AFTER_NOUNS = {"improvement": r"improvements?", "gain": r"gains?", "increase": r"increases?",
+                "reduction": r"reductions?", "speedup": r"speed-?ups?", "drop": r"drops?", "loss": r"loss"}
 #: Comparatives right after the number ("40% fewer FLOPs", "2.68% higher than"; "2-3x closer":
 #: the guideline's).
-_COMPARATIVES = {
-    "higher": r"higher", "better": r"better", "fewer": r"fewer", "less": r"less(?!\s+than)",
-    "more": r"more(?!\s+than)", "faster": r"faster", "smaller": r"smaller", "larger": r"larger",
-    "closer": r"closer",
-}
+_COMPARATIVES = {"higher": r"higher", "better": r"better", "fewer": r"fewer", "less": r"less(?!\s+than)",
+                 "more": r"more(?!\s+than)", "faster": r"faster", "smaller": r"smaller", "larger": r"larger",
+                 "closer": r"closer"}
 _QUALIFIER = (r"(?:(?:up\s+to|over|about|nearly|almost|around|only|approximately|roughly|at\s+least|"
               r"more\s+than|on\s+average|as\s+much\s+as)\s+)*")
 _OPEN = r"\$?\s*(?:\\sim\s*|~\s*|\\approx\s*)?\$?\s*"
@@ -84,8 +76,7 @@ def _cue(m: re.Match, table: dict[str, str]) -> str:
 def _vt_from_to(doc: _Doc, n: _Num) -> Any:
     """"from 31.2% to 58.7%": both ends are values as measured."""
     s = doc.sentence(n)[0]
-    before = doc.text[max(s, n.start - 20):n.start]
-    if _FROM_TO.search(before):
+    if _FROM_TO.search(doc.text[max(s, n.start - 20):n.start]):
         return ABSOLUTE, "from"
     k = bisect_right(doc._ends, n.start) - 1         # the last number ending before n (sorted, disjoint)
     prev = doc.nums[k] if k >= 0 and doc.nums[k].sent == n.sent else None
@@ -109,9 +100,8 @@ def _vt_sign(doc: _Doc, n: _Num) -> Any:
 def _vt_points(doc: _Doc, n: _Num) -> Any:
     """"3.1 percentage points", "2.4 pp": a difference of percentages."""
     last = doc.groups[n.i][-1]
-    if _POINTS.search(doc.text[n.start:n.end]) or _POINTS.match(doc.text[last.end:last.end + 24].lstrip(" $}")):
-        return CHANGE, "points"
-    return _SKIP
+    points = _POINTS.search(doc.text[n.start:n.end]) or _POINTS.match(doc.text[last.end:last.end + 24].lstrip(" $}"))
+    return (CHANGE, "points") if points else _SKIP
 
 
 def _before(doc: _Doc, n: _Num) -> str:
@@ -158,11 +148,9 @@ def _vt_comparative(doc: _Doc, n: _Num) -> Any:
 
 def _vt_multiplier(doc: _Doc, n: _Num) -> Any:
     """"a 20x speedup", "reduces latency by 3.8x": a result that is a ratio (not "224×224")."""
-    text = doc.text[n.start:n.end]
-    if n.kind == "setting" or not _MULTIPLIER.search(text + doc.text[n.end:n.end + 6].split(" ")[0]):
-        return _SKIP
-    if _DIMENSION.match(doc.text[n.start:n.end + 12]) or re.search(r"\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*$",
-                                                                   doc.text[max(0, n.start - 12):n.start]):
+    if n.kind == "setting" or not _MULTIPLIER.search(doc.text[n.start:n.end] + doc.text[n.end:n.end + 6].split(" ")[0]) \
+            or _DIMENSION.match(doc.text[n.start:n.end + 12]) \
+            or re.search(r"\d\s*\$?\s*(?:×|\\times|x)\s*\$?\s*$", doc.text[max(0, n.start - 12):n.start]):
         return _SKIP
     return CHANGE, "times"
 
@@ -186,9 +174,8 @@ def _vt_parallel(doc: _Doc, n: _Num, previous: str | None) -> Any:
         return _SKIP
     prev = doc.nums[n.i - 1]
     gap = doc.text[prev.end:n.start]
-    if prev.sent != n.sent or not _PARALLEL_GAP.fullmatch(gap) or _MEASURED.search(gap):
-        return _SKIP
-    if re.search(r",\s*\w{3,}ing\b|\b(?:when|if)\b", gap) or gap.count(")") > gap.count("("):
+    if prev.sent != n.sent or not _PARALLEL_GAP.fullmatch(gap) or _MEASURED.search(gap) \
+            or re.search(r",\s*\w{3,}ing\b|\b(?:when|if)\b", gap) or gap.count(")") > gap.count("("):
         return _SKIP                # "..., adding only 3.6% parameters", "(... 19.3 points), 35.3%": no longer the change
     if re.search(r"\band\b|,", gap) or re.fullmatch(r"[\s$}]*[A-Za-z][\w@\-]*(?:\s+[A-Za-z][\w@\-]*)?[\s$]*", gap):
         return CHANGE, "and"        # "4.8% mAP 5.4% AP50": only a measure's name between them
@@ -214,10 +201,8 @@ PARALLEL_RULE = ("parallel", "FooNet improves BLEU by 2.1 on WMT14 and by 1.3 on
 
 
 # -- compared system rules (changes only): a rule returns (Ref, cue) or _SKIP
-_COMPARE = {
-    "over": r"over", "than": r"than", "compared": r"compared\s+(?:to|with|against)|in\s+comparison\s+(?:to|with)",
-    "outperform": r"outperform\w*",
-}
+_COMPARE = {"over": r"over", "than": r"than", "compared": r"compared\s+(?:to|with|against)|in\s+comparison\s+(?:to|with)",
+            "outperform": r"outperform\w*"}
 _GAP_WORD = r"(?!(?:on|in|with|for|using|at|of|by|from|to|and|or|when|while)\b)[\w\-]+"
 _COMPARE_BEFORE = re.compile(rf"\b(?:{_alt(_COMPARE)})\s+(?:the\s+)?(?:{_GAP_WORD}\s+){{0,4}}?"
                              rf"(?P<appositive>{_GAP_WORD},\s+)?$", re.I)
@@ -230,8 +215,6 @@ _CLASS_AFTER = re.compile(r"\s*(?:-?based\s+)?(?:methods?|approach(?:es)?|models
 _FAMILY = re.compile(r"(?:[A-Z]{2,}s|Nets|-(?:based|like|style|type))$")
 #: The reference stated right after the number's group: "by 270% over deep learning based SotA methods".
 _CUE_AFTER = re.compile(rf"[^.;:]{{0,30}}?\b(?:{_alt(_COMPARE)})\b", re.I)
-
-
 #: A name by its shape (OFA, PromptRank, LoRA, GPT-4, RT-DETR), for a compared system the
 #: record does not list; generic acronyms are not systems.
 _NAME_SHAPE = re.compile(r"(?<![\w\-.])[A-Z][A-Za-z0-9]*(?:[A-Z]|\d)[\w]*(?:[-.][A-Za-z0-9]+)*")
@@ -317,9 +300,8 @@ class _Named:
     def _cue(self, o: Any, w: int) -> str | None:
         t = self.doc.text
         m = _COMPARE_BEFORE.search(t[w:o.start])
-        if m and (not m.group("appositive") or re.match(r"\s*(?:,|\)|by\b)", t[o.end:o.end + 4])):
-            return _cue(m, _COMPARE)
-        return None
+        return _cue(m, _COMPARE) if m and (not m.group("appositive") or re.match(r"\s*(?:,|\)|by\b)", t[o.end:o.end + 4])) \
+            else None
 
     def first_owner(self, s: int, e: int) -> Any | None:
         """The first system in [s, e) (occurrences first) that is the possessor after "improves"."""
@@ -342,32 +324,25 @@ def _co_cue(doc: _Doc, n: _Num, method: Any) -> Any:
     """"outperforms PromptRank by 9.43%", "+8.26% over OFA", "compared with GPT-4o, ... by 5%";
     "over A, B and C by 1%, 2% and 3%" pairs in order, "over A and B by 3%" names no single one."""
     s, e = _clause(doc, n)
-    named = _named(doc, n, method)
-    last = doc.groups[n.i][-1]
-    after = _CUE_AFTER.match(doc.text, last.end, e)
+    named, group = _named(doc, n, method), doc.groups[n.i]
+    after = _CUE_AFTER.match(doc.text, group[-1].end, e)
     best = named.nearest_hit(s, after.end() if after else s, e, n.start)
     if best is None:
         return (None, _cue(after, _COMPARE)) if after else _SKIP
     o, cue = best[3], best[4]
-    k = bisect_left(named.named_starts, o.start)
-    lo, hi = named.run_at[k]
-    lo = max(lo, bisect_left(named.named_starts, s))
-    hi = min(hi, bisect_left(named.named_starts, e))
+    lo, hi = named.run_at[bisect_left(named.named_starts, o.start)]
+    lo, hi = max(lo, bisect_left(named.named_starts, s)), min(hi, bisect_left(named.named_starts, e))
     if hi - lo > 1:
-        group = doc.groups[n.i]
         if len(group) != hi - lo:
             return None, cue        # compared jointly with several systems
         o = named.named[lo + n.i - group[0].i]
-    return (_ref(o) if isinstance(o, _Occ) else o), cue
+    return _ref(o), cue             # (a name-shaped token is a Ref already: _ref gives an equal one)
 
 
 def _co_possessed(doc: _Doc, n: _Num, method: Any) -> Any:
     """"X improves GPT-4o's success rate by 27 points": the system whose value is improved."""
-    s, _ = _clause(doc, n)
-    o = _named(doc, n, method).first_owner(s, n.start)
-    if o is None:
-        return _SKIP
-    return (_ref(o) if isinstance(o, _Occ) else o), "possessive"
+    o = _named(doc, n, method).first_owner(_clause(doc, n)[0], n.start)
+    return _SKIP if o is None else (_ref(o), "possessive")
 
 
 COMPARED_RULES: tuple[tuple[str, str, Callable[[_Doc, _Num, Any], Any]], ...] = (
@@ -382,20 +357,15 @@ def change_of(doc: _Doc, n: _Num, method: Any = None,
     ``method`` is the system the claims rules gave it (never its own reference), ``previous``
     the value type of the number before it."""
     value_type, rule = ABSOLUTE, ""
-    for name, _, test in CHANGE_RULES + ((PARALLEL_RULE[0], PARALLEL_RULE[1],
-                                          lambda d, x: _vt_parallel(d, x, previous)),):
-        got = test(doc, n)
-        if got is not _SKIP:
-            value_type, cue = got
-            rule = name
+    for name, _, test in CHANGE_RULES + ((*PARALLEL_RULE[:2], lambda d, x: _vt_parallel(d, x, previous)),):
+        if (got := test(doc, n)) is not _SKIP:
+            (value_type, cue), rule = got, name
             fire(f"change:{name}/{cue}")
             break
     if value_type != CHANGE:
         return value_type, None, (rule, "")
     for name, _, test in COMPARED_RULES:
-        got = test(doc, n, method)
-        if got is not _SKIP:
-            ref, cue = got
-            fire(f"compared:{name}/{cue}")
-            return CHANGE, ref, (rule, name if ref is not None else "")
+        if (got := test(doc, n, method)) is not _SKIP:
+            fire(f"compared:{name}/{got[1]}")
+            return CHANGE, got[0], (rule, name if got[0] is not None else "")
     return CHANGE, None, (rule, "")

@@ -47,6 +47,8 @@ few-shot one-shot test validation classification segmentation detection retrieva
 explanation computational energy inference training human-level end-to-end downstream multilingual reconstruction
 prediction translation recognition tracking localization ranking reasoning answer image video text speech word
 character token sample memory learnable trainable total peak median worst-case expected calibration""".split())
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w\-]*)\s+$")
+_GENERIC = {"performance", "score", "scores", "errors", "error", "loss", "cost"}
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,6 @@ class Phrase:
     start: int
     end: int
     head_start: int
-
-
-_WORD_BEFORE = re.compile(r"([A-Za-z][\w\-]*)\s+$")
 
 
 def _widen(text: str, start: int) -> int:
@@ -87,9 +86,6 @@ def metric_phrases(text: str) -> list[Phrase]:
             continue
         out.append(Phrase(text[s:m.end()], s, m.end(), m.start()))
     return out
-
-
-_GENERIC = {"performance", "score", "scores", "errors", "error", "loss", "cost"}
 
 
 def is_generic(p: Phrase) -> bool:

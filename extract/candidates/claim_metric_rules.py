@@ -1,8 +1,5 @@
-"""The claims metric rules: what each number measures, each rule with one example.
-
-Same contract as :mod:`.claims_rules` (a rule returns a :class:`Ref`, None, or ``_SKIP`` when
-it does not apply; the first rule of the table that applies decides).
-"""
+"""The claims metric rules: what each number measures, each rule with one example (the contract
+of :mod:`.claims_rules`: a :class:`Ref`, None, or ``_SKIP``; the first rule that applies decides)."""
 
 from __future__ import annotations
 
@@ -13,19 +10,37 @@ from .claim_metric import HEADS, is_generic
 from .claims_doc import Ref, _Doc, _Num, _pair, _ref, per_group
 from .claims_rules import _SKIP, Rule
 
-
-# -- metric rules
-def _mt_respectively(doc: _Doc, n: _Num) -> Any:
-    s, e = doc.sentence(n)
-    hit = _pair(doc, n, doc.memo(("metrics-in", n.sent), lambda: doc.between(doc.metrics, s, e)))
-    return _ref(hit) if hit is not None else _SKIP
-
-
 _AFTER_GAP = re.compile(r"\s*(?:\)\s*)?(?:points?\s+(?:of\s+|in\s+)?)?(?:(?:improvements?|gains?|increases?|"
                         r"reductions?|drops?|boosts?)\s+(?:in|on|of)\s+(?:the\s+)?)?(?:higher\s+|lower\s+|"
                         r"better\s+|absolute\s+|relative\s+)?")
 #: How far a gap _AFTER_GAP takes can reach: white space and at most 34 of the characters ) a-z.
 _AFTER_REACH = re.compile(r"(?:\s*[)a-z]){0,40}\s*")
+_BEFORE_GAP = re.compile(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
+                         r"\s*(?:up\s+to|over|about|nearly|around|only|just|approximately|roughly|"
+                         r"more\s+than|less\s+than|almost)?\s*\$?\s*(?:\\sim\s*|~\s*|\+\s*)?")
+_COUNT_HEADS = {"number", "amount", "fraction", "share", "proportion", "percentage", "size", "count", "level"}
+_VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|lower\w*|decreas\w*|"
+                         r"enhanc\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
+                         r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)\s+(?:by|of)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
+                         r"an\s+average\s+of\s+|a\s+factor\s+of\s+)?\$?\s*$", re.I)
+_STOPS = set("""that which from in on of for with and to across over by at than out per is are was were while whereas
+as into versus vs respectively compared relative them it""".split())
+# Nouns of occasions a result is counted over ("in 45% of cases"), never what it measures.
+_INSTANCE_NOUNS = set("""cases trials pairs instances runs episodes attempts seeds scenarios tokens times occasions
+iterations steps""".split())
+_EVENT_SHARE_BEFORE = re.compile(r"(?:\b(?:in|on)|\b(?:sav|reduc|cut|trim|remov|eliminat)\w*)\s+(?:only\s+|about\s+|"
+                                 r"over\s+|nearly\s+|around\s+|up\s+to\s+|just\s+|roughly\s+)?"
+                                 r"[\s$~{}]*(?:\\sim|\{\\sim\})?[\s$~{}]*$", re.I)
+_UNIT_NOUNS = {"points", "point", "pp", "percent", "percentage", "times", "fold"}
+_MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}
+_NOT_PLURAL = set("""this thus across less process analysis basis various previous its has was does is as us plus
+versus whereas""".split())
+
+
+def _mt_respectively(doc: _Doc, n: _Num) -> Any:
+    s, e = doc.sentence(n)
+    hit = _pair(doc, n, doc.memo(("metrics-in", n.sent), lambda: doc.between(doc.metrics, s, e)))
+    return _ref(hit) if hit is not None else _SKIP
 
 
 def _mt_after(doc: _Doc, n: _Num) -> Any:
@@ -42,29 +57,17 @@ def _mt_before(doc: _Doc, n: _Num) -> Any:
     s = doc.segment_before(n)[0]
     start = doc.groups[n.i][0].start
     for p in reversed([p for p in doc.between(doc.metrics, s, start) if p.end <= start]):
-        gap = doc.text[p.end:start]
-        if re.fullmatch(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?"
-                        r"(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
-                        r"\s*(?:up\s+to|over|about|nearly|around|only|just|approximately|roughly|"
-                        r"more\s+than|less\s+than|almost)?\s*\$?\s*(?:\\sim\s*|~\s*|\+\s*)?", gap):
+        if _BEFORE_GAP.fullmatch(doc.text[p.end:start]):
             wide = _mt_verb_np(doc, n)          # "reducing pivot cost by 79%": the verb's whole object
             return wide if isinstance(wide, Ref) and wide.start < p.start and wide.end == p.end else _ref(p)
     return _SKIP
-
-
-_COUNT_HEADS = {"number", "amount", "fraction", "share", "proportion", "percentage", "size", "count", "level"}
-_VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|lower\w*|decreas\w*|"
-                         r"enhanc\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
-                         r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)\s+(?:by|of)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
-                         r"an\s+average\s+of\s+|a\s+factor\s+of\s+)?\$?\s*$", re.I)
 
 
 @per_group
 def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     """"improves task performance by 41%": the measure is the improved noun phrase."""
     s = doc.segment_before(n)[0]
-    start = doc.groups[n.i][0].start
-    m = _VERB_NP_BY.search(doc.text[s:start])
+    m = _VERB_NP_BY.search(doc.text[s:doc.groups[n.i][0].start])
     if not m:
         return _SKIP
     ps, pe = s + m.start(1), s + m.end(1)
@@ -84,10 +87,6 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     return Ref(cut, ps, ps + len(cut)) if len(cut.split()) <= 4 else _SKIP
 
 
-_STOPS = set("""that which from in on of for with and to across over by at than out per is are was were while whereas
-as into versus vs respectively compared relative them it""".split())
-
-
 def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     """"12 real-world tasks", "54 English and Chinese datasets", "33% of curated data": what a
     count or a share counts - the words after it up to their last plural noun (a share: up to
@@ -99,10 +98,8 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     m = re.match(r"\s*of\s+(?:the\s+)?" if share else r"\s*\+?\s*", doc.text[end:end + 8])
     if m is None:
         return _SKIP                # "15% improvements": a share only counts with "of"
-    pos = end + m.end()
-    words = [w for w in re.finditer(r"[A-Za-z][\w\-]*", doc.text[pos:pos + 80])][:6]
-    keep = []
-    for w in words:
+    pos, keep = end + m.end(), []
+    for w in list(re.finditer(r"[A-Za-z][\w\-]*", doc.text[pos:pos + 80]))[:6]:
         gap = doc.text[pos + (keep[-1].end() if keep else 0):pos + w.start()]
         word = w.group(0).lower()       # (a comma first: "0.998, twelve model pairs" is a new phrase)
         if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*" if keep else r"\s*", gap) \
@@ -119,26 +116,14 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
         return _SKIP
     if not keep or any(w.group(0).lower() == "and" for w in keep) and not plural:
         return _SKIP
-    s, e = pos + keep[0].start(), pos + keep[-1].end()
+    s, e, first = pos + keep[0].start(), pos + keep[-1].end(), doc.groups[n.i][0].start
     if keep[-1].group(0).lower() in _UNIT_NOUNS:
         return _SKIP                # "2.1 points", "3 percentage points": a unit, not a measure
     if n.kind != "setting" and not HEADS.search(doc.text[s:e]) and (
             keep[-1].group(0).lower() in _INSTANCE_NOUNS
-            or _EVENT_SHARE_BEFORE.search(doc.text, max(doc.sentence(n)[0], doc.groups[n.i][0].start - 60), doc.groups[n.i][0].start)):
+            or _EVENT_SHARE_BEFORE.search(doc.text, max(doc.sentence(n)[0], first - 60), first)):
         return _SKIP                # "in 32% of trials", "saving 8% of training tokens": how often or
     return Ref(doc.text[s:e], s, e)  # how much, not what the result measures
-
-
-# Nouns of occasions a result is counted over ("in 45% of cases"), never what it measures.
-_INSTANCE_NOUNS = set("""cases trials pairs instances runs episodes attempts seeds scenarios tokens times occasions
-iterations steps""".split())
-_EVENT_SHARE_BEFORE = re.compile(r"(?:\b(?:in|on)|\b(?:sav|reduc|cut|trim|remov|eliminat)\w*)\s+(?:only\s+|about\s+|"
-                                 r"over\s+|nearly\s+|around\s+|up\s+to\s+|just\s+|roughly\s+)?"
-                                 r"[\s$~{}]*(?:\\sim|\{\\sim\})?[\s$~{}]*$", re.I)
-_UNIT_NOUNS = {"points", "point", "pp", "percent", "percentage", "times", "fold"}
-_MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}
-_NOT_PLURAL = set("""this thus across less process analysis basis various previous its has was does is as us plus
-versus whereas""".split())
 
 
 def _mt_nearest(doc: _Doc, n: _Num) -> Any:
@@ -146,9 +131,8 @@ def _mt_nearest(doc: _Doc, n: _Num) -> Any:
     only: a setting such as d=35 next to "speedup" does not measure it)."""
     if n.kind == "setting":
         return _SKIP
-    s, _ = doc.segment_before(n)
-    _, e = doc.segment_after(n)
-    cands = [p for p in doc.between(doc.metrics, s, e) if p.end <= e and not is_generic(p)]
+    e = doc.segment_after(n)[1]
+    cands = [p for p in doc.between(doc.metrics, doc.segment_before(n)[0], e) if p.end <= e and not is_generic(p)]
     return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end)))) if cands else _SKIP
 
 

@@ -1,7 +1,5 @@
 """The document the claims rules read: sentences, numbers, name occurrences, coordinated runs.
-
-Internal to :mod:`extract.candidates.claims`; :class:`_Doc` is built once per abstract.
-"""
+Internal to :mod:`extract.candidates.claims`; :class:`_Doc` is built once per abstract."""
 
 from __future__ import annotations
 
@@ -20,7 +18,6 @@ from ..text.literal import starts as literal_starts
 @dataclass(frozen=True)
 class Ref:
     """A span of the abstract: ``text == abstract[start:end]``."""
-
     text: str
     start: int
     end: int
@@ -48,6 +45,7 @@ class _Occ:
     def name(self) -> str:
         """The listed name this occurrence names (its own text unless it is a short mention)."""
         return self.ref.text if self.ref else self.text
+
 
 _SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?")
 # After a comma only a finite verb ("The best, Protenix-v2, achieves 87%"): a participle there
@@ -101,26 +99,16 @@ def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, 
         if len(full) != 1 or head.lower() in listed or len(head) < 3 or not _NAMEY_HEAD.fullmatch(head):
             continue
         name = next(iter(full))
-        first = _occurrences(text, [name], "dataset")
-        if not first:
-            continue
-        out += _occurrences(text, [head], "dataset", Ref(name, first[0][0], first[0][1]))
+        if first := _occurrences(text, [name], "dataset"):
+            out += _occurrences(text, [head], "dataset", Ref(name, first[0][0], first[0][1]))
     return out
 
 
 def _occurrences(text: str, names: Iterable[str], role: str, ref: Ref | None = None) -> list[tuple[int, int, str, Any]]:
     """(start, end, role, ref) of every whole-word occurrence of ``names``."""
-    out = []
-    for name in names:
-        if not name:
-            continue
-        for s in literal_starts(text, name):
-            e = s + len(name)
-            if (s > 0 and text[s - 1].isalnum() and name[0].isalnum()) or \
-                    (e < len(text) and text[e].isalnum() and name[-1].isalnum()):
-                continue
-            out.append((s, e, role, ref))
-    return out
+    return [(s, s + len(name), role, ref) for name in names if name for s in literal_starts(text, name)
+            if not (s > 0 and text[s - 1].isalnum() and name[0].isalnum()
+                    or s + len(name) < len(text) and text[s + len(name)].isalnum() and name[-1].isalnum())]
 
 
 class _Doc:
@@ -155,8 +143,7 @@ class _Doc:
                 continue
             taken[s:e] = b"\1" * (e - s)
             occ.append(_Occ(text[s:e], s, e, role, self.sent_of(s), ref))
-        self.occ = sorted(occ, key=lambda o: o.start)
-        self._occ_by_sent: dict[int, list[_Occ]] = {}
+        self.occ, self._occ_by_sent = sorted(occ, key=lambda o: o.start), {}
         for o in self.occ:
             self._occ_by_sent.setdefault(o.sent, []).append(o)
         self.firsts = {o.text: o for o in reversed(self.occ)}       # each name's first occurrence
@@ -175,10 +162,7 @@ class _Doc:
         out = []
         for m in _SYSTEM_TOKEN.finditer(text):
             tok = m[0]
-            if tok.islower():                   # no capital (the token is ASCII, digits, spaces)
-                continue
-            low = tok.lower()
-            if low in known:
+            if tok.islower() or tok.lower() in known:          # (islower: no capital)
                 continue
             if is_model_name(tok) or (re.search(r"\d|[A-Z]{2}|[a-z][A-Z]", tok) and len(tok) >= 4 and is_namey(tok)[0]
                                       and (_RESULT_AFTER.match(text, m.end()) or _VALUE_AFTER.match(text, m.end())
@@ -203,8 +187,7 @@ class _Doc:
 
     def _number_groups(self) -> dict[int, list[_Num]]:
         """Coordinated numbers ("9.43%, 7.68%, and 4.82%", "2-5x"): each number's group."""
-        groups: dict[int, list[_Num]] = {}
-        cur: list[_Num] = []
+        groups, cur = {}, []
         for n in self.nums:
             if cur and cur[-1].sent == n.sent and _NUM_GAP.fullmatch(self.text[cur[-1].end:n.start]):
                 cur.append(n)
@@ -255,8 +238,7 @@ class _Doc:
 
     def in_sentence(self, n: _Num, role: str | tuple[str, ...]) -> list[_Occ]:
         roles = (role,) if isinstance(role, str) else role
-        return self.memo(("in", n.sent, roles),
-                         lambda: [o for o in self._occ_by_sent.get(n.sent, ()) if o.role in roles])
+        return self.memo(("in", n.sent, roles), lambda: [o for o in self._occ_by_sent.get(n.sent, ()) if o.role in roles])
 
     def between(self, items: list[Any], s: int, e: int) -> list[Any]:
         """The items (sorted spans) that start in [s, e)."""
@@ -265,9 +247,8 @@ class _Doc:
 
     def run_of(self, items: list[Any], o: Any) -> list[Any]:
         """The coordinated run of ``items`` that holds ``o``."""
-        def index() -> tuple[list[Any], dict[int, list[Any]]]:
-            return items, {it.start: run for run in self.runs(items) for it in run}
-        return self.memo(("run-of", id(items)), index)[1][o.start]
+        return self.memo(("run-of", id(items)),
+                         lambda: (items, {it.start: run for run in self.runs(items) for it in run}))[1][o.start]
 
     def runs(self, items: Sequence[Any]) -> list[list[Any]]:
         """Coordinated runs of spans ("A, B and C"), once per list."""
@@ -321,8 +302,7 @@ class _Doc:
         return self.memo(("before", first.i), make)
 
     def training_use(self, o: _Occ) -> bool:
-        return self.memo(("train", o.start),
-                         lambda: bool(_TRAIN_BEFORE.search(self.text[max(0, o.start - 100):o.start])))
+        return self.memo(("train", o.start), lambda: bool(_TRAIN_BEFORE.search(self.text[max(0, o.start - 100):o.start])))
 
     def evaluation_datasets(self, n: _Num) -> list[_Occ]:
         """The datasets of n's sentence it can be reported on: not the data a system is trained
@@ -355,8 +335,5 @@ def _pair(doc: _Doc, n: _Num, items: Sequence[Any]) -> Any | None:
     group = doc.groups[n.i]
     if not doc.is_list(group):
         return None                 # "from 12.4% to 7.9%", "2-5x": a range, not a list
-    for run in doc.runs(items):
-        if len(run) == len(group):
-            return run[n.i - group[0].i]
-    return None
+    return next((run[n.i - group[0].i] for run in doc.runs(items) if len(run) == len(group)), None)
 

@@ -1,4 +1,5 @@
-"""The claims rule tables for datasets and methods, each rule with one example (the metric table is in :mod:`.claim_metric_rules`).
+"""The claims rule tables for datasets and methods, each rule with one example (the metric table
+is in :mod:`.claim_metric_rules`).
 
 A rule takes the document and a number and returns a decision - a :class:`Ref`, ``""`` (the
 paper's own unnamed approach, methods only) or None (decided: nothing) - or ``_SKIP`` when it
@@ -11,6 +12,9 @@ import re
 from typing import Any, Callable
 
 from .claims_doc import Ref, _Doc, _Num, _Occ, _pair, _ref, per_group
+
+Rule = Callable[[_Doc, _Num], Any]
+_SKIP = ...
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|over|against|unlike|"
                           r"match\w*|using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to)"
@@ -30,11 +34,42 @@ _NOBODY_AFTER = re.compile(r"\s*(?:\\?%|×|x|points?)?\s*(?:\)\s*)?(?:for|by|of|
                            r"(?:\w+\s+)?(?:baselines?|humans?|human\s+\w+|annotators?|experts?|"
                            r"prior|previous|existing|original|vanilla|standard|random|chance)\b", re.I)
 _SYSTEM_PROPERTY = re.compile(r"\s*(?:\\?%\s*)?(?:[A-Za-z][\w\-]*\s+)?(?:parameters|layers)\b", re.I)
+_TIME_TEXT = re.compile(r"\d\s*(?:h|hours?|min|minutes|days?)[\s$}]*$", re.I)
+_TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*)\b", re.I)
+_GAIN_VERB = re.compile(r"\b(?:reduc\w*|achiev\w*|improv\w*)\b", re.I)
+_NEXT_CLAUSE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:[a-z]+\s+){0,2}?(?:on|for|in)\s+(?:the\s+)?")
+_SYSTEMS_COUNTED = re.compile(r"\s+(?:[\w\-]+\s+){0,3}?(?:models|methods|baselines|systems)\b")
+_EVALUATED = re.compile(r"\b(?:models|systems|baselines|methods)\b")
+# A count of things ("10,000 expert demonstrations", "22M questions", "400 thousand images")
+_COUNT_TEXT = re.compile(r"\d\s*(?:[KMBk]|thousand|million|billion)?\+?[\s$}]*$")
+_THINGS_AFTER = re.compile(r"\+?\s+(?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*[a-z]s\b")
+_NAME_SHAPE = re.compile(r"\d|[A-Z]\S*[A-Z]")
+_EVAL_BEFORE = re.compile(r"\b(?:on|evaluat\w*|experiments?|benchmarks?)\s+(?:the\s+)?"
+                          r"(?:[\w\-]+\s+){0,3}?$", re.I)
+_ANAPHOR = re.compile(r"\b(?:there|on\s+(?:it|both|them|each|all\s+of\s+them))\b", re.I)
+_TO_GAP = re.compile(r"\s*(?:\\?%|×|x)?\s*to\s*\$?\s*")
+_NOT_TO_GAP = re.compile(r"[^\s%\\×xto$]")
+_DIGIT = re.compile(r"\d")
+_OF_END = re.compile(r"\bof\s+(?:the\s+)?$")
+_PEOPLE = (r"annotators|raters|evaluators|experts|participants|subjects|judges|players|users|workers|"
+           r"crowd-?workers|labell?ers|graders|doctors|clinicians|radiologists|physicians|pathologists|"
+           r"students|novices|people|humans")
+_NOBODY_SUBJECT = re.compile(rf"\b(?:(?:(?:human|expert|professional|non-expert|average|skilled|novice|trained)"
+                             rf"\s+)?(?:{_PEOPLE})|human|random(?:\s+|-)(?:guessing|chance|selection|baseline|"
+                             rf"policy|guess)|chance(?:\s+level)?)\b", re.I)
+# The subject's verb, right after it: "Human annotators reach 92.5%", "random guessing scores 0.50".
+_SUBJECT_VERB = re.compile(r"\s+(?:(?:only|also|still|typically|on\s+average)\s+)?(?:reach|achiev|scor|attain|"
+                           r"obtain|get|perform|answer|solv|agree|averag|rate|identif|succeed|yield)\w*\b[^.;]{0,40}$",
+                           re.I)
 
 
-# -- dataset rules: (name, example, rule) - a rule returns a Ref, None (decided: no dataset) or ... (does not apply)
-Rule = Callable[[_Doc, _Num], Any]
-_SKIP = ...
+def _first(doc: _Doc, name: str) -> Ref | None:
+    o = doc.firsts.get(name)
+    return _ref(o) if o else None
+
+
+def _systems(doc: _Doc, n: _Num) -> list[_Occ]:
+    return doc.in_sentence(n, ("method", "system"))
 
 
 def _property_after(doc: _Doc, n: _Num) -> bool:
@@ -44,13 +79,9 @@ def _property_after(doc: _Doc, n: _Num) -> bool:
                 or _SYSTEM_PROPERTY.match(doc.text[last.end:last.end + 40]))
 
 
+# -- dataset rules
 def _ds_property(doc: _Doc, n: _Num) -> Any:
     return None if _property_after(doc, n) else _SKIP
-
-
-_TIME_TEXT = re.compile(r"\d\s*(?:h|hours?|min|minutes|days?)[\s$}]*$", re.I)
-_TRAIN_VERB = re.compile(r"\b(?:(?:pre-?)?train\w*|fine-?tun\w*)\b", re.I)
-_GAIN_VERB = re.compile(r"\b(?:reduc\w*|achiev\w*|improv\w*)\b", re.I)
 
 
 def _no_training_cost(doc: _Doc, n: _Num) -> Any:
@@ -66,9 +97,6 @@ def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     return _ref(hit) if hit is not None else _SKIP
 
 
-_NEXT_CLAUSE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:[a-z]+\s+){0,2}?(?:on|for|in)\s+(?:the\s+)?")
-
-
 def _ds_on_after(doc: _Doc, n: _Num) -> Any:
     s, e = doc.segment_after(n)
     evals = doc.evaluation_datasets(n)
@@ -79,10 +107,8 @@ def _ds_on_after(doc: _Doc, n: _Num) -> Any:
     nxt = doc.nums[k] if k < len(doc.nums) and doc.nums[k].sent == n.sent else None
     if nxt is not None and e == nxt.start and _NEXT_CLAUSE.fullmatch(doc.text, s, cands[0].start):
         return _SKIP                # "on A from x to y and on B from u to v": B is the next numbers'
-    if "," in doc.text[s:cands[0].start]:
-        b0, b1 = doc.segment_before(n)
-        if doc.between(evals, b0, b1):
-            return _SKIP            # "BLEU-4 on A reaches 17.52, the BLEU-4 on B ...": A, before it
+    if "," in doc.text[s:cands[0].start] and doc.between(evals, *doc.segment_before(n)):
+        return _SKIP                # "BLEU-4 on A reaches 17.52, the BLEU-4 on B ...": A, before it
     return None if len(doc.run_of(evals, cands[0])) > 1 else _ref(cands[0])
 
 
@@ -92,38 +118,25 @@ def _ds_joint(doc: _Doc, n: _Num) -> Any:
     unless the datasets follow it)."""
     if n.kind == "setting" and not doc.between(doc.evaluation_datasets(n), n.end, doc.sentence(n)[1]):
         return _SKIP
-
-    def joint() -> bool:         # the same for every number of n's group
-        s, e = doc.segment_before(n)[0], doc.segment_after(n)[1]
-        return _JOINT.search(doc.text, s, e) is not None
-    return None if doc.memo(("joint", doc.groups[n.i][0].i), joint) else _SKIP
+    joint = doc.memo(("joint", doc.groups[n.i][0].i),          # the same for every number of n's group
+                     lambda: _JOINT.search(doc.text, doc.segment_before(n)[0], doc.segment_after(n)[1]))
+    return None if joint is not None else _SKIP
 
 
 def _ds_on_before(doc: _Doc, n: _Num) -> Any:
-    s, e = doc.segment_before(n)
     evals = doc.evaluation_datasets(n)
-    cands = doc.between(evals, s, e)
+    cands = doc.between(evals, *doc.segment_before(n))
     if not cands:
         return _SKIP
     return None if len(doc.run_of(evals, cands[-1])) > 1 else _ref(cands[-1])
 
 
 def _ds_one_in_sentence(doc: _Doc, n: _Num) -> Any:
-    ds = doc.in_sentence(n, "dataset")
-    if not ds:
+    if not doc.in_sentence(n, "dataset"):
         return _SKIP
     evals = doc.evaluation_datasets(n)
     names = doc.memo(("names", id(evals)), lambda: (evals, {o.name.lower() for o in evals}))[1]
     return _ref(evals[0]) if len(names) == 1 else None
-
-
-_SYSTEMS_COUNTED = re.compile(r"\s+(?:[\w\-]+\s+){0,3}?(?:models|methods|baselines|systems)\b")
-
-
-def _evals_before(doc: _Doc, n: _Num) -> list[_Occ]:
-    """The datasets named before n's sentence that are not data a system is trained on."""
-    evals = doc.memo("evals-all", lambda: [o for o in doc.occ if o.role == "dataset" and not doc.training_use(o)])
-    return doc.between(evals, 0, doc.sentence(n)[0])
 
 
 def _ds_anaphor(doc: _Doc, n: _Num) -> Any:
@@ -131,7 +144,9 @@ def _ds_anaphor(doc: _Doc, n: _Num) -> Any:
     back to is the one the paper introduces, else the last one named before it."""
     if not doc.sentence_has(_THIS_DATA, n) or n.kind == "setting" and _SYSTEMS_COUNTED.match(doc.text, n.end):
         return _SKIP                # "against 19 tracking methods": a count of systems, not of the data
-    before = _evals_before(doc, n)
+    # the datasets named before n's sentence that are not data a system is trained on
+    evals = doc.memo("evals-all", lambda: [o for o in doc.occ if o.role == "dataset" and not doc.training_use(o)])
+    before = doc.between(evals, 0, doc.sentence(n)[0])
     intro = [o for o in before if o.name in doc.introduced]
     if len(doc.introduced) == 1 and intro:
         return _ref(intro[0])
@@ -147,34 +162,19 @@ def _ds_previous_sentence(doc: _Doc, n: _Num) -> Any:
     return _ref(prev[0]) if len({o.name.lower() for o in prev}) == 1 else _SKIP
 
 
-_EVALUATED = re.compile(r"\b(?:models|systems|baselines|methods)\b")
-
-
-# A count of things ("10,000 expert demonstrations", "22M questions", "400 thousand images")
-_COUNT_TEXT = re.compile(r"\d\s*(?:[KMBk]|thousand|million|billion)?\+?[\s$}]*$")
-_THINGS_AFTER = re.compile(r"\+?\s+(?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*[a-z]s\b")
-
-
 def _ds_introduced(doc: _Doc, n: _Num) -> Any:
     """"We present BarBench. ... GPT-4o reaches only 41%": a result of the systems the paper
     evaluates, or a count of things after the benchmark is introduced ("It covers 1,200 tasks"),
     is on (or describes) the one benchmark the paper introduces."""
     if len(doc.introduced) != 1:
         return _SKIP
-    if n.kind != "setting":
-        evaluated = doc.in_sentence(n, "system") or doc.sentence_has(_EVALUATED, n)
-        return _first(doc, doc.introduced[0]) if evaluated else _SKIP
     first = _first(doc, doc.introduced[0])
+    if n.kind != "setting":
+        return first if doc.in_sentence(n, "system") or doc.sentence_has(_EVALUATED, n) else _SKIP
     if first is None or first.start > n.start or not _COUNT_TEXT.search(doc.text, n.start, n.end) or \
             not _THINGS_AFTER.match(doc.text, n.end) or _SYSTEMS_COUNTED.match(doc.text, n.end):
         return _SKIP
     return first
-
-
-_NAME_SHAPE = re.compile(r"\d|[A-Z]\S*[A-Z]")
-_EVAL_BEFORE = re.compile(r"\b(?:on|evaluat\w*|experiments?|benchmarks?)\s+(?:the\s+)?"
-                          r"(?:[\w\-]+\s+){0,3}?$", re.I)
-_ANAPHOR = re.compile(r"\b(?:there|on\s+(?:it|both|them|each|all\s+of\s+them))\b", re.I)
 
 
 def _ds_discourse(doc: _Doc, n: _Num) -> Any:
@@ -207,11 +207,6 @@ def _evals_by_sentence(doc: _Doc) -> list[tuple[int, _Occ | None, bool]]:
     return doc.memo("evals-before", make)
 
 
-def _first(doc: _Doc, name: str) -> Ref | None:
-    o = doc.firsts.get(name)
-    return _ref(o) if o else None
-
-
 DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("system-property", "a 32B-parameter model: Qwen uses 32B parameters on MMLU", _ds_property),
     ("training-cost", "We pretrain FooNet on ImageNet for 166 hours", _no_training_cost),
@@ -228,14 +223,6 @@ DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
 
 
 # -- method rules
-def _systems(doc: _Doc, n: _Num) -> list[_Occ]:
-    return doc.in_sentence(n, ("method", "system"))
-
-
-_TO_GAP = re.compile(r"\s*(?:\\?%|×|x)?\s*to\s*\$?\s*")
-_NOT_TO_GAP = re.compile(r"[^\s%\\×xto$]")
-
-
 def _to_value(doc: _Doc, n: _Num) -> bool:
     """Whether a later number of n's sentence follows it after "to" ("from 31.2% to 58.7%"):
     the numbers after n in turn, until the gap holds a character no such gap has."""
@@ -251,22 +238,9 @@ def _to_value(doc: _Doc, n: _Num) -> bool:
     return False
 
 
-_DIGIT = re.compile(r"\d")
-
-
-def _first_digit(doc: _Doc, n: _Num) -> int:
-    """Where the first digit of n's sentence is (its end when it has none)."""
-    def make() -> int:
-        s, e = doc.sentence(n)
-        m = _DIGIT.search(doc.text, s, e)
-        return m.start() if m else e
-    return doc.memo(("first-digit", n.sent), make)
-
-
 def _me_from_to(doc: _Doc, n: _Num) -> Any:
     """"improves GPT-4o's success rate from 31.2% to 58.7%": the 'from' value is the possessor's."""
-    s = doc.sentence(n)[0]
-    before = doc.text[max(s, n.start - 12):n.start]
+    before = doc.text[max(doc.sentence(n)[0], n.start - 12):n.start]
     if not re.search(r"\bfrom\s*\$?$", before) or not _to_value(doc, n):
         return _SKIP
     owners = [o for o in _systems(doc, n) if o.end <= n.start and (
@@ -278,7 +252,8 @@ def _me_from_to(doc: _Doc, n: _Num) -> Any:
 
 def _me_nobody(doc: _Doc, n: _Num) -> Any:
     """"73% for the baseline", "92.5% for human annotators": no named system."""
-    return None if _NOBODY_AFTER.match(doc.text, doc.groups[n.i][-1].end, doc.groups[n.i][-1].end + 60) else _SKIP
+    end = doc.groups[n.i][-1].end
+    return None if _NOBODY_AFTER.match(doc.text, end, end + 60) else _SKIP
 
 
 def _me_possessive(doc: _Doc, n: _Num) -> Any:
@@ -295,9 +270,8 @@ def _me_for_system(doc: _Doc, n: _Num) -> Any:
     """"58.1% for GPT-4o", "GPT-4o (58.1%)", "GPT-4o (acc: 58.1%)": a system named right at the number."""
     end = doc.groups[n.i][-1].end
     for o in _systems(doc, n):
-        if o.start >= end and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*(?:for|by|of|with)\s+(?:the\s+)?", doc.text[end:o.start]):
-            return _ref(o)
-        if o.end <= n.start and re.fullmatch(r"\s*(?:\(|\(\s*\w+\s*[:=]?)\s*\$?\s*", doc.text[o.end:n.start]):
+        if o.start >= end and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*(?:for|by|of|with)\s+(?:the\s+)?", doc.text[end:o.start]) \
+                or o.end <= n.start and re.fullmatch(r"\s*(?:\(|\(\s*\w+\s*[:=]?)\s*\$?\s*", doc.text[o.end:n.start]):
             return _ref(o)
     return _SKIP
 
@@ -319,7 +293,13 @@ def _me_baseline_segment(doc: _Doc, n: _Num) -> Any:
     return _ref(named[-1]) if named else None
 
 
-_OF_END = re.compile(r"\bof\s+(?:the\s+)?$")
+def _first_digit(doc: _Doc, n: _Num) -> int:
+    """Where the first digit of n's sentence is (its end when it has none)."""
+    def make() -> int:
+        s, e = doc.sentence(n)
+        m = _DIGIT.search(doc.text, s, e)
+        return m.start() if m else e
+    return doc.memo(("first-digit", n.sent), make)
 
 
 def _me_subject(doc: _Doc, n: _Num) -> Any:
@@ -337,22 +317,8 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
             continue
         if run[-1].role == "system" and doc.occurs(_OWN, n, run[-1].end, n.start):
             break                   # "Compared with GPT-4o, our method ...": the paper's own
-        if len(run) > 1:
-            return None             # "AceGPT and Jais reach 60%": stated jointly for several
-        return _ref(run[0])
+        return None if len(run) > 1 else _ref(run[0])       # "AceGPT and Jais reach 60%": stated jointly
     return _SKIP
-
-
-_PEOPLE = (r"annotators|raters|evaluators|experts|participants|subjects|judges|players|users|workers|"
-           r"crowd-?workers|labell?ers|graders|doctors|clinicians|radiologists|physicians|pathologists|"
-           r"students|novices|people|humans")
-_NOBODY_SUBJECT = re.compile(rf"\b(?:(?:(?:human|expert|professional|non-expert|average|skilled|novice|trained)"
-                             rf"\s+)?(?:{_PEOPLE})|human|random(?:\s+|-)(?:guessing|chance|selection|baseline|"
-                             rf"policy|guess)|chance(?:\s+level)?)\b", re.I)
-# The subject's verb, right after it: "Human annotators reach 92.5%", "random guessing scores 0.50".
-_SUBJECT_VERB = re.compile(r"\s+(?:(?:only|also|still|typically|on\s+average)\s+)?(?:reach|achiev|scor|attain|"
-                           r"obtain|get|perform|answer|solv|agree|averag|rate|identif|succeed|yield)\w*\b[^.;]{0,40}$",
-                           re.I)
 
 
 def _me_nobody_subject(doc: _Doc, n: _Num) -> Any:
@@ -366,31 +332,23 @@ def _nobody_subject(doc: _Doc, n: _Num) -> Any:
     s, start = doc.segment_before(n)
     hits = [m for m in _NOBODY_SUBJECT.finditer(doc.text, s, start)
             if _SUBJECT_VERB.match(doc.text, m.end(), start)]
-    if not hits:
-        return _SKIP
-    m = hits[-1]
-    if doc.between(_systems(doc, n), s, start) or _COMPARE_OBJ.search(doc.text[s:m.start()]) \
+    if not hits or doc.between(_systems(doc, n), s, start) or _COMPARE_OBJ.search(doc.text[s:hits[-1].start()]) \
             or re.search(r"\b(?:than|to|of|with|over|against|versus|vs\.?|near|at|above|below)\s+(?:the\s+)?$",
-                          doc.text[s:m.start()], re.I):
+                         doc.text[s:hits[-1].start()], re.I):
         return _SKIP
     return None
 
 
 def _me_own(doc: _Doc, n: _Num) -> Any:
-    if n.kind == "setting":
-        return _SKIP
-    return _first(doc, doc.main) or "" if doc.main else ""
+    return _SKIP if n.kind == "setting" else _first(doc, doc.main) or ""
 
 
 def _me_setting_property(doc: _Doc, n: _Num) -> Any:
     """"PALO ... three scales (1.7B, 7B and 13B parameters)": a named system's own size or rate."""
-    if n.kind != "setting" or not doc.main:
+    if n.kind != "setting" or not doc.main or not _property_after(doc, n) \
+            or any(o.text != doc.main for o in _systems(doc, n)):
         return _SKIP
-    if _property_after(doc, n):
-        named = [o for o in doc.in_sentence(n, ("method", "system")) if o.text != doc.main]
-        if not named:
-            return _first(doc, doc.main)
-    return _SKIP
+    return _first(doc, doc.main)
 
 
 METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (

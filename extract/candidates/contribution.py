@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..text.cues import CONTRIBUTION_STEMS, WE, stems
+from ..text.lexicon import CONTRIBUTION_STEMS, WE, stems
 from ..text.literal import folded
 from ..text.spans import math_spans
 from .rules import Rule, fire

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..text.cues import NAMING_STEMS, stems, we
-from ..text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUNS, MODEL_NOUNS
+from ..text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUNS, MODEL_NOUNS, NAMING_STEMS, stems, we
 
 INTRO_VERB = stems(NAMING_STEMS)
 

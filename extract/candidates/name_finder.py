@@ -12,9 +12,8 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
-from ..text.cues import WE_STARTS, we
-from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES,
-                            is_known_dataset)
+from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES, WE_STARTS,
+                            is_known_dataset, we)
 from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, math_spans
@@ -61,8 +60,9 @@ _CALLED_LOWERCASE = re.compile(
     r"\b" + _NAMING + r"\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
     r"{0,2})(?=\s*(?:[,.;:(]|$))")
 
-# What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$")
+# What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$"), and the cue of each group
 _WRAPPERS = "*_`\\\"“$"
+_WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code", "q": "quoted"}
 # Runs of capitalized words (capitalized_runs, spelled_acronyms); the look-behind after the
 # first capital (re scans for a capital fast)
 _CAPITALIZED_RUN = re.compile(r"(?:[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
@@ -75,14 +75,6 @@ _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
 _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
                               r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$")
 _ED_SUFFIX = re.compile(r"[-‐–][a-z]{3,}ed$")
-
-
-@lru_cache(maxsize=1 << 14)     # per token: the same words recur across abstracts
-def _compound_modifier(tok: str) -> bool:
-    """"LLM-based", "GPU-accelerated", "CLIP-conditioned": a modifier, not a name."""
-    return bool(_MODIFIER_SUFFIX.search(tok.lower()) or _ED_SUFFIX.search(tok))
-
-
 # A dataset_lists item and a list of them (the item written once: "A X|B X" as "(?:A|B) X", same matches)
 _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
          r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
@@ -99,6 +91,13 @@ _AFTER_NOUN = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:
 _ADJECTIVES = r"(?:(?!(?:and|or|of|in|on|for|to|with|by|from|at|as|is|are|was|were|than)\b)[a-z][a-z\-]+\s+){0,2}?"
 _BEFORE_NOUN = re.compile(r"(?=[oatw])(?:\b(?:on|across|the|and|with)\s+)" + _ADJECTIVES + r"(?P<lst>" + _LIST
                           + r")\s+(?:" + DATASET_NOUNS + r")\b")
+
+
+@lru_cache(maxsize=1 << 14)     # per token: the same words recur across abstracts
+def _compound_modifier(tok: str) -> bool:
+    """"LLM-based", "GPU-accelerated", "CLIP-conditioned": a modifier, not a name."""
+    return bool(_MODIFIER_SUFFIX.search(tok.lower()) or _ED_SUFFIX.search(tok))
+
 
 __all__ = ["NameCandidate", "find_names", "role_evidence", "select_names"]
 
@@ -130,29 +129,23 @@ class _Finder:
                 if t[start:end].count(opener) >= t[start:end].count(ch):
                     break
             end -= 1
-        if end - start < 2 or end - start > 90:
-            return None
         s = t[start:end]
-        if not any(ch.isalpha() for ch in s):
+        if end - start < 2 or end - start > 90 or not any(ch.isalpha() for ch in s):
             return None
-        a = self.aggs.get(s)
-        if a is None:
+        if (a := self.aggs.get(s)) is None:
             a = self.aggs[s] = Evidence(s, start, end, shape=shape)
         elif start < a.start:
             a.start, a.end = start, end
         a.cues |= cues
-        a.method = max(a.method, method)
-        a.dataset = max(a.dataset, dataset)
-        if shape and not a.shape:
-            a.shape = shape
+        a.method, a.dataset = max(a.method, method), max(a.dataset, dataset)
+        a.shape = a.shape or shape
         if partner is not None:
             a.partners.add(partner.text)
             partner.partners.add(a.text)
         return a
 
     def occurrence(self, start: int, end: int, window: int) -> Occurrence:
-        _, ss, se = self.sent(start)
-        return Occurrence(self.text, start, end, (ss, se), window, self.memo)
+        return Occurrence(self.text, start, end, self.sent(start)[1:], window, self.memo)
 
     def intro(self, start: int, end: int) -> Occurrence:
         """The occurrence text[start:end] with the :data:`INTRO_RULES` applied: how strongly
@@ -203,13 +196,11 @@ class _Finder:
         if self.text.isascii() and "$" not in self.text:
             return                  # (every symbol is a non-ASCII character or written in $...$)
         for m in SYMBOL_NAME.finditer(self.text):
-            s, e = m.span()
             rest = m.group("rest")
-            suffix = any(rest.lower().endswith(x.lower()) for x in DATASET_SUFFIXES)
             ok, shape = is_namey(rest)
-            if suffix or ok:
+            if ok or any(rest.lower().endswith(x.lower()) for x in DATASET_SUFFIXES):
                 fire("symbol-led-name")
-                self.add(s, e, {"symbol"}, shape=shape or "symbol")
+                self.add(*m.span(), {"symbol"}, shape=shape or "symbol")
 
     def acronyms(self) -> None:
         for d in acronym_definitions(self.text):
@@ -253,8 +244,7 @@ class _Finder:
                     fire("introduced-math")
                     self.add(s, e, {"math"} | occ.cues, method=occ.strength)
                 continue
-            cue = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code",
-                   "q": "quoted"}[kind]
+            cue = _WRAP_CUES[kind]
             if kind == "q" and (len(inner.split()) > 4 or inner[:1].islower() and " " in inner):
                 continue
             fire("wrapped-" + cue)
@@ -378,14 +368,9 @@ def find_names(text: str) -> list[NameCandidate]:
     if not isinstance(text, str) or not text:
         return []
     f = _Finder(text)
-    f.tokens()
-    f.symbol_names()
-    f.acronyms()
-    f.wrapped()
-    f.introduced_phrases()
-    f.dataset_lists()
-    f.capitalized_runs()
-    f.spelled_acronyms()
+    for find in (f.tokens, f.symbol_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
+                 f.capitalized_runs, f.spelled_acronyms):
+        find()
     return score(f)
 
 

@@ -69,8 +69,7 @@ class Occurrence:
         self.text, self.start, self.end, self.memo = text, start, end, {} if memo is None else memo
         self.ss, self.se = sentence
         self.before = text[max(self.ss, start - window):start]
-        self.strength = 0.0
-        self.cues: set[str] = set()
+        self.strength, self.cues = 0.0, set()
 
     @property
     def word(self) -> str:
@@ -109,8 +108,7 @@ class Occurrence:
         read once per sentence: every pass over a sentence is per sentence, not per name in it."""
         key = (self.ss, self.se)
         if key not in self.memo:
-            s = self.text[self.ss:self.se]
-            m = cue.INTRO_ANYWHERE.search(s)
+            m = cue.INTRO_ANYWHERE.search(s := self.text[self.ss:self.se])
             self.memo[key] = (self.ss + m.end() if m else len(self.text) + 1, bool(cue.EVAL_WORDS.search(s)))
         return self.memo[key]
 
@@ -127,12 +125,10 @@ def apply(rules, occ) -> None:
             mode, weight, cues = rule.gives
             if mode == "set":
                 occ.strength, occ.cues = weight, set(cues)
-            else:
-                if mode == "max":
-                    occ.strength = max(occ.strength, weight)
-                elif mode == "min":
-                    occ.strength = min(occ.strength, weight)
-                occ.cues |= cues
+                continue
+            if mode in ("max", "min"):
+                occ.strength = (max if mode == "max" else min)(occ.strength, weight)
+            occ.cues |= cues
 
 
 def _passive_intro(o: Occurrence) -> bool:
@@ -354,13 +350,8 @@ CAP_RULES: tuple[Rule, ...] = (
 
 def _weak(v: Verdict):
     """The role of the stronger strength once it reaches 0.3 (a method's on a tie), the strongest score."""
-    score = max(v.method, v.dataset, 0.15 if v.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
-    role = None
-    if v.dataset > v.method and v.dataset >= 0.3:
-        role = "dataset"
-    elif v.method >= 0.3:
-        role = "method"
-    return role, score
+    role = "dataset" if v.dataset > v.method and v.dataset >= 0.3 else "method" if v.method >= 0.3 else None
+    return role, max(v.method, v.dataset, 0.15 if v.shape in ("camelcase", "alnum", "hyphenated") else 0.1)
 
 
 # The role and score of a candidate: the first rule that holds decides (None: dropped).

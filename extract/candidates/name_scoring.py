@@ -17,8 +17,10 @@ from .rules import fire, first
 _VARIANT_TAIL = re.compile(r"(?:[-‐–+]?[A-Z0-9]|\+)")
 # the suffixes that name a collection ("-Eval" may name an evaluation method: DnA-Eval)
 _BENCH_SUFFIX = re.compile(r"(?:Bench|Benchmark|Dataset|Corpus|Arena|Suite|Set|Data|Leaderboard)$", re.I)
-
-
+# a name coordinated with another, after or before it, and what ends a list item
+_SEP_AFTER = re.compile(r"(\))?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
+_SEP_BEFORE = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)$")
+_ENDS_ITEM = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
 _FIRM = 0.8
 _FORM_CUES = {"known-dataset", "dataset-suffix"}
 _CONTEXT_CUES = {"on-X", "data-source", "dataset-list", "dataset-cue"}
@@ -54,17 +56,14 @@ def occurrence_index(t: str, names) -> dict[str, list[int]]:
 
 def score(self) -> list[NameCandidate]:
     """Scores, roles and cues of every candidate the finder collected."""
-    t = self.text
-    aggs = self.aggs
+    t, aggs = self.text, self.aggs
     index = occurrence_index(t, list(aggs))
     for a in aggs.values():
-        occs = index[a.text] or [a.start]
-        for o in occs[:6]:
+        for o in (index[a.text] or [a.start])[:6]:
             e = o + len(a.text)
             occ = self.intro(o, e)
-            ms = occ.strength
-            if ms >= 0.4:
-                a.method = max(a.method, ms)
+            if occ.strength >= 0.4:
+                a.method = max(a.method, occ.strength)
                 a.cues |= occ.cues
             ds, dc = dataset_strength(self.occurrence(o, e, 120))
             if ds:
@@ -77,8 +76,7 @@ def score(self) -> list[NameCandidate]:
                 mode, weight, cues = rule.gives
                 a.cues |= cues
                 if mode == "introduced-dataset":
-                    a.dataset = max(a.dataset, weight)
-                    a.method = max(a.method, 0.8)
+                    a.dataset, a.method = max(a.dataset, weight), max(a.method, 0.8)
                     break
         for rule in FORM_RULES:
             if rule.test(a):
@@ -125,11 +123,9 @@ def score(self) -> list[NameCandidate]:
             near = takewhile(lambda j: intro_at[j][0] < se, range(bisect_left(intro_at, (ps,)), len(intro_at)))
             if any(intro_at[j][1] != a.text for j in near):
                 fire("co-introduced")
-                a.method = max(a.method, 0.6)
-                a.cues.add("co-introduced")
-                for p in a.partners:
-                    aggs[p].method = max(aggs[p].method, 0.6)
-                    aggs[p].cues.add("co-introduced")
+                for c in [a, *map(aggs.get, a.partners)]:
+                    c.method = max(c.method, 0.6)
+                    c.cues.add("co-introduced")
     # variants of an introduced name (FooNet-Lite next to FooNet) are introduced too
     heads = {b.text: b for b in introduced if " " not in b.text and len(b.text) >= 3}
     for a in aggs.values():
@@ -153,10 +149,7 @@ def score(self) -> list[NameCandidate]:
     # coordinated with a dataset ("on TabArena and WikiSQL"): a dataset too; named after an
     # introduced name in its introducing sentence ("we propose Rank Mimicking (RM) and
     # Prediction-guided Feature Imitation (PFI)", "two methods, EAI and EDS"): introduced too
-    sep_after = re.compile(r"(\))?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
-    sep_before = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)$")
-    models = {"model-pattern", "model-cue"}
-    coordinated_at: set[int] = set()
+    models, coordinated_at = {"model-pattern", "model-cue"}, set()
 
     def introduced_at(a: Evidence, s0: int) -> bool:
         """This occurrence of ``a`` is introduced: by its context, after its introduced long form
@@ -174,15 +167,12 @@ def score(self) -> list[NameCandidate]:
                 continue
             for s0, e0 in occ[a.text]:
                 neigh = []
-                m = sep_after.match(t, e0)
-                if m:
+                if m := _SEP_AFTER.match(t, e0):
                     neigh += [(b, "or" not in m.group(0) and m.end(), bool(m.group(1))) for b in starts.get(m.end(), [])
-                              if "," not in m.group(0) or
-                              re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", t[m.end() + len(b.text):])]
-                m = sep_before.search(t[max(0, s0 - 12):s0])
-                if m:
-                    neigh += [(b, False, False) for b in ends.get(s0 - len(m.group(0)), []) if "," not in m.group(0) or
-                              re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", t[e0:])]
+                              if "," not in m.group(0) or _ENDS_ITEM.match(t, m.end() + len(b.text))]
+                if m := _SEP_BEFORE.search(t[max(0, s0 - 12):s0]):
+                    neigh += [(b, False, False) for b in ends.get(s0 - len(m.group(0)), [])
+                              if "," not in m.group(0) or _ENDS_ITEM.match(t, e0)]
                 for b, follows, paren in neigh:
                     if b is a or models & b.cues:
                         continue

@@ -4,25 +4,10 @@ phrase ("accuracy"); and the scanned number (:class:`Raw`)."""
 from __future__ import annotations
 
 import re
-from itertools import islice
+from itertools import dropwhile, islice, takewhile
 from dataclasses import dataclass
 
-from ..text.words import words_after, words_before
-
-
-@dataclass
-class Raw:
-    start: int            # of the displayed text
-    end: int
-    core_start: int
-    core_end: int
-    value: float
-    unit: str | None
-    mult: float = 1.0
-    signed: bool = False
-    in_math: bool = False
-
-
+from ..text.sentences import words_after, words_before
 _COUNT_NOUN_SINGULAR = set("""gpu gpus bit layer dimensional dimension shot way step token parameter node head billion million hour
 day epoch iteration round language task model sample example class domain agent user participant
 subject patient image video document query question prompt benchmark dataset game environment seed run
@@ -36,9 +21,24 @@ glass""".split())
 _FUNCTION = set("""the a an of on in and or for to with by at from than while over up into per as its their our that which
 across only nearly about approximately roughly around almost more less respectively e g i when where is are
 was were be been has have this these those it we they also both each all same between""".split())
-
-
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S")
+_COMPARATIVES = set("""less more fewer higher lower better worse faster slower smaller larger bigger shorter longer relative
+absolute average""".split())
+_ABOUT_STOP = _FUNCTION | set("""while whereas compared relative respectively over versus vs when than and or but using which
+that higher lower better worse faster slower more less fewer yet so per stays remains""".split())
+
+
+@dataclass
+class Raw:
+    start: int            # of the displayed text
+    end: int
+    core_start: int
+    core_end: int
+    value: float
+    unit: str | None
+    mult: float = 1.0
+    signed: bool = False
+    in_math: bool = False
 
 
 def count_noun_after(text: str, end: int) -> str | None:
@@ -71,21 +71,9 @@ def count_noun_after(text: str, end: int) -> str | None:
     return None
 
 
-_COMPARATIVES = set("""less more fewer higher lower better worse faster slower smaller larger bigger shorter longer relative
-absolute average""".split())
-_ABOUT_STOP = _FUNCTION | set("""while whereas compared relative respectively over versus vs when than and or but using which
-that higher lower better worse faster slower more less fewer yet so per stays remains""".split())
-
-
-def _phrase(words: list[str], limit: int = 3) -> list[str]:
-    out = []
-    for w in words:
-        if len(w) < 2 or w in _ABOUT_STOP:
-            break
-        out.append(w)
-        if len(out) == limit:
-            break
-    return out
+def _phrase(words: list[str]) -> list[str]:
+    """The first three words before a stop word or a one-letter word."""
+    return list(takewhile(lambda w: len(w) >= 2 and w not in _ABOUT_STOP, words))[:3]
 
 
 def guess_about(text: str, r: Raw, noun: str | None) -> str:
@@ -97,27 +85,16 @@ def guess_about(text: str, r: Raw, noun: str | None) -> str:
     lead = 0
     while lead < len(after) and after[lead] in _COMPARATIVES:
         lead += 1
-    if re.match(r"\s+[A-Za-z]", nxt) and lead < len(after) and after[lead] not in _ABOUT_STOP \
-            and len(after[lead]) > 1:
-        got = _phrase(after[lead:])
-        if got:
-            return " ".join(after[:lead] + got) if lead and after[0] in ("average", "relative") else " ".join(got)
+    if re.match(r"\s+[A-Za-z]", nxt) and lead < len(after) and (got := _phrase(after[lead:])):
+        return " ".join(after[:lead] + got) if lead and after[0] in ("average", "relative") else " ".join(got)
     if after[:1] and after[0] in ("of", "in", "on") and not re.match(r"\s*\w+\s+\$?[\d.]", nxt):
-        rest = after[1:]
-        while rest and rest[0] in ("the", "a", "an", "all", "its", "their", "our"):
-            rest = rest[1:]
-        got = _phrase(rest)
-        if got:
+        if got := _phrase(list(dropwhile(lambda w: w in ("the", "a", "an", "all", "its", "their", "our"), after[1:]))):
             return " ".join(got)
-    before = words_before(text, r.start, 8, comma=True)
-    phrase: list[str] = []
-    for w in reversed(before):
-        if len(w) < 2 or w in _FUNCTION or w in ("by", "of", "to", "up", "from", "reach", "reaches",
-                                                  "achieves", "achieve", "is", "are", "was"):
-            if phrase:
-                break
-            continue
-        phrase.insert(0, w)
-        if len(phrase) == 3:
-            break
-    return " ".join(phrase)
+    # else the last three words before it, past the function words right before it
+    before = reversed(words_before(text, r.start, 8, comma=True))
+    return " ".join(reversed(list(takewhile(lambda w: not _filler(w), dropwhile(_filler, before)))[:3]))
+
+
+def _filler(w: str) -> bool:
+    return len(w) < 2 or w in _FUNCTION or w in ("by", "of", "to", "up", "from", "reach", "reaches", "achieves",
+                                                 "achieve", "is", "are", "was")

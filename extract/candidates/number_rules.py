@@ -8,8 +8,7 @@ import re
 from functools import cached_property
 
 from ..text.numparse import EXP_VAR
-from ..text.sentences import sentence_at
-from ..text.words import words_before
+from ..text.sentences import sentence_at, words_before
 from .number_about import Raw
 from .rules import Rule, first
 

@@ -37,6 +37,22 @@ example task setting question problem rule layer block day week month year v no 
 category split fold head epoch iteration iter batch sample group q""".split())
 _PREV_WORD = re.compile(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$")       # the word before a number
 _DATE_PREPS = set("""in since from until till by before after during between through circa early late mid and to of the""".split())
+# Formula parts that are no quantity: the elements of a set and the ends of an interval
+# ("\{0, 1\}^n", "\gamma \in (0,1)", "$(0, 2]$"), a variable's bound or limit by 0 or 1 ("\delta > 0",
+# "0 < \alpha", "\epsilon \to 0", "f(S) \geq 0"), an index range ("i = 1, 2, \dots, N").
+_DOMAIN_BEFORE = re.compile(r"(?:\\in|∈)\s*(?:\\left\s*)?[(\[]\s*(?:[-+−]?\s*[\w.\\]+\s*,\s*)*[-+−]?\s*$")
+_END = r"[-+−]?\s*(?:\d+(?:\.\d+)?|\\?[A-Za-z]+)\s*"
+_INTERVAL = re.compile(r"[(\[]\s*" + _END + "," + _END + r"[)\]]")
+_BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])(?P<word>[A-Za-z]+)|\\[A-Za-z]+|\))(?:_\{?\w+\}?)?\s*"
+                           r"(?:>|<|\\[gl]eq?|≥|≤|\\gtrsim|\\lesssim|\\to\w*|\\rightarrow|→|\\ll|\\gg)\s*$")
+_BOUND_AFTER = re.compile(r"\s*(?:<|\\leq?|≤)\s*\\?[A-Za-z]")
+_INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
+_OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
+_GLUED = re.compile(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+")
+_UNIT_AFTER_MATH = re.compile(r"\\%|%|×|[xX](?![A-Za-z0-9])")
+_METRIC_WORDS = set("""auc auroc auprc bleu rouge mae mse rmse fid psnr ssim map em iou ndcg mrr ece wer cer cider meteor acc tpr
+fpr kl elo is lpips clip spice chrf comet bertscore dice""".split())
+_PLURAL_NUMERAL = re.compile(r"(?:[01]|1[5-9]\d0|20\d0)s")      # "0s and 1s", "the 1990s": no seconds
 
 __all__ = ["NumberCandidate", "explain_numbers", "find_numbers", "parse_number"]
 
@@ -133,23 +149,8 @@ def _reject_left(text: str, s: int, math: tuple[int, int] | None, left: _LeftTok
     return False
 
 
-# Formula parts that are no quantity: the elements of a set and the ends of an interval
-# ("\{0, 1\}^n", "\gamma \in (0,1)", "$(0, 2]$"), a variable's bound or limit by 0 or 1 ("\delta > 0",
-# "0 < \alpha", "\epsilon \to 0", "f(S) \geq 0"), an index range ("i = 1, 2, \dots, N").
-_DOMAIN_BEFORE = re.compile(r"(?:\\in|∈)\s*(?:\\left\s*)?[(\[]\s*(?:[-+−]?\s*[\w.\\]+\s*,\s*)*[-+−]?\s*$")
-_END = r"[-+−]?\s*(?:\d+(?:\.\d+)?|\\?[A-Za-z]+)\s*"
-_INTERVAL = re.compile(r"[(\[]\s*" + _END + "," + _END + r"[)\]]")
-_BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])(?P<word>[A-Za-z]+)|\\[A-Za-z]+|\))(?:_\{?\w+\}?)?\s*"
-                           r"(?:>|<|\\[gl]eq?|≥|≤|\\gtrsim|\\lesssim|\\to\w*|\\rightarrow|→|\\ll|\\gg)\s*$")
-_BOUND_AFTER = re.compile(r"\s*(?:<|\\leq?|≤)\s*\\?[A-Za-z]")
-_INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
-_OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
-_GLUED = re.compile(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+")
-_UNIT_AFTER_MATH = re.compile(r"\\%|%|×|[xX](?![A-Za-z0-9])")
-
-
 def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int] | None) -> bool:
-    """Digits of a formula that state no quantity (see above), or digits inside an exponent or
+    """Digits of a formula that state no quantity (see _DOMAIN_BEFORE's comment), or digits inside an exponent or
     subscript group that is still open ("k^{\\lceil p/2 \\rceil + 1}", "W^(w+1)")."""
     before = text[max(0, s - 40):s]
     if _DOMAIN_BEFORE.search(before) or re.search(r"=\s*(?:\d+\s*,\s*)*$", before) and _INDEX_AFTER.match(text, e):
@@ -203,10 +204,7 @@ def _scan(text: str) -> list[Raw]:
     left = _LeftTokens(text)
     out: list[Raw] = []
     pos = 0
-    while True:
-        m = CORE.search(text, pos)
-        if not m:
-            break
+    while m := CORE.search(text, pos):
         s, e = m.span()
         pos = e
         if s > 0 and (text[s - 1].isdigit() or (text[s - 1] == "." and s > 1 and text[s - 2].isdigit())):
@@ -291,10 +289,6 @@ def _scan(text: str) -> list[Raw]:
     return _drop_named(text, out)
 
 
-_METRIC_WORDS = set("""auc auroc auprc bleu rouge mae mse rmse fid psnr ssim map em iou ndcg mrr ece wer cer cider meteor acc tpr
-fpr kl elo is lpips clip spice chrf comet bertscore dice""".split())
-
-
 def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
     """Numbers that label things (Stage 2, ICML 2031, Gemini 1.5, AceGPT 7B, in 2023) are not
     quantities, nor the numbers listed right after one (Problems 1, 3 and 4; XGLM 2.9B, 4.5B)."""
@@ -343,9 +337,6 @@ def _apply_ranges(text: str, raws: list[Raw]) -> None:
             if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
                 continue
             a.value, a.mult, a.unit = a.value * b.mult, b.mult, b.unit     # (a.mult is 1.0)
-
-
-_PLURAL_NUMERAL = re.compile(r"(?:[01]|1[5-9]\d0|20\d0)s")      # "0s and 1s", "the 1990s": no seconds
 
 
 def find_numbers(text: str) -> list[NumberCandidate]:

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..text.cues import TASK_INTRO_FORMS, stems
+from ..text.lexicon import TASK_INTRO_FORMS, stems
 from ..text.literal import folded
 from ..text.spans import blank_notices
 from .rules import Rule, fire, tracing
@@ -68,20 +68,16 @@ _NEEDS = {
     _COMPLAINT: (("suffer", "struggle", "vulnerable", "prone", "sensitive", "susceptible", "bottlenecked", "limited",
                   "evaluated", "benchmarked", "tested", "rarely", "hallucinate", "degrade"),),
 }
+_OPENING = re.compile(r"^(?:(?:in|for|with|despite|although|while|as|since|because|given)\s[^,]{0,120},\s*)?(.*)",
+                      re.I)
+_SUBORDINATOR = re.compile(r"^(?:as|since|because|when|if|while|although|though|once)\s+", re.I)
+_PIECE_LEAD = re.compile(r"^(?:despite|with|in|given|as|although|while|for|how|why|what|when|whether|"
+                         r"then|and|or|but|do|does|did|can|is|are)\s+", re.I)
 
 
 def _may(rx: re.Pattern, low: str) -> bool:
     """Whether ``rx`` may match the sentence whose fold is ``low`` (it holds a word of each group rx needs)."""
     return all(any(w in low for w in group) for group in _NEEDS[rx])
-
-
-_OPENING = re.compile(r"^(?:(?:in|for|with|despite|although|while|as|since|because|given)\s[^,]{0,120},\s*)?(.*)",
-                      re.I)
-
-
-_SUBORDINATOR = re.compile(r"^(?:as|since|because|when|if|while|although|though|once)\s+", re.I)
-_PIECE_LEAD = re.compile(r"^(?:despite|with|in|given|as|although|while|for|how|why|what|when|whether|"
-                         r"then|and|or|but|do|does|did|can|is|are)\s+", re.I)
 
 
 def subject(sent: str) -> str | None:

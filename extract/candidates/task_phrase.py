@@ -25,46 +25,6 @@ _UNDERSCORE_WRAP = re.compile(r"_(?<![\w\\]_)(?=[A-Za-z])([^_\n]+?)(?<=\S)_(?!\w
 _PAREN = re.compile(r"\([^()]*\)")
 _MATH_NAME = re.compile(r"\$\s*([A-Za-z][A-Za-z\- ]*[A-Za-z])\s*\$")       # $\textbf{Name}$ -> Name
 _DASHES = re.compile(r"---?|—|–(?=\s)")      # (-{2,3} as ---?: each alternative opens with a literal, scanned fast)
-
-
-def _drop_parens(s: str) -> str:
-    """``s`` without its parentheticals and the white space before each, as
-    ``re.sub(r"(?<!\\s)\\s*\\([^()]*\\)", "", s)`` (~10x faster: re scans for the "(")."""
-    out, at = [], 0
-    for m in _PAREN.finditer(s):
-        start = m.start()
-        while start > at and s[start - 1].isspace():        # str.isspace() is re's \s
-            start -= 1
-        out.append(s[at:start])
-        at = m.end()
-    out.append(s[at:])
-    return "".join(out)
-
-
-@lru_cache(maxsize=32)      # one abstract asks for its plain text and sentences several times
-def plain(text: str) -> str:
-    """``text`` without markup wrappers: \\textbf{x}, **x**, _x_, `x` -> x; $math$ kept as is;
-    parentheticals (acronyms, examples) dropped; whitespace collapsed."""
-    s = text
-    if "\\" in s:          # (no LaTeX wrapper without a backslash: three scans saved)
-        for _ in range(3):
-            s = _LATEX_WRAP.sub(r"\1", s)
-    if "*" in s or "__" in s or "`" in s:      # (its openers: a scan per opener saved without one)
-        s = _MD_WRAP.sub(r"\2", s)
-    s = _UNDERSCORE_WRAP.sub(r"\1", s)
-    s = _MATH_NAME.sub(r"\1", s)
-    s = _DASHES.sub(" — ", s)
-    for _ in range(2):
-        s = _drop_parens(s)
-    return " ".join(s.split())
-
-
-@lru_cache(maxsize=8)
-def sentences(text: str) -> tuple[str, ...]:
-    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
-    return tuple(split_sentences(plain(text)))
-
-
 # Where a noun phrase ends: clause words, punctuation, verbs that start a predicate (the
 # lookahead of what a match starts with: re skips the other positions fast).
 BOUNDARY = re.compile(
@@ -103,12 +63,63 @@ _DEICTIC = set("this these that those such it its our their his her we they them
 _GENERIC = re.compile(r"^(?:(?:the|a|an)\s+)?(?:\w+\s+)?(?:problem|challenge|question|issue|task|gap|"
                       r"setting|phenomenon|limitation|direction|aspects?|area|field|domain|"
                       r"problems|tasks|settings|methods|approaches|models|performance|results)$", re.I)
-
-
 _ADVERB = re.compile(r"[a-z]+ly")
 _THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
 _CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _TITLE_WORD = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)*")
+PRONOUN = re.compile(r"\b(?:we|they|our|us|them|I|you|he|she|this|these|those)\b|\bit\b(?!-)", re.I)
+# A noun phrase does not open with a preposition, subordinator, adverb or quantifier.
+_BAD_START = re.compile(r"(?:and|or|but|by|on|in|at|from|with|as|since|because|if|when|whether|no|more|can|could|"
+                        r"may|might|must|should|would|will|is|are|be|been|has|have|had|was|were|"
+                        r"less|very|not|only|(?!(?:early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly)\b(?!-)", re.I)
+# A finite verb with its object: a clause, never a task ("SwiftDet achieves 52.1 AP on COCO").
+# The verbs that are only verbs ("reduces", "outperforms") make a clause whatever follows them
+# ("LoopLM reduces perplexity on WikiText-103"); a comparison opens none ("outperforming X").
+FINITE = re.compile(r"\s(?:(?:achieves|outperforms|improves|reaches|attains|surpasses|obtains|reduces|delivers|"
+                    r"increases|decreases|exceeds)\s+\w|(?:achieve|outperform|improve|reach|attain|surpass|yields?|"
+                    r"obtain|reduce|boosts?|deliver|sets|scores?)\s+(?:the|a|an|our|its|their|up\s+to|over|"
+                    r"state-of-the-art|\d))|^(?:outperform|surpass|exceed|beat)ing\b", re.I)
+_FIRST_WORD = re.compile(r"\w*")
+_DIGIT = re.compile(r"\d")
+_NO_LETTER = re.compile(r"[\W\d]+")
+
+
+def _drop_parens(s: str) -> str:
+    """``s`` without its parentheticals and the white space before each, as
+    ``re.sub(r"(?<!\\s)\\s*\\([^()]*\\)", "", s)`` (~10x faster: re scans for the "(")."""
+    out, at = [], 0
+    for m in _PAREN.finditer(s):
+        start = m.start()
+        while start > at and s[start - 1].isspace():        # str.isspace() is re's \s
+            start -= 1
+        out.append(s[at:start])
+        at = m.end()
+    out.append(s[at:])
+    return "".join(out)
+
+
+@lru_cache(maxsize=32)      # one abstract asks for its plain text and sentences several times
+def plain(text: str) -> str:
+    """``text`` without markup wrappers: \\textbf{x}, **x**, _x_, `x` -> x; $math$ kept as is;
+    parentheticals (acronyms, examples) dropped; whitespace collapsed."""
+    s = text
+    if "\\" in s:          # (no LaTeX wrapper without a backslash: three scans saved)
+        for _ in range(3):
+            s = _LATEX_WRAP.sub(r"\1", s)
+    if "*" in s or "__" in s or "`" in s:      # (its openers: a scan per opener saved without one)
+        s = _MD_WRAP.sub(r"\2", s)
+    s = _UNDERSCORE_WRAP.sub(r"\1", s)
+    s = _MATH_NAME.sub(r"\1", s)
+    s = _DASHES.sub(" — ", s)
+    for _ in range(2):
+        s = _drop_parens(s)
+    return " ".join(s.split())
+
+
+@lru_cache(maxsize=8)
+def sentences(text: str) -> tuple[str, ...]:
+    """The sentences of ``text`` with its markup removed (:func:`plain`)."""
+    return tuple(split_sentences(plain(text)))
 
 
 def cut(phrase: str) -> str | None:
@@ -168,27 +179,6 @@ def _inside(text: str, word: str) -> bool:
 
 def words_of(phrase: str) -> int:
     return len(phrase.split())
-
-
-PRONOUN = re.compile(r"\b(?:we|they|our|us|them|I|you|he|she|this|these|those)\b|\bit\b(?!-)", re.I)
-# A noun phrase does not open with a preposition, subordinator, adverb or quantifier.
-_BAD_START = re.compile(r"(?:and|or|but|by|on|in|at|from|with|as|since|because|if|when|whether|no|more|can|could|"
-                        r"may|might|must|should|would|will|is|are|be|been|has|have|had|was|were|"
-                        r"less|very|not|only|(?!(?:early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly)\b(?!-)", re.I)
-
-
-# A finite verb with its object: a clause, never a task ("SwiftDet achieves 52.1 AP on COCO").
-# The verbs that are only verbs ("reduces", "outperforms") make a clause whatever follows them
-# ("LoopLM reduces perplexity on WikiText-103"); a comparison opens none ("outperforming X").
-FINITE = re.compile(r"\s(?:(?:achieves|outperforms|improves|reaches|attains|surpasses|obtains|reduces|delivers|"
-                    r"increases|decreases|exceeds)\s+\w|(?:achieve|outperform|improve|reach|attain|surpass|yields?|"
-                    r"obtain|reduce|boosts?|deliver|sets|scores?)\s+(?:the|a|an|our|its|their|up\s+to|over|"
-                    r"state-of-the-art|\d))|^(?:outperform|surpass|exceed|beat)ing\b", re.I)
-
-
-_FIRST_WORD = re.compile(r"\w*")
-_DIGIT = re.compile(r"\d")
-_NO_LETTER = re.compile(r"[\W\d]+")
 
 
 def ok(phrase: str | None) -> bool:

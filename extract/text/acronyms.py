@@ -18,6 +18,11 @@ __all__ = ["ACRO_BEFORE_PAREN", "ACRO_PAREN", "Definition", "acronym_definitions
 ACRO_PAREN = re.compile(
     r"\(\s*(?:\\text\w*\{|\*\*|\\mathrm\{)?(?P<acr>[A-Za-z][A-Za-z0-9]*(?:[-‐–/+&][A-Za-z0-9]+)*)"
     r"(?:\}|\*\*)?\s*(?:[;,][^()]{0,40})?\)")
+# "ACR (Long Form)": the other order Schwartz & Hearst read, an acronym followed by its long
+# form in parentheses ("we propose RPKD (Random Prototype Knowledge Distillation)").
+# (the look-behind after the first capital: re scans for a capital fast)
+ACRO_BEFORE_PAREN = re.compile(
+    r"(?P<acr>[A-Z](?<![\w\-][A-Z])[A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z][^()\n;]{2,120}?)\s*\)")
 
 
 def upper_count(s: str) -> int:
@@ -36,8 +41,7 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
         letters = letters[:-1] if letters[-1] == "s" else letters
     if len(letters) < 2:
         return None
-    lo = paren
-    nwords = 0
+    lo, nwords = paren, 0
     max_words = min(len(letters) + 5, len(letters) * 2)
     while lo > 0 and nwords <= max_words:
         lo -= 1
@@ -127,13 +131,6 @@ class Definition:
     long: str | None
     long_start: int | None
     long_end: int | None
-
-
-# "ACR (Long Form)": the other order Schwartz & Hearst read, an acronym followed by its long
-# form in parentheses ("we propose RPKD (Random Prototype Knowledge Distillation)").
-# (the look-behind after the first capital: re scans for a capital fast)
-ACRO_BEFORE_PAREN = re.compile(
-    r"(?P<acr>[A-Z](?<![\w\-][A-Z])[A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z][^()\n;]{2,120}?)\s*\)")
 
 
 def _reverse_definitions(text: str) -> list[Definition]:

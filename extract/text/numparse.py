@@ -43,20 +43,6 @@ boldsymbol bf quad qquad left right ldots dots cdots in textrm mathit textsc tex
 WRAP_OPEN = re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
                         r"textrm|mathit|textsc|textsf|mathsf)\{$")
 VAR_PREFIX = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
-
-
-def to_float(core: str) -> float:
-    """The value of a number's digits (a match of CORE: every separator it allows dropped)."""
-    return float(re.sub(r"\\,|\{,\}|[, \u2009\u202f\u00a0]", "", core))
-
-
-def safe_pow(base: float, exp: float) -> float:
-    try:
-        return math.pow(base, exp)
-    except (OverflowError, ValueError, ZeroDivisionError):
-        return math.inf
-
-
 _PARSE = re.compile(
     r"(?P<sign>[+\-−±])?\s*(?P<core>(?:\d{1,3}(?:(?:,|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
     r"|\d+)(?:\.\d+)?|\.\d+)"
@@ -75,6 +61,22 @@ _PARSE_STRIP = [(re.compile(r"(?<=\d)(?:\\,|\{,\})(?=\d{3})"), ","),
                 (re.compile(r"\\mp(?![A-Za-z])"), "±"),
                 (re.compile(r"\\(?:sim|approx|simeq|quad|qquad|,|;|!|:|left|right)(?![A-Za-z])"), " "),
                 (re.compile(r"[${}~≈∼*`]"), " ")]
+_RANGE_TAIL = re.compile(r"[\s$]*(?:-{1,3}|–|—|to)[\s$]*(?:\\sim\s*|~\s*)?"
+                         r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)[\s$]*"
+                         r"(\\%|%|percent\b|×|\\times(?![A-Za-z])|[xX](?![A-Za-z0-9])|[kKMBT](?![A-Za-z0-9])|"
+                         r"(?:thousand|million|billion|ms|GB|MB|h|hours|s|min|pp)(?![A-Za-z]))")
+
+
+def to_float(core: str) -> float:
+    """The value of a number's digits (a match of CORE: every separator it allows dropped)."""
+    return float(re.sub(r"\\,|\{,\}|[, \u2009\u202f\u00a0]", "", core))
+
+
+def safe_pow(base: float, exp: float) -> float:
+    try:
+        return math.pow(base, exp)
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return math.inf
 
 
 def parse_number(span: str) -> tuple[float, str | None] | None:
@@ -100,16 +102,8 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
         suffix = m.group("suffix")
         value *= MULT.get(suffix, 1.0)
         unit = UNIT_NORMAL.get(suffix, suffix) if suffix and suffix not in MULT else None
-        if m.group("sign") in ("-", "−"):
-            value = -value
-        return value, unit
+        return (-value if m.group("sign") in ("-", "−") else value), unit
     return None
-
-
-_RANGE_TAIL = re.compile(r"[\s$]*(?:-{1,3}|–|—|to)[\s$]*(?:\\sim\s*|~\s*)?"
-                         r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)[\s$]*"
-                         r"(\\%|%|percent\b|×|\\times(?![A-Za-z])|[xX](?![A-Za-z0-9])|[kKMBT](?![A-Za-z0-9])|"
-                         r"(?:thousand|million|billion|ms|GB|MB|h|hours|s|min|pp)(?![A-Za-z]))")
 
 
 def parse_number_at(source: str, start: int, end: int) -> tuple[float, str | None] | None:

@@ -1,7 +1,8 @@
-"""Sentence spans of an abstract (offset-exact): a sentence ends at ``.``, ``!``, ``?`` or ``;``
-followed by white space and a capital, bracket, quote, ``$``, ``*``, backslash or digit, or at a
-blank line (also after "e.g." or "Fig.": the rules were measured with these bounds). pysbd,
-measured on 188 abstracts, differed in 14 (it does not end a clause at ``;``) and was ~150x slower."""
+"""Sentence spans of an abstract (offset-exact), and the words around a position within its clause
+(lower-cased, LaTeX commands dropped).  A sentence ends at ``.``, ``!``, ``?`` or ``;`` followed by
+white space and a capital, bracket, quote, ``$``, ``*``, backslash or digit, or at a blank line
+(also after "e.g." or "Fig.": the rules were measured with these bounds). pysbd, measured on 188
+abstracts, differed in 14 (it does not end a clause at ``;``) and was ~150x slower."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-__all__ = ["sentence_at", "sentence_bounds", "sentences"]
+__all__ = ["sentence_at", "sentence_bounds", "sentences", "words_after", "words_before"]
 
 # ``(?<=[.!?;])\s+(?=...)|\n\s*\n`` with the white space first: re scans for it fast (~2x)
 _SENT_END = re.compile(r"\s(?:(?<=[.!?;]\s)\s*(?=[A-Z\[(\"'`$*\\]|\d)|(?<=\n)\s*\n)")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
+_CMD = re.compile(r"\\[A-Za-z]+")
+_CLAUSE_END = re.compile(r"[.!?](?:\s|$)|[;:]|\n")
+_COMMA_END = re.compile(r"[.!?](?:\s|$)|[;:,]|\n")
 
 
 def sentence_bounds(text: str) -> list[tuple[int, int]]:
@@ -43,3 +48,23 @@ def sentence_at(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
 def sentences(text: str) -> list[str]:
     """The non-blank sentences of ``text`` as strings."""
     return [text[s:e] for s, e in sentence_bounds(text) if text[s:e].strip()]
+
+
+def words_before(text: str, pos: int, n: int, comma: bool = False) -> list[str]:
+    """Up to n lower-cased words before pos within its clause (ended also by a comma with ``comma``).
+
+    >>> words_before("Accuracy rises; it improves by 3%", 31, 3)
+    ['it', 'improves', 'by']
+    """
+    seg = text[max(0, pos - 200):pos]
+    end = _COMMA_END if comma else _CLAUSE_END         # the last end: sought in the last 40 first
+    ends = list(end.finditer(seg, max(0, len(seg) - 40))) or list(end.finditer(seg))
+    if ends:
+        seg = seg[ends[-1].end():]
+    return [w.lower() for w in _WORD.findall(_CMD.sub(" ", seg))][-n:]
+
+
+def words_after(text: str, pos: int, n: int) -> list[str]:
+    """Up to n lower-cased words after pos within its clause."""
+    seg = _CLAUSE_END.split(text[pos:pos + 200], maxsplit=1)[0]
+    return [w.lower() for w in _WORD.findall(_CMD.sub(" ", seg))][:n]

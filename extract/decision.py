@@ -25,7 +25,7 @@ from typing import Any, Sequence
 from .candidates.claims import attach_claims, claimed_systems
 from .candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
 from .schema_loader import contributions, default_schema
-from .text import is_model_name
+from .text import is_model_family, is_model_name
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
 CONSTRAINT_VERSION = "choices-5"
@@ -330,9 +330,11 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy(), memo: dict |
     for entry, claim in zip(numbers, claims):
         entry.update(claim.fields())    # metric, dataset, method: read from the sentence by rules
     task = plan.task or written_task(str(answer.get("task", "")))
-    # a pretrained model's name (Llama3-8B, GPT-4o) is never one of the rules' datasets (a
+    # a pretrained model's name (Llama3-8B, GPT-4o) is never one of the rules' datasets, unless
+    # a dataset noun names it one ("the Human3.6M dataset", "the Persona-Chat dataset"; a
     # model's own dataset label is not filtered: extract.hybrid keeps it)
-    shaped = {d.text.lower() for d in datasets if is_model_name(d.text)}
+    shaped = {d.text.lower() for d in datasets if is_model_name(d.text)
+              and ("dataset-cue" not in d.cues or is_model_family(d.text))}
     for entry in numbers:
         if entry.get("dataset") and entry["dataset"].lower() in shaped:
             entry["dataset"] = None

@@ -3,6 +3,8 @@ backend's decision.  The abstracts here are written for these tests (not copied 
 
 from __future__ import annotations
 
+import pytest
+
 from extract.backends.rules import decide
 from extract.candidates import find_names
 
@@ -63,3 +65,26 @@ def test_short_mention_resolves_to_the_one_listed_dataset_it_heads():
     s2 = text2.index("91.3%")
     (claim,) = attach_claims(text2, [{"start": s2, "end": s2 + 5, "kind": "result"}], [], ["Open Web Tables"])
     assert claim.dataset is None
+
+
+@pytest.mark.parametrize("text,kept,dropped", [
+    # a size or a suffix in a dataset's name ("3.6M" images, "-Chat"): the dataset noun decides
+    ("We evaluate on the Human3.6M dataset and report errors.", ["Human3.6M"], []),
+    ("Ablation studies on the Persona-Chat dataset show gains.", ["Persona-Chat"], []),
+    # a model family's name stays a model beside a dataset noun
+    ("We fine-tune ResNet-101 and ViT-L-16 on the ImageNet dataset.", ["ImageNet"], ["ResNet-101", "ViT-L-16"]),
+    # a model's shape without a dataset noun is a model ("on LLaMA3": a model it runs on)
+    ("Q-LLM improved by 7.17% on LLaMA3 and on Mistral-7B.", [], ["LLaMA3", "Mistral-7B"]),
+])
+def test_model_shaped_dataset_names(text, kept, dropped):
+    got = _datasets(text)
+    assert all(k in got for k in kept) and not any(d in got for d in dropped)
+
+
+def test_year_and_version_belong_to_the_dataset_name():
+    text = ("Our model reaches 85.3% mIoU on the PASCAL VOC 2012 dataset and 71.2 AP on COCO 2017, beating "
+            "DeepLab by 2.1 points on NYU Depth v2. The NeurIPS 2018 challenge is not a dataset.")
+    got = _datasets(text)
+    assert {"PASCAL VOC 2012", "COCO 2017", "NYU Depth v2"} <= set(got)
+    assert not {"PASCAL VOC", "NYU Depth", "v2", "NeurIPS 2018"} & set(got)
+    assert _claims(text)["85.3%"][0] == "PASCAL VOC 2012" and _claims(text)["2.1"][0] == "NYU Depth v2"

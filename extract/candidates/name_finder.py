@@ -71,6 +71,8 @@ _SPELLING_RUN = re.compile(r"[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9](?:\s+
                            r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}")
 _PLUS = re.compile(r"\+{1,2}(?![\w+])")
 _VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
+# a year or a version after a name: "2012", "v2", "2.1" (never "2012%", "2.1x", "2.1 million")
+_DATED = re.compile(r" (?:(?:19|20)\d\d|v\d+(?:\.\d+)*|\d\.\d+)(?![\w%\-]|\.\d|\s*(?:%|x\b|×|million|billion))")
 _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
 _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
                               r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$")
@@ -335,6 +337,19 @@ class _Finder:
             fire("capitalized-run")
             self.add(s, e, {"capitalized-run"}, shape="run")
 
+    def dated(self) -> None:
+        """A name and the year or version written after it ("PASCAL VOC 2012", "KITTI 2015",
+        "NYU Depth v2"): the name as written (a single token's version is the tokens' pass)."""
+        t = self.text
+        for m in _DATED.finditer(t):
+            p = m.start()
+            for a in [a for a in self.aggs.values() if a.shape in ("run", "known", "acronym", "camelcase", "alnum",
+                                                                   "hyphenated") and t.endswith(a.text, 0, p)
+                      and a.text not in GENERIC_ACRONYMS]:                 # "NeurIPS 2018": a venue
+                if not t[p - len(a.text) - 1:p - len(a.text)].isalnum():
+                    fire("dated-name")
+                    self.add(p - len(a.text), m.end(), {a.shape, "versioned"}, shape=a.shape)
+
     def spelled_acronyms(self) -> None:
         """A coined acronym and a capitalized phrase elsewhere whose words spell it, without
         parentheses: "we propose SoFTA, a Slow-Fast Two-Agent framework", "MVMD a novel
@@ -369,7 +384,7 @@ def find_names(text: str) -> list[NameCandidate]:
         return []
     f = _Finder(text)
     for find in (f.tokens, f.symbol_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
-                 f.capitalized_runs, f.spelled_acronyms):
+                 f.capitalized_runs, f.dated, f.spelled_acronyms):
         find()
     return score(f)
 

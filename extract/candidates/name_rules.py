@@ -14,7 +14,7 @@ from functools import cached_property
 
 from ..text.literal import bounded_starts
 from ..text.acronyms import upper_count
-from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_name
+from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_family, is_model_name
 from . import name_cues as cue
 from .name_shapes import COINAGE_SUFFIX_WORDISH
 from .rules import Rule, fire, first
@@ -267,6 +267,8 @@ FINDER_RULES: tuple[Rule, ...] = (
          "Results on the TabArena and WikiSQL benchmarks improve.", "WikiSQL"),
     Rule("capitalized-run", None, "a multi-word Capitalized Name",
          "We evaluate on the Open Patent Corpus benchmark.", "Open Patent Corpus"),
+    Rule("dated-name", None, "a year or a version belongs to the name", "We test on the PASCAL VOC 2012 set.",
+         "PASCAL VOC 2012"),
     Rule("run-after-initial-word", None, "a run without its sentence-initial word",
          "Across Open Web Tables, accuracy improves.", "Open Web Tables"),
 )
@@ -357,7 +359,9 @@ def _weak(v: Verdict):
 # The role and score of a candidate: the first rule that holds decides (None: dropped).
 ROLE_RULES: tuple[Rule, ...] = (
     Rule("model-role", lambda v: ("model-pattern" in v.cues or "model-cue" in v.cues) and v.method < 0.75
-         and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues, lambda v: ("model", 0.05),
+         and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues
+         and not ("model-cue" not in v.cues and "dataset-cue" in v.cues and v.dataset >= 0.8
+                  and not is_model_family(v.text)), lambda v: ("model", 0.05),
          "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
     Rule("uncued-run", lambda v: v.shape == "run" and v.method < 0.5 and v.dataset < 0.5, lambda v: None,
          "Results from New York Times articles follow.", "New York Times"),

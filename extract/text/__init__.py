@@ -10,11 +10,11 @@ pyproject.toml checks this), so the schemas, the rule layer and the read side ca
 from __future__ import annotations
 
 from .acronyms import Definition, acronym_definitions, long_form
-from .lexicon import is_known_dataset, is_model_name
+from .lexicon import is_known_dataset, is_model_family, is_model_name
 from .numparse import parse_number, parse_number_at
 from .sentences import sentence_at, sentence_bounds, sentences, words_after, words_before
 from .spans import SpanIndex, excluded_spans, math_spans
 
-__all__ = ["Definition", "SpanIndex", "acronym_definitions", "excluded_spans", "is_known_dataset",
+__all__ = ["Definition", "SpanIndex", "acronym_definitions", "excluded_spans", "is_known_dataset", "is_model_family",
            "is_model_name", "long_form", "math_spans", "parse_number", "parse_number_at", "sentence_at", "sentence_bounds",
            "sentences", "words_after", "words_before"]

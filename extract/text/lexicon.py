@@ -27,7 +27,7 @@ KL MLE MAP PDE PDEs ODE ODEs SDE SDEs MDP MDPs POMDP POMDPs GAN GANs VAE VAEs CN
 LSTM LSTMs MLP MLPs GNN GNNs NTK SGD GD PPO DPO GRPO SFT RLHF RLAIF RLVR LoRA PEFT RAG CoT ICL
 KD NAS MoE NER POS OCR MCTS EM PCA SVD SVM SVMs KNN kNN RBF ReLU BN SNR FID IoU mAP AUC AUROC
 ROC F1 BLEU ROUGE NSFW PII HCI UI GUI IoT AR VR RGB LiDAR GPS EEG fMRI MRI CT ECG ICU DNA RNA
-USA US UK EU NeurIPS ICML ICLR CVPR ICCV ECCV ACL EMNLP NAACL AAAI IJCAI KDD arXiv GitHub LaTeX
+USA US UK EU NeurIPS NIPS ICML ICLR CVPR ICCV ECCV ACL EMNLP NAACL AAAI IJCAI KDD arXiv GitHub LaTeX
 JSON SQL PDF HTML RAM FLOPs FLOP VLM VLMs MLLM MLLMs LLM LLMs LM LMs PLM PLMs SLM SLMs KG KGs
 ERM DRO IRM PAC VC RKHS LP QP SDP MILP TSP EHR EHRs TD DQN SAC DDPG TRPO A2C A3C BPTT MSE MAE
 RMSE NLL ELBO ViT ViTs VIT NN NNs DNN DNNs ANN ANNs SNN SNNs OT GP GPs HMM HMMs CRF CRFs BO MPC
@@ -103,14 +103,23 @@ _KNOWN_LENGTHS, _KNOWN = _prefixes(KNOWN_DATASETS)
 
 
 @lru_cache(maxsize=1 << 16)     # hot: called on every name-shaped token
-def is_model_name(tok: str) -> bool:
-    """A pretrained model's name (Llama3-8B, GPT-4o, Qwen2.5-7B, BERT-base), by family and
-    size/version shape."""
+def is_model_family(tok: str) -> bool:
+    """A name of one of :data:`MODEL_FAMILIES` (ResNet-101, BERT, Llama3-8B), not only of a
+    model's shape (a size or a suffix: "Human3.6M" and "Persona-Chat" are datasets' names too)."""
     low = tok.lower()
     for fam in {low[:n] for n in _FAMILY_LENGTHS} & _FAMILIES:      # the families it starts with
         rest = low[len(fam):]
         if rest == "" and len(fam) >= 3 or rest[:1] in ("-", ".", "_") or rest[:1].isdigit():
             return True
+    return False
+
+
+def is_model_name(tok: str) -> bool:
+    """A pretrained model's name (Llama3-8B, GPT-4o, Qwen2.5-7B, BERT-base), by family and
+    size/version shape."""
+    if is_model_family(tok):
+        return True
+    low = tok.lower()
     if _SIZE.search(tok) and _TWO_LETTERS.search(tok):
         return True
     parts = _DASH.split(low)

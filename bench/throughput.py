@@ -13,7 +13,8 @@ printed separately.
 The client is CPU-bound (one event loop, ~2.3 ms of CPU per hybrid record: the openai SDK's
 request path and its HTTP stack, instructor, the mapping of the answer, the cache and the
 record; the rules' proposals ~2 ms more in the worker process: ~1.8 ms of rules per abstract
-and the worker's start-up), so the figure depends on what else the machine runs: each run
+and the worker's start-up, during which the main process computes the first ones itself),
+so the figure depends on what else the machine runs: each run
 prints its client CPU per record (the main process's and the workers' apart) and how busy
 other processes (the fake server included) kept the CPUs.  The run is driven as the
 ``extract`` command drives it: start-up's objects frozen for the collector (before the

@@ -43,6 +43,10 @@ from .record import build_record, error_entry
 from .summary import Summary, settle_problem
 
 
+#: what :meth:`Extractor._lend` computes in this process (the workers' names for it)
+_HERE = {"propose": hybrid.propose}
+
+
 def oversize(text: str, max_chars: int) -> str | None:
     """Why an abstract is not sent (too long), or None."""
     if len(text) > max_chars:
@@ -112,6 +116,8 @@ class Extractor:
         self._fingerprint = c.fingerprint
         self.identity = c.identity         # the configuration records are made with
         self._proposals: RulesPool | None = None     # the hybrid proposals' worker pool
+        self._lending = False              # the event loop computes proposals (see _lend)
+        self._room = lambda: True          # a request slot is free (the run's gate)
 
     def key(self, text: str, title: str | None = None) -> str:
         return cache_key(backend=self.backend.name, fingerprint=self._fingerprint,
@@ -221,12 +227,36 @@ class Extractor:
         proposals are computed ahead of the requests)."""
         if self._proposals is None:
             return self.request(item)
-        proposal = await asyncio.wrap_future(self._proposals.submit("propose", item.text, item.title))
+        future = self._proposals.submit("propose", item.text, item.title)
+        self._lend_soon()
+        proposal = await asyncio.wrap_future(future)
         return self.request(item, proposal)
 
     def _pool_for_proposals(self) -> None:
         if self.hybrid and self._proposals is None and proposal_workers() > 0:
-            self._proposals = RulesPool(proposal_workers())
+            self._proposals, self._lending = RulesPool(proposal_workers()), False
+            self._proposals.start()
+
+    def _lend_soon(self) -> None:
+        """While the proposals' worker starts (its imports: 0.2-1 s), the event loop computes
+        the oldest waiting proposals itself (:meth:`_lend`), so the first requests do not
+        wait for it; asked at each proposal and each request's end, never once the worker
+        is ready."""
+        pool = self._proposals
+        if pool is not None and not self._lending and not pool.warm:
+            self._lending = True
+            asyncio.get_running_loop().call_soon(self._lend)
+
+    def _lend(self) -> None:
+        """One proposal computed here, then the next at the loop's next iteration (what
+        arrived meanwhile is read between two), while a request slot is free: with every
+        slot taken, the answers come first and the worker may be ready by the time one is
+        free."""
+        pool = self._proposals
+        if pool is not None and self._room() and pool.run_here(_HERE):
+            asyncio.get_running_loop().call_soon(self._lend)
+        else:
+            self._lending = False
 
     async def ask(self, item: Item, request: Request | None = None) -> tuple[dict, bool, dict]:
         """Ask the backend (no cache read), cache the answer: (record, False, tokens spent).
@@ -272,6 +302,7 @@ class Extractor:
         width = max(1, min(cfg.concurrency, self.backend.max_concurrency or cfg.concurrency))
         width = getattr(self.backend, "in_flight", None) or width
         gate = asyncio.Semaphore(width)
+        self._room = lambda: not gate.locked()
         window = max(64, 8 * width)
         pending: deque = deque()
         fatal: list[BaseException] = []
@@ -307,6 +338,7 @@ class Extractor:
                     raise
                 finally:
                     budget.release(held, spent)
+                    self._lend_soon()        # its slot is free (once this returns)
 
         def settle(entry, task) -> None:
             if isinstance(entry, Problem):

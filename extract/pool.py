@@ -21,7 +21,12 @@ its worker twice is an error record, never a loop: every abstract of the batch b
 is charged, and sent again alone); a worker ends when its stdin closes, so
 none outlives the process that started it, however that process ends.
 
-Answers do not depend on the pool: one worker or many, the same function on the same text.
+A worker takes tasks once it says it is ready (its imports done, a few hundred milliseconds):
+until the first one is, the caller may compute the oldest tasks itself, one at a time
+(:meth:`RulesPool.run_here`), so a run's first proposals do not wait for a worker's start-up.
+
+Answers do not depend on the pool: one worker or many, here or there, the same function on
+the same text.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from concurrent.futures import Future, InvalidStateError
 from pathlib import Path
 
 from .errors import FatalBackendError, RecordError, UsageError
+from .pool_worker import READY, answer
 
 #: The most tasks sent to a worker in one message.
 BATCH = 16
@@ -104,6 +110,7 @@ class _Proc:
                                       env=env, close_fds=True)
         self.sent: deque[list[_Task]] = deque()
         self.answered = 0
+        self.ready = False           # it said its imports are done: it takes tasks now
         self.reader = threading.Thread(target=pool._read, args=(self,), daemon=True,
                                        name=f"extract-pool-{self.popen.pid}")
         self.reader.start()
@@ -146,6 +153,7 @@ class RulesPool:
         self._closed = False
         self._start_failures = 0
         self._broken: str | None = None
+        self._warm = False           # a worker has said it is ready (run_here stops for good)
         self.replaced = 0            # workers that died and were replaced
         _POOLS.add(self)
 
@@ -161,6 +169,36 @@ class RulesPool:
             self._pending.append(task)
             self._dispatch()
         return task.future
+
+    def start(self) -> None:
+        """Start the workers now, before the first task (their start-up overlaps the
+        caller's first tasks: :meth:`run_here`)."""
+        with self._lock:
+            while not self._closed and not self._broken and len(self._procs) < self.size:
+                if self._start() is None:
+                    return
+
+    @property
+    def warm(self) -> bool:
+        """Whether a worker has said it is ready (from then on every task goes to one)."""
+        return self._warm
+
+    def run_here(self, table: dict) -> bool:
+        """Compute the oldest task not yet sent in this process, with ``table`` (name ->
+        function, as the workers' own), while no worker has said it is ready yet: whichever
+        is ready first computes it.  False (nothing done) once a worker is ready, when no
+        task is waiting, or for a task whose worker died (that one never runs here)."""
+        with self._lock:
+            if self._warm:
+                return False
+            while self._pending and self._pending[0].future.cancelled():
+                self._pending.popleft()
+            if not self._pending or self._pending[0].tries:
+                return False
+            task = self._pending.popleft()
+        ok, payload = answer(table, task.fn, task.args)
+        _resolve(task, ok, payload)
+        return True
 
     def pids(self) -> list[int]:
         with self._lock:
@@ -185,9 +223,13 @@ class RulesPool:
     # -- inside (the lock held) ----------------------------------------------------------
     def _dispatch(self) -> None:
         while self._pending:
-            idle = min(self._procs, key=lambda p: len(p.sent), default=None)
-            if (idle is None or idle.sent) and len(self._procs) < self.size:
-                idle = self._start()
+            idle = min((p for p in self._procs if p.ready), key=lambda p: len(p.sent), default=None)
+            starting = sum(1 for p in self._procs if not p.ready)
+            if ((idle is None or idle.sent) and len(self._procs) < self.size
+                    and starting < len(self._pending)):
+                if self._start() is None:
+                    return
+                continue
             if idle is None or len(idle.sent) >= PER_WORKER:
                 return
             batch = self._batch()
@@ -239,16 +281,18 @@ class RulesPool:
                 answers = pickle.load(stream)
             except Exception:                # EOF or a torn answer: the worker ended
                 break
+            if answers == READY and not proc.ready:
+                with self._lock:
+                    proc.ready = self._warm = True
+                    self._dispatch()
+                continue
             with self._lock:
                 batch = proc.sent.popleft()
                 proc.answered += len(batch)
                 self._start_failures = 0
                 self._dispatch()
             for task, (ok, payload) in zip(batch, answers):
-                if ok:
-                    _settle(task.future, result=payload)
-                else:
-                    _settle(task.future, error=RecordError(f"the rules failed on this abstract: {payload}"))
+                _resolve(task, ok, payload)
         self._lost(proc)
 
     def _lost(self, proc: _Proc) -> None:
@@ -278,6 +322,14 @@ class RulesPool:
         for task in failed:
             _settle(task.future, error=WorkerLost(
                 f"the rules worker computing this abstract died ({how}), again after a retry"))
+
+
+def _resolve(task: _Task, ok: bool, payload) -> None:
+    """Settle ``task`` with a worker's answer (``ok``: its result; else why it failed)."""
+    if ok:
+        _settle(task.future, result=payload)
+    else:
+        _settle(task.future, error=RecordError(f"the rules failed on this abstract: {payload}"))
 
 
 def _settle(future: Future, result=None, error: BaseException | None = None) -> None:

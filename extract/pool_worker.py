@@ -1,7 +1,9 @@
 """One rules worker (``python -m extract.pool_worker``), started by :mod:`extract.pool`.
 
 It reads batches, pickled lists of ``(function name, args)``, on stdin and writes one pickled
-list of ``(ok, result)`` per batch on stdout, in order; it ends when stdin closes (the process that started
+list of ``(ok, result)`` per batch on stdout, in order, after a pickled :data:`READY` once its
+imports are done (the pool sends nothing before: until then the caller may compute the first
+tasks itself, :meth:`extract.pool.RulesPool.run_here`); it ends when stdin closes (the process that started
 it ended or closed the pool).  Only the functions named in :func:`functions` run: what the
 pipe carries names work, it is never code.  A thread drains stdin into a queue, so the
 parent's writes never wait for the abstract being computed.
@@ -16,6 +18,9 @@ import queue
 import signal
 import sys
 import threading
+
+#: The worker's first message: its functions are imported, it takes tasks now.
+READY = "ready"
 
 
 def functions() -> dict:
@@ -34,7 +39,8 @@ def _feed(stream, tasks: queue.SimpleQueue) -> None:
             return
 
 
-def _answer(table: dict, name: str, args: tuple) -> tuple[bool, object]:
+def answer(table: dict, name: str, args: tuple) -> tuple[bool, object]:
+    """``(True, table[name](*args))``, or ``(False, why)``: what a worker answers for a task."""
     try:
         return True, table[name](*args)
     except Exception as e:          # a bug on one abstract fails that abstract only
@@ -58,11 +64,16 @@ def main(table: dict | None = None) -> None:
     tasks: queue.SimpleQueue = queue.SimpleQueue()
     threading.Thread(target=_feed, args=(sys.stdin.buffer, tasks), daemon=True).start()
     table = table or functions()
+    try:
+        out.write(pickle.dumps(READY, protocol=pickle.HIGHEST_PROTOCOL))
+        out.flush()
+    except (OSError, ValueError):
+        return
     while True:
         batch = tasks.get()
         if batch is None:
             return
-        answers = [_answer(table, name, args) for name, args in batch]
+        answers = [answer(table, name, args) for name, args in batch]
         try:
             data = pickle.dumps(answers, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:           # an answer that cannot travel fails its abstract only

@@ -263,6 +263,30 @@ def test_templating_patch_leaves_calls_without_the_marker_alone():
     assert verbatim["messages"][0]["content"] == "Hello {{ name }}"
 
 
+def test_usage_patch_skips_instructors_total_only_for_calls_that_count_their_own():
+    from openai.types import CompletionUsage
+    from extract.backends.instructor_fixes import OWN_USAGE, install
+    import instructor.v2.core.retry as r
+
+    install()
+
+    class Answer:
+        usage = CompletionUsage(prompt_tokens=3, completion_tokens=2, total_tokens=5)
+
+    total = r._initialize_usage(r.Provider.OPENAI)
+    assert r.has_compatible_usage(Answer, total)
+    r.update_total_usage(response=Answer, total_usage=total)
+    assert total.total_tokens == 5                  # as shipped: a running total
+    token = OWN_USAGE.set(True)
+    try:
+        assert r._initialize_usage(r.Provider.OPENAI) is None
+        assert not r.has_compatible_usage(Answer, total)
+        assert r.update_total_usage(response=Answer, total_usage=total) is Answer
+        assert total.total_tokens == 5 and Answer.usage.total_tokens == 5     # untouched
+    finally:
+        OWN_USAGE.reset(token)
+
+
 def test_async_validator_check_still_rejects_after_the_memo():
     from pydantic import BaseModel
     from instructor.v2.validation import async_field_validator

@@ -259,3 +259,32 @@ def test_an_abstract_that_kills_its_worker_twice_fails_alone_and_its_batch_comes
         assert pool.submit("echo", "after").result(timeout=30) == "AFTER"
     finally:
         pool.close()
+
+
+def test_the_caller_computes_the_oldest_tasks_until_a_worker_is_ready(monkeypatch, tmp_path):
+    """While no worker has said it is ready, run_here computes the oldest task not sent, in
+    order, with the caller's own functions; nothing is sent to a worker before it is ready;
+    once one is, every task goes to it and run_here computes nothing more."""
+    from extract.pool import RulesPool
+
+    go = tmp_path / "go"
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))       # tests/poolworker_die.py
+    monkeypatch.setenv("POOLWORKER_GO", str(go))
+    here = {"echo": lambda text: text.upper() + " here"}
+    pool = RulesPool(1, worker="poolworker_die")
+    try:
+        pool.start()
+        futures = [pool.submit("echo", t) for t in ("a", "b", "c")]
+        assert pool.run_here(here) and futures[0].result(timeout=0) == "A here"
+        assert pool.run_here(here) and futures[1].result(timeout=0) == "B here"
+        go.write_text("")
+        assert futures[2].result(timeout=60) == "C"          # sent once the worker is ready
+        deadline = time.monotonic() + 60
+        while not pool.warm and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pool.warm
+        later = pool.submit("echo", "d")
+        assert not pool.run_here(here)
+        assert later.result(timeout=60) == "D"
+    finally:
+        pool.close()

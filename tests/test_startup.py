@@ -205,7 +205,11 @@ def test_a_rules_worker_freezes_its_start_up_objects_and_answers(tmp_path):
     proc = subprocess.run([sys.executable, "-c", probe], input=batch, capture_output=True, timeout=120)
     enabled, frozen = json.loads(proc.stderr.decode().split("\n")[-1])
     assert proc.returncode == 0 and enabled and frozen > 10_000, (enabled, frozen)
-    [(ok, answer)] = pickle.loads(proc.stdout)
+    import io
+
+    out = io.BytesIO(proc.stdout)
+    assert pickle.load(out) == "ready"          # its first message: imports done
+    [(ok, answer)] = pickle.load(out)
     from extract.decision import decide
 
     assert ok and answer == decide(text)

@@ -32,7 +32,7 @@ from ..config import RunConfig
 from ..errors import FatalBackendError, SchemaFailure, TransientBackendError, UsageError
 from . import completions
 from .base import Answer, Backend, Job, validate_options
-from .instructor_fixes import ANSWER_BASE, VERBATIM, install, load_handlers, prepared
+from .instructor_fixes import ANSWER_BASE, OWN_USAGE, VERBATIM, install, load_handlers, prepared
 from .replicas import Replica, ReplicaSet, check_base_url, http_client
 from .salvage import salvage_completion
 from .transport import ErrorBody, _root, attempts, backoff, classify, message_of, scrub
@@ -215,7 +215,7 @@ class OpenAIBackend(Backend):
         params = {"temperature": cfg.temperature, "max_tokens": cfg.max_tokens}
         if cfg.seed is not None:
             params["seed"] = cfg.seed
-        token = _CURRENT.set(rec)
+        token, own = _CURRENT.set(rec), OWN_USAGE.set(True)     # tokens counted in _send
         try:
             obj = await self.client.create(
                 model=cfg.model, messages=list(job.messages),
@@ -240,6 +240,7 @@ class OpenAIBackend(Backend):
                 raise err from None
             obj, notes = kept
         finally:
+            OWN_USAGE.reset(own)
             _CURRENT.reset(token)
         return Answer(obj, attempts=rec.requests, usage=rec.usage,
                       model=rec.model or cfg.model, notes=notes)

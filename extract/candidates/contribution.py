@@ -65,8 +65,10 @@ def contribution_hint(text: str, names=()) -> str | None:
         seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
         objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))
     theory = len(_THEORY.findall(folded(text)))
-    if not _EMPIRICAL.search(text):                # each formula of an abstract of no experiment
-        theory += sum(bool(_FORMULA.search(text, s + 1, e - 1)) for s, e in math_spans(text))
+    formulas = sum(bool(_FORMULA.search(text, s + 1, e - 1)) for s, e in math_spans(text)) \
+        if "$" in text or "\\(" in text else 0
+    if formulas and not _EMPIRICAL.search(text):   # each formula of an abstract of no experiment
+        theory += formulas
     proofs = theory >= 4 and _PROOF.search(text)   # a method introduced to be proved about
     introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
                          {"we-propose", "introduced", "appositive", "our"} & set(c.cues)), key=lambda c: c.start)

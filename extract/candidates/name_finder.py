@@ -73,6 +73,7 @@ _PLUS = re.compile(r"\+{1,2}(?![\w+])")
 _VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
 # a year or a version after a name: "2012", "v2", "2.1" (never "2012%", "2.1x", "2.1 million")
 _DATED = re.compile(r" (?:(?:19|20)\d\d|v\d+(?:\.\d+)*|\d\.\d+)(?![\w%\-]|\.\d|\s*(?:%|x\b|×|million|billion))")
+_DATED_SHAPES = ("run", "known", "acronym", "camelcase", "alnum", "hyphenated")
 _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
 _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
                               r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$")
@@ -340,13 +341,14 @@ class _Finder:
     def dated(self) -> None:
         """A name and the year or version written after it ("PASCAL VOC 2012", "KITTI 2015",
         "NYU Depth v2"): the name as written (a single token's version is the tokens' pass)."""
-        t = self.text
-        for m in _DATED.finditer(t):
+        t, by_end = self.text, {}
+        for a in self.aggs.values():                # the names by their last two characters ("NeurIPS 2018": a venue)
+            if a.shape in _DATED_SHAPES and a.text not in GENERIC_ACRONYMS:
+                by_end.setdefault(a.text[-2:], []).append(a)
+        for m in _DATED.finditer(t) if by_end else ():
             p = m.start()
-            for a in [a for a in self.aggs.values() if a.shape in ("run", "known", "acronym", "camelcase", "alnum",
-                                                                   "hyphenated") and t.endswith(a.text, 0, p)
-                      and a.text not in GENERIC_ACRONYMS]:                 # "NeurIPS 2018": a venue
-                if not t[p - len(a.text) - 1:p - len(a.text)].isalnum():
+            for a in by_end.get(t[p - 2:p], ()):
+                if t.endswith(a.text, 0, p) and not t[p - len(a.text) - 1:p - len(a.text)].isalnum():
                     fire("dated-name")
                     self.add(p - len(a.text), m.end(), {a.shape, "versioned"}, shape=a.shape)
 

@@ -152,8 +152,8 @@ INTRO_RULES: tuple[Rule, ...] = (
          "Across all tasks our FlowNet stays ahead.", "FlowNet"),
     Rule("the-proposed", lambda o: cue.PROPOSED_BEFORE.search(o.before) and not o.used_before, ("max", 0.7, {"our"}),
          "Knowledge distillation is common. Experiments show that the proposed DoKTra framework helps.", "DoKTra"),
-    Rule("object-appositive", lambda o: o.strength < 0.75 and cue.APPOSITIVE_CLOSES.match(o.after(40))
-         and cue.OBJECT_APPOSITIVE_BEFORE.search(o.before), ("max", 0.75, {"we-propose"}),
+    Rule("object-appositive", lambda o: o.strength < 0.75 and o.in_intro_sentence
+         and cue.APPOSITIVE_CLOSES.match(o.after(40)) and cue.OBJECT_APPOSITIVE_BEFORE.search(o.before), ("max", 0.75, {"we-propose"}),
          "We propose an end-to-end model for this task, FSS-Net, that reads signs.", "FSS-Net"),
     Rule("passive-intro", lambda o: o.strength < 0.75 and _passive_intro(o), ("max", 0.75, {"we-propose"}),
          "To weigh regions, a Quality-Aware Network (QAN) is developed.", "Quality-Aware Network"),

@@ -73,6 +73,7 @@ _PLUS = re.compile(r"\+{1,2}(?![\w+])")
 _VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
 # a year or a version after a name: "2012", "v2", "2.1" (never "2012%", "2.1x", "2.1 million")
 _DATED = re.compile(r" (?:(?:19|20)\d\d|v\d+(?:\.\d+)*|\d\.\d+)(?![\w%\-]|\.\d|\s*(?:%|x\b|×|million|billion))")
+_WORD_BEFORE = re.compile(r"[\w\-‐]")        # the name goes on before: "YouTube-VOS 2018" is not "VOS 2018"
 _DATED_SHAPES = ("run", "known", "acronym", "camelcase", "alnum", "hyphenated")
 _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
 _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
@@ -348,9 +349,10 @@ class _Finder:
         for m in _DATED.finditer(t) if by_end else ():
             p = m.start()
             for a in by_end.get(t[p - 2:p], ()):
-                if t.endswith(a.text, 0, p) and not t[p - len(a.text) - 1:p - len(a.text)].isalnum():
+                s0 = p - len(a.text)
+                if t.endswith(a.text, 0, p) and not (s0 and _WORD_BEFORE.match(t, s0 - 1)):
                     fire("dated-name")
-                    self.add(p - len(a.text), m.end(), {a.shape, "versioned"}, shape=a.shape)
+                    self.add(s0, m.end(), {a.shape, "versioned"}, shape=a.shape)
 
     def spelled_acronyms(self) -> None:
         """A coined acronym and a capitalized phrase elsewhere whose words spell it, without

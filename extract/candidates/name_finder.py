@@ -12,7 +12,7 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from ..text.acronyms import acronym_definitions, long_form, upper_count
-from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, GENERIC_ACRONYMS, LANGUAGES, WE_STARTS,
+from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, FUNCTION_WORDS, GENERIC_ACRONYMS, LANGUAGES, WE_STARTS,
                             is_known_dataset, we)
 from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
@@ -20,7 +20,7 @@ from ..text.spans import SpanIndex, math_spans
 from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_scoring import score
-from .name_shapes import (COINAGE_SUFFIX_WORDISH, FUNCTION_WORDS, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME, TOKEN, WRAPPED,
+from .name_shapes import (COINAGE_SUFFIX_WORDISH, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME, TOKEN, WRAPPED,
                           is_namey)
 from .rules import fire
 

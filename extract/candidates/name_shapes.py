@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from ..text.acronyms import upper_count
 
-__all__ = ["COINAGE_SUFFIX_WORDISH", "FUNCTION_WORDS", "SENT_START_LOOKBACK", "SPLIT_AFTER_NAME", "SYMBOL_NAME", "TOKEN", "WRAPPED",
+__all__ = ["COINAGE_SUFFIX_WORDISH", "SENT_START_LOOKBACK", "SPLIT_AFTER_NAME", "SYMBOL_NAME", "TOKEN", "WRAPPED",
            "is_namey"]
 
 # (the look-behind after the first letter, in WRAPPED after the "$": re scans for them fast)
@@ -33,7 +33,6 @@ WRAPPED = re.compile(
     r"|\$(?<![\\$]\$)(?!\\(?:texttt|textsc|textsf|mathtt|textbf|mathbf|emph|textit)\{[^{}$]*\}\$)(?P<math>[^$\n]{1,40})\$")
 SENT_START_LOOKBACK = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[\"“]\s*|\*\*)$")
 COINAGE_SUFFIX_WORDISH = re.compile(r"(?:tion|sion|ing|ness|ity|ment|ism|ance|ence|ure|al|ive)$")
-FUNCTION_WORDS = {"of", "for", "and", "from", "with", "to", "in", "on", "via", "by", "the", "a", "an", "as"}
 
 
 @lru_cache(maxsize=1 << 16)     # hot: called on every token of every abstract

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .lexicon import FUNCTION_WORDS
+
 __all__ = ["ACRO_BEFORE_PAREN", "ACRO_PAREN", "Definition", "acronym_definitions", "long_form", "upper_count"]
 
 # "(ACR)", "(\textbf{ACR})", "(ACR; see ...)": the acronym in group ``acr``.
@@ -94,30 +96,47 @@ def _spelled(window: str, letters: list[str]) -> int | None:
     return j + 1
 
 
-# Words an acronym skips ("Intrinsic Motivation with Procedure Babbling (IMPB)")
-_SKIPPED = frozenset("of and for the with in on to a an via by from".split())
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _REPEATS = re.compile(r"(?:[A-Za-z][2-9]?)+")
 _REPEATS_PART = re.compile(r"([A-Za-z])([2-9]?)")
+_DIGIT_WORDS = {"2": "to", "4": "for"}
+# the function words a long form holds without a letter of them ("Motivation with Procedure
+# Babbling"); never an article nor "as", which end a long form ("modeled as a multimodal ...")
+_SKIPPED = FUNCTION_WORDS - {"the", "a", "an", "as"}
 
 
 def _initials(window: str, acr: str) -> int | None:
     """Where the long form starts when ``acr`` spells its words' initials, read backwards from
-    the parenthesis (hyphenated parts count as words, a digit after a letter repeats it: "AM3" =
-    "Asymmetric Mixed-Modal Moderation", "D4"), else None: Schwartz–Hearst's shortest spelling
-    would read "Constrained Hierarchical Federated Learning (CRCHFL)" inside "Hierarchical"."""
+    the parenthesis (hyphenated parts count as words; a digit after a letter repeats it, "AM3" =
+    "Asymmetric Mixed-Modal Moderation", or a 2 or a 4 is the word "to" or "for", "L2L" =
+    "learning-to-learn"), else None: Schwartz–Hearst's shortest spelling would read
+    "Constrained Hierarchical Federated Learning (CRCHFL)" inside "Hierarchical"."""
     core = acr[:-1] if acr.endswith("s") and upper_count(acr) >= 2 else acr
     if not _REPEATS.fullmatch(core) or upper_count(core) < 2 and not core[-1].isdigit():
         return None
-    letters = "".join(ch * int(n or 1) for ch, n in _REPEATS_PART.findall(core)).lower()
+    parts = _REPEATS_PART.findall(core)
     words = list(_WORD.finditer(window))
-    k = len(letters) - 1
+    readings = [[ch.lower() for ch, n in parts for _ in range(int(n or 1))]]
+    if any(n in _DIGIT_WORDS for _, n in parts):
+        readings.append([x for ch, n in parts for x in (ch.lower(), _DIGIT_WORDS.get(n)) if x])
+    for spelled in readings:
+        found = _spelled_by_words(window, words, spelled)
+        if found is not None:
+            return found
+    return None
+
+
+def _spelled_by_words(window: str, words: list, spelled: list[str]) -> int | None:
+    k = len(spelled) - 1
     for w in reversed(words):
-        if w.group(0)[0].lower() == letters[k]:
+        word = w.group(0).lower()
+        if word == spelled[k] or len(spelled[k]) == 1 and word[0] == spelled[k]:
             k -= 1
             if k < 0:
                 return w.start()
-        elif w.group(0).lower() not in _SKIPPED:
+        # a word it skips, never one inside a hyphenated word: "learning-to-learn" is not
+        # "leverage a learning-to-learn (L2L)"
+        elif word not in _SKIPPED or window[w.start() - 1:w.end() + 1] == f"-{w.group(0)}-":
             return None
     return None
 

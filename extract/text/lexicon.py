@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import re
 
-__all__ = ["DATASET_NOUN_ENDS", "DATASET_NOUN_STARTS", "DATASET_NOUNS", "DATASET_SUFFIXES", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "LANGUAGES", "MODEL_FAMILIES",
+__all__ = ["DATASET_NOUN_ENDS", "DATASET_NOUN_STARTS", "DATASET_NOUNS", "DATASET_SUFFIXES", "FUNCTION_WORDS", "GENERIC_ACRONYMS", "KNOWN_DATASETS", "LANGUAGES", "MODEL_FAMILIES",
            "MODEL_NOUNS", "MODEL_SUFFIXES", "is_known_dataset", "is_model_name",
            "CONTRIBUTION_STEMS", "INTRO_STEMS", "NAMING_STEMS", "TASK_INTRO_FORMS", "WE", "WE_STARTS", "stems", "we"]
 
@@ -56,6 +56,10 @@ KNOWN_DATASETS = (
     "swe-bench", "arc-agi", "gpqa", "aime", "math500", "minif2f", "alpacaeval", "mt-bench",
     "chatbot arena", "webarena", "osworld", "alfworld", "minigrid", "dmc", "meta-world",
 )
+
+# Function words: inside a name ("Intrinsic Motivation with Procedure Babbling"), never one of its
+# capitalized words nor an acronym's letter
+FUNCTION_WORDS = frozenset("of for and from with to in on via by the a an as".split())
 
 # Natural languages (and "multilingual" words): they qualify datasets ("English and Chinese
 # datasets", "10 languages including English Hindi"), they never name one.

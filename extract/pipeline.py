@@ -43,10 +43,6 @@ from .record import build_record, error_entry
 from .summary import Summary, settle_problem
 
 
-#: what :meth:`Extractor._lend` computes in this process (the workers' names for it)
-_HERE = {"propose": hybrid.propose}
-
-
 def oversize(text: str, max_chars: int) -> str | None:
     """Why an abstract is not sent (too long), or None."""
     if len(text) > max_chars:
@@ -253,7 +249,7 @@ class Extractor:
         slot taken, the answers come first and the worker may be ready by the time one is
         free."""
         pool = self._proposals
-        if pool is not None and self._room() and pool.run_here(_HERE):
+        if pool is not None and self._room() and pool.run_here():
             asyncio.get_running_loop().call_soon(self._lend)
         else:
             self._lending = False

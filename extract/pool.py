@@ -43,7 +43,7 @@ from concurrent.futures import Future, InvalidStateError
 from pathlib import Path
 
 from .errors import FatalBackendError, RecordError, UsageError
-from .pool_worker import READY, answer
+from .pool_worker import READY, answer, functions
 
 #: The most tasks sent to a worker in one message.
 BATCH = 16
@@ -183,9 +183,9 @@ class RulesPool:
         """Whether a worker has said it is ready (from then on every task goes to one)."""
         return self._warm
 
-    def run_here(self, table: dict) -> bool:
+    def run_here(self, table: dict | None = None) -> bool:
         """Compute the oldest task not yet sent in this process, with ``table`` (name ->
-        function, as the workers' own), while no worker has said it is ready yet: whichever
+        function; the workers' own by default), while no worker has said it is ready yet: whichever
         is ready first computes it.  False (nothing done) once a worker is ready, when no
         task is waiting, or for a task whose worker died (that one never runs here)."""
         with self._lock:
@@ -196,7 +196,7 @@ class RulesPool:
             if not self._pending or self._pending[0].tries:
                 return False
             task = self._pending.popleft()
-        ok, payload = answer(table, task.fn, task.args)
+        ok, payload = answer(table or functions(), task.fn, task.args)
         _resolve(task, ok, payload)
         return True
 

@@ -9,6 +9,7 @@ from conftest import SEEDS, read_jsonl
 from extract import hybrid
 from extract.hybrid.answer import answer_model
 from extract.inputs import Item, expand, read_inputs
+from extract.pipeline import Extractor
 from extract.schema_loader import contributions, default_schema
 
 
@@ -24,6 +25,9 @@ def test_proposals_are_computed_in_the_worker_pool_not_on_the_event_loop(cli, se
     here = []
     real = hybrid.propose
     monkeypatch.setattr(hybrid, "propose", lambda *a, **k: here.append(1) or real(*a, **k))
+    # the event loop computes proposals while the worker starts (Extractor._lend; its rule is
+    # tests/test_rules_pool.py's): off here, so that every proposal but the first is the pool's
+    monkeypatch.setattr(Extractor, "_lend_soon", lambda self: None)
     monkeypatch.setenv("EXTRACT_WORKERS", "2")
     r = cli("run", str(inputs), "--no-cache", server=server, out=tmp_path / "pool.jsonl")
     assert r.exit_code == 0, r.stderr
@@ -38,6 +42,12 @@ def test_proposals_are_computed_in_the_worker_pool_not_on_the_event_loop(cli, se
     assert len(here) == 12
     strip = lambda recs: [{k: v for k, v in x.items() if k not in ("provenance", "source")} for x in recs]
     assert strip(read_jsonl(tmp_path / "one.jsonl")) == strip(pooled)
+
+    monkeypatch.undo()                  # lending on, two workers: the same records, whichever
+    monkeypatch.setenv("EXTRACT_WORKERS", "2")          # of the two computes a proposal
+    r = cli("run", str(inputs), "--no-cache", server=server, out=tmp_path / "lent.jsonl")
+    assert r.exit_code == 0, r.stderr
+    assert strip(read_jsonl(tmp_path / "lent.jsonl")) == strip(pooled)
 
 
 def test_the_response_model_is_built_once_per_shape():

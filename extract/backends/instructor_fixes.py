@@ -29,34 +29,30 @@ matters for correctness; tests/test_reliability_backend.py tests each patch).
 from __future__ import annotations
 
 import functools
+import importlib
 import weakref
 from contextvars import ContextVar
 
 from . import shape_schemas
 
-try:
-    import instructor.v2.core.patch as _instructor_patch
-    import instructor.v2.validation.async_validators as _async_validators
-    from instructor.v2.core.function_calls import response_schema as _response_schema
-except ImportError:  # pragma: no cover - another instructor version
-    _instructor_patch = _async_validators = _response_schema = None
 
-try:
-    from instructor.v2.core.function_calls import ResponseSchema as ANSWER_BASE
-except ImportError:  # pragma: no cover - another instructor version
-    ANSWER_BASE = None
-try:
-    from instructor.v2.core.registry import mode_registry as _registry
-except ImportError:  # pragma: no cover - another instructor version
-    _registry = None
-try:
-    from instructor.v2.providers.openai import schema as _openai_schema
-except ImportError:  # pragma: no cover - another instructor version
-    _openai_schema = None
-try:
-    import instructor.v2.core.retry as _retry
-except ImportError:  # pragma: no cover - another instructor version
-    _retry = None
+def _optional(module: str, attr: str | None = None):
+    """instructor's ``module`` (or its ``attr``), or None with another instructor layout (the
+    patch that needs it is then skipped)."""
+    try:
+        found = importlib.import_module(module)
+    except ImportError:  # pragma: no cover - another instructor version
+        return None
+    return getattr(found, attr, None) if attr else found
+
+
+_instructor_patch = _optional("instructor.v2.core.patch")
+_async_validators = _optional("instructor.v2.validation.async_validators")
+_response_schema = _optional("instructor.v2.core.function_calls", "response_schema")
+ANSWER_BASE = _optional("instructor.v2.core.function_calls", "ResponseSchema")
+_registry = _optional("instructor.v2.core.registry", "mode_registry")
+_openai_schema = _optional("instructor.v2.providers.openai.schema")
+_retry = _optional("instructor.v2.core.retry")
 #: set while a backend that counts its own tokens calls instructor (see :func:`_own_usage`)
 OWN_USAGE: ContextVar[bool] = ContextVar("extract_own_usage", default=False)
 VERBATIM = "_extract_verbatim"     # context marker: send messages exactly as rendered
@@ -139,11 +135,8 @@ def install() -> None:
 def _derive_shape_schemas() -> None:
     """instructor's OpenAI handlers write a hybrid answer shape's tool schema from the one
     written for its candidate list (:mod:`.shape_schemas`), not with pydantic per shape."""
-    if _openai_schema is None:
-        return
-    try:
-        import instructor.v2.providers.openai.handlers as handlers
-    except ImportError:  # pragma: no cover - another instructor version
+    handlers = _optional("instructor.v2.providers.openai.handlers")
+    if _openai_schema is None or handlers is None:
         return
     real = getattr(handlers, "generate_openai_schema", None)
     if real is _openai_schema.generate_openai_schema and callable(real):

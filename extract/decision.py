@@ -23,9 +23,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from .candidates.claims import attach_claims, claimed_systems
+from .candidates.name_rules import named_a_dataset
 from .candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
 from .schema_loader import contributions, default_schema
-from .text import is_model_family, is_model_name
+from .text import is_model_name
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
 CONSTRAINT_VERSION = "choices-5"
@@ -333,8 +334,7 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy(), memo: dict |
     # a pretrained model's name (Llama3-8B, GPT-4o) is never one of the rules' datasets, unless
     # a dataset noun names it one ("the Human3.6M dataset", "the Persona-Chat dataset"; a
     # model's own dataset label is not filtered: extract.hybrid keeps it)
-    shaped = {d.text.lower() for d in datasets if is_model_name(d.text)
-              and ("dataset-cue" not in d.cues or is_model_family(d.text))}
+    shaped = {d.text.lower() for d in datasets if is_model_name(d.text) and not named_a_dataset(d.text, d.cues)}
     for entry in numbers:
         if entry.get("dataset") and entry["dataset"].lower() in shaped:
             entry["dataset"] = None

@@ -357,11 +357,17 @@ def _weak(v: Verdict):
 
 
 # The role and score of a candidate: the first rule that holds decides (None: dropped).
+def named_a_dataset(name: str, cues) -> bool:
+    """A dataset noun names it a dataset ("the Human3.6M dataset") and it is no model family's
+    name: a model's shape (a size, a suffix) gives way, "ResNet-101" does not."""
+    return "dataset-cue" in cues and not is_model_family(name)
+
+
 ROLE_RULES: tuple[Rule, ...] = (
     Rule("model-role", lambda v: ("model-pattern" in v.cues or "model-cue" in v.cues) and v.method < 0.75
          and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues
-         and not ("model-cue" not in v.cues and "dataset-cue" in v.cues and v.dataset >= 0.8
-                  and not is_model_family(v.text)), lambda v: ("model", 0.05),
+         and not ("model-cue" not in v.cues and v.dataset >= 0.8 and named_a_dataset(v.text, v.cues)),
+         lambda v: ("model", 0.05),
          "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
     Rule("uncued-run", lambda v: v.shape == "run" and v.method < 0.5 and v.dataset < 0.5, lambda v: None,
          "Results from New York Times articles follow.", "New York Times"),

@@ -124,7 +124,7 @@ from extract.text import acronyms, numparse  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.from_regex(WRAPPED), st.from_regex(SYMBOL_NAME), st.from_regex(nf._CALLED_LOWERCASE))
+@given(st.from_regex(WRAPPED), st.from_regex(SYMBOL_NAME), st.from_regex(nf._NAMED_OWN))
 def test_scans_skipped_only_in_texts_they_cannot_match(wrapped, symbol, called):
     assert any(ch in wrapped for ch in nf._WRAPPERS)
     assert not symbol.isascii() or "$" in symbol
@@ -157,6 +157,8 @@ OLD = {
 def test_name_scans_match_as_before(text):
     fast = matches_from(nf._INTRO_VERB_THEN, text, word_starts(text, WE_STARTS))
     assert [(m.span(), m.groups()) for m in fast] == _matches(nf._INTRO_VERB_THEN, text)
+    named = matches_from(nf._NAMED_OWN, text, word_starts(text, nf._NAMING_WORDS))
+    assert [(m.span(), m.groups()) for m in named] == _matches(nf._NAMED_OWN, text)
     for rx, old in OLD.items():
         assert old != rx.pattern and _matches(rx, text) == _matches(re.compile(old, rx.flags), text), old
 

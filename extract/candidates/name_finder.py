@@ -49,17 +49,29 @@ _NAMED_CAPITALIZED = re.compile(
 # An introducing verb and what may precede the name it introduces (introduced_phrases).
 _INTRO_VERB_THEN = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?",
                               re.I)
-# "a method called foobar": the lookahead first, so that the twelve look-behinds are tried only
-# where a naming verb starts (the same matches, ~10x cheaper than trying them at every position)
 _NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
-_NAMING = "(?:" + "|".join(_NAMING_WORDS) + ")"
-_CALLED_LOWERCASE = re.compile(
-    r"(?=" + _NAMING + r"\s)"
-    r"(?<!\bthan\s)(?<!\bof\s)(?<!\bthe\s)(?<!\band\s)(?<!\bor\s)(?<!\bas\s)"
-    r"(?<!\bfor\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bin\s)(?<!\bon\s)(?<!\bby\s)"
-    r"\b" + _NAMING + r"\s+([a-z][\w\-]*[\w](?:\s+[a-z][\w\-]*[\w])"
-    r"{0,2})(?=\s*(?:[,.;:(]|$))")
-
+_NAMING = r"\b(?:" + "|".join(_NAMING_WORDS) + ")"
+# "we propose a simple technique called fraternal dropout that", "a new paradigm called
+# ''Co-teaching''", "our method, called 3SD, exploits": the name a naming verb gives the paper's
+# own artifact (a head noun after "our/new/novel/proposed", or after an article in a sentence
+# that introduces), quoted in any style or written plainly (one coined token, or up to four plain
+# words before a function word or a punctuation mark)
+_OWN_HEADS = (r"(?:framework|method|approach|algorithm|system|model|pipeline|technique|architecture|toolkit|library|agent|"
+              r"policy|planner|tool|platform|network|module|metric|paradigm|strategy|mechanism|engine|loss|objective|"
+              r"operator|layer|unit|block|regularizer|recipe|procedure|scheme|variant|attack|defen[cs]e|criterion|"
+              r"estimator|function|solver|optimizer|activation|normalization|design|package)s?")
+_NAMED_OWN = re.compile(_NAMING + r"\s+(?:as\s+)?(?:the\s+)?(?:(?P<q>``|''|[\"“‘'`])|(?!(?:a|an)\s)"
+                        r"(?P<n>\w[\w\-‐+/]*(?:\.\d[\w\-‐+]*)*))")
+_CLOSING = {"``": "''", "''": "''", '"': '"', "“": "”", "‘": "’", "'": "'", "`": "'"}
+_OWN_WORD = re.compile(r"\b(?:our|new|novel|proposed)\b", re.I)
+_INTRODUCING = re.compile(cue.INTRO_ANYWHERE.pattern + r"|\b(?:propos|introduc|present|develop|design)ing\b", re.I)
+_OWN_NOUN_BEFORE = re.compile(r"\b(?:our|new|novel|proposed|a|an|the)\s+(?:[\w\-‐]+\s+){0,4}?" + _OWN_HEADS
+                              + r"\s*,?\s*$", re.I)
+_PLAIN_WORD = re.compile(r"\s+(?!(?:" + "|".join(sorted(FUNCTION_WORDS)) + r"|that|which|where|or|is|are|was|were|can|"
+                         r"using|based|we|it|its|at|into|while|when|than)\b)([a-z][a-z\-‐]*[a-z])")
+_PUNCT_END = re.compile(r"\s*(?:[,.;:)]|$)")
+_PHRASE_ENDS = re.compile(r"\s*(?:[,.;:()]|$)|\s+(?:" + "|".join(sorted(FUNCTION_WORDS)) + r"|that|which|where|or|is|"
+                          r"are|was|were|can|using|based)\b(?P<rest>[^,.;:]*)")
 # What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$"), and the cue of each group
 _WRAPPERS = "*_`\\\"“$"
 _WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code", "q": "quoted"}
@@ -286,11 +298,8 @@ class _Finder:
                 cues = {"we-propose", "lowercase-coinage"} | ({"appositive"} if appos else set())
                 fire("introduced-lowercase-phrase")
             self.add(s, e, cues, method=score)
-        # "a method called foobar, ...": a lowercase coinage after called/named/dubbed/termed
-        # ("rather than named entities": after a function word, "named" is an adjective)
-        for m in _CALLED_LOWERCASE.finditer(t) if any(w in t for w in _NAMING_WORDS) else ():
-            fire("called-lowercase-coinage")
-            self.add(m.start(1), m.end(1), {"called", "lowercase-coinage"}, method=0.6)
+        for m in matches_from(_NAMED_OWN, t, word_starts(t, _NAMING_WORDS)):
+            self.named_own(m)
         # a plain Capitalized word or phrase named by "called/named X" ("a reasoner called Braid",
         # "a method called Extract and Merge (EAM)") or set off by a comma in an introducing
         # sentence ("we devise a novel conversational agent, Divter, in order to"); the
@@ -300,6 +309,35 @@ class _Finder:
                 continue
             fire("named-capitalized")
             self.add(m.start("n"), m.end("n"), {"capitalized"})
+
+    def named_own(self, m) -> None:
+        """The name of :data:`_NAMED_OWN`'s match ``m`` when a noun of the paper's own artifact
+        precedes its naming verb (after an article: in a sentence that introduces)."""
+        t = self.text
+        _, ss, _ = self.sent(m.start())
+        own = _OWN_NOUN_BEFORE.search(t, max(ss, m.start() - 90), m.start())
+        if not own or not _OWN_WORD.search(own.group(0)) and not _INTRODUCING.search(t, ss, m.start()):
+            return
+        if m.group("q"):
+            s = m.end()
+            e = t.find(_CLOSING[m.group("q")], s, s + 52)
+            while e > 0 and t[e] in "'’" and t[e + 1:e + 2].isalpha():      # "Newton's"
+                e = t.find(t[e], e + 1, s + 52)
+            if e < 0 or "(" in t[s:e]:
+                return
+        else:
+            s, e = m.span("n")
+            coined, e0 = is_namey(m.group("n"))[0] or m.group("n")[0].isdigit(), e
+            while (w := _PLAIN_WORD.match(t, e)) and len(t[s:w.end()].split()) <= 4:
+                e = w.end()
+            if coined and e > e0 and not _PUNCT_END.match(t, e):      # "KNN-contrastive learning."
+                w = _PLAIN_WORD.match(t, e0)
+                e = w.end() if re.fullmatch(_OWN_HEADS, w.group(1)) else e0     # "the Land-Shore-Sea loss to"
+            end = _PHRASE_ENDS.match(t, e)
+            if not end or "(" in (end.group("rest") or "") or not coined and t[s].isupper() and not _PUNCT_END.match(t, e):
+                return          # a long form the acronym rules read, or a capitalized name's first word
+        fire("named-own")
+        self.add(s, e, {"we-propose", "called"}, method=0.85)
 
     def dataset_lists(self) -> None:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",

@@ -282,6 +282,8 @@ SCORING_RULES: tuple[Rule, ...] = (
          "Pretrained on TriviaQA, RankFuse also wins on TriviaQA.", "TriviaQA"),
     Rule("co-introduced", None, "ACR 'with a ...' near an introduced name: 0.6",
          "We propose TideNet, built with a new Wave Mixing Unit (WMU).", "WMU"),
+    Rule("composed-of", None, "ACR defined among the parts of an introduced name: 0.6",
+         "We propose TideNet. TideNet consists of a wave mixing unit (WMU) and a head.", "WMU"),
     Rule("variant", None, "a variant of an introduced name: 0.7",
          "We propose FooNet, and FooNet-Lite for phones.", "FooNet-Lite"),
     Rule("coordinated", None, "coordinated with a dataset: <= 0.75; after an introduced name: 0.75",

@@ -21,6 +21,10 @@ _BENCH_SUFFIX = re.compile(r"(?:Bench|Benchmark|Dataset|Corpus|Arena|Suite|Set|D
 _SEP_AFTER = re.compile(r"(\))?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 _SEP_BEFORE = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)$")
 _ENDS_ITEM = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
+# "LOMO consists of a direct regressor (DR), ...": the parts of a name the sentence introduces
+_WITH_A_NEW = re.compile(r"\b(?:with|via|using|through|by|introduces?|proposes?|novel|new|our|its|called|named|"
+                         r"and\s+a|a\s+new)(?:\s+(?:a|an|the)(?:\s+[\w\-]+)?)?\s*$", re.I)
+_COMPOSED_OF = re.compile(r"\b(?:consist(?:s|ing)?\s+of|compris(?:es|ing)|composed\s+of|made\s+up\s+of)\b", re.I)
 _FIRM = 0.8
 _FORM_CUES = {"known-dataset", "dataset-suffix"}
 _CONTEXT_CUES = {"on-X", "data-source", "dataset-list", "dataset-cue"}
@@ -114,15 +118,15 @@ def score(self) -> list[NameCandidate]:
             if re.search(r"(?:score|error|rate|ratio|accuracy|distance|divergence|metric|loss|index|"
                          r"coefficient|criterion|measure|statistic)s?$", lf.text, re.I):
                 continue                                # a metric, not a component
-            if not re.search(r"\b(?:with|via|using|through|by|introduces?|proposes?|novel|new|our|"
-                             r"its|called|named|and\s+a|a\s+new)(?:\s+(?:a|an|the)(?:\s+[\w\-]+)?)?\s*$",
-                             t[max(0, lf.start - 30):lf.start], re.I):
-                continue
             i, ss, se = self.sent(a.start)
+            # "... with a new Wave Mixing Unit (WMU)", or a part: "LOMO consists of a direct regressor (DR)"
+            named_with = _WITH_A_NEW.search(t[max(0, lf.start - 30):lf.start])
+            if not named_with and not _COMPOSED_OF.search(t, ss, lf.start):
+                continue
             ps = self.bounds[i - 1][0] if i > 0 else ss       # the sentence before counts too
             near = takewhile(lambda j: intro_at[j][0] < se, range(bisect_left(intro_at, (ps,)), len(intro_at)))
             if any(intro_at[j][1] != a.text for j in near):
-                fire("co-introduced")
+                fire("co-introduced" if named_with else "composed-of")
                 for c in [a, *map(aggs.get, a.partners)]:
                     c.method = max(c.method, 0.6)
                     c.cues.add("co-introduced")

@@ -61,6 +61,9 @@ def test_acronym_long_forms_are_source_slices():
     ("direct speech-to-unit translation (S2UT) models", "speech-to-unit translation"),
     # an article or "as" ends a long form
     ("is modeled as a multimodal image-to-image translation (MMI2IT) problem", [None]),
+    # a digit-led acronym; glued to a word, a parenthesis holds arguments
+    ("we then present 3D Neural Architecture Search (3D-NAS) to search", "3D Neural Architecture Search"),
+    ("We design a new algorithm for WB(3CNF, 0-Val) by reducing it", []),
 ])
 def test_acronym_long_form_by_initials(text, long):
     assert [d.long for d in acronym_definitions(text)] == (long if isinstance(long, list) else [long])

@@ -16,9 +16,9 @@ from .lexicon import FUNCTION_WORDS
 
 __all__ = ["ACRO_BEFORE_PAREN", "ACRO_PAREN", "Definition", "acronym_definitions", "long_form", "upper_count"]
 
-# "(ACR)", "(\textbf{ACR})", "(ACR; see ...)": the acronym in group ``acr``.
+# "(ACR)", "(\textbf{ACR})", "(ACR; see ...)", "(3D-NAS)": the acronym in group ``acr``.
 ACRO_PAREN = re.compile(
-    r"\(\s*(?:\\text\w*\{|\*\*|\\mathrm\{)?(?P<acr>[A-Za-z][A-Za-z0-9]*(?:[-‐–/+&][A-Za-z0-9]+)*)"
+    r"\(\s*(?:\\text\w*\{|\*\*|\\mathrm\{)?(?P<acr>(?:[A-Za-z]|\d(?=[A-Za-z]))[A-Za-z0-9]*(?:[-‐–/+&][A-Za-z0-9]+)*)"
     r"(?:\}|\*\*)?\s*(?:[;,][^()]{0,40})?\)")
 # "ACR (Long Form)": the other order Schwartz & Hearst read, an acronym followed by its long
 # form in parentheses ("we propose RPKD (Random Prototype Knowledge Distillation)").
@@ -177,8 +177,9 @@ def acronym_definitions(text: str) -> list[Definition]:
     out = []
     for m in ACRO_PAREN.finditer(text):
         acr = m.group("acr")
-        if upper_count(acr) < 2 and not (upper_count(acr) >= 1 and acr[0].islower()):
-            continue
+        if upper_count(acr) < 2 and not (upper_count(acr) >= 1 and acr[0].islower()) \
+                or acr[0].isdigit() and text[m.start() - 1:m.start()].isalnum():
+            continue                        # (a digit-led one glued to a word is an argument: "WB(3CNF, k)")
         s = m.start("acr")
         ls, le = long_form(text, m.start(), acr) or (None, None)
         out.append(Definition(acr, s, s + len(acr), None if ls is None else text[ls:le], ls, le))

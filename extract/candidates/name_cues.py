@@ -124,7 +124,8 @@ SELF_DATASET_BEFORE = EndCue(
     r"\b(?:our|new|novel|self-\w+|newly[\s-]\w+|curated|constructed|collected|introduced|proposed)"
     r"\s+(?:[\w\-'’]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*[,:]?\s*(?:" + "|".join(_CALLED_WORDS) + r")?\s*$",
     ends=_NOUN_WORDS + (",", ":") + _CALLED_WORDS, needs=(_NOUN_WORDS,))
-NOUN_CALLED_BEFORE = EndCue(r"\b(?:" + DATASET_NOUNS + r")\s*,?\s*(?:which\s+|that\s+)?"
+NOUN_CALLED_BEFORE = EndCue(r"\b(?:" + DATASET_NOUNS + r")(?:\s+(?:for|of)\s+(?:[\w\-]+\s+){0,2}?[\w\-]+)?"
+                            r"\s*,?\s*(?:which\s+|that\s+)?"
                             r"(?:we\s+(?:call|name|term|dub)|" + "|".join(_CALLED_WORDS) + r")\s*$",
                             ends=("call", "name", "term", "dub") + _CALLED_WORDS, needs=(_NOUN_WORDS,))
 # a list of names still open ("from X, Y and "), each with a version ("v2", "2.0") or not

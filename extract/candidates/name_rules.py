@@ -206,7 +206,7 @@ OCCURRENCE_RULES: tuple[Rule, ...] = (
          "We collect a new dataset called ScanTalk from clinics.", "ScanTalk"),
     Rule("dataset-called", lambda o: cue.NOUN_CALLED_BEFORE.search(o.before_within(60)),
          ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),
-         "Tests run on a benchmark which we call LoopBench.", "LoopBench"),
+         "We release a new benchmark for the task, named LoopBench.", "LoopBench"),
     Rule("introduced-as-dataset", lambda o: o.strength >= 0.75 and cue.APPOS_DATASET.match(o.after(90)),
          ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),
          "We present CityWalk, a dataset of street scenes.", "CityWalk"),
@@ -276,7 +276,7 @@ FINDER_RULES: tuple[Rule, ...] = (
 SCORING_RULES: tuple[Rule, ...] = (
     Rule("acronym-partners", None, "acronym and long form share role",
          "We propose Gradient Echo Sampling (GES), a sampler.", "GES"),
-    Rule("introduced-suffix-benchmark", None, "introduced *Bench: a benchmark",
+    Rule("introduced-suffix-benchmark", None, "introduced *Bench or '... Dataset': a benchmark",
          "We construct DriftBench from logs.", "DriftBench"),
     Rule("corroborated-dataset", None, "form + context, or two contexts: 0.8",
          "Pretrained on TriviaQA, RankFuse also wins on TriviaQA.", "TriviaQA"),

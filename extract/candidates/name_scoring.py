@@ -94,8 +94,10 @@ def score(self) -> list[NameCandidate]:
             if a.cues & _FORM_CUES and context or len(context) >= 2:
                 fire("corroborated-dataset")
                 a.dataset = _FIRM
-        # an introduced name with a dataset suffix (E-Bench, ToolBench) is an introduced benchmark
-        if a.method >= 0.75 and "dataset-suffix" in a.cues and "we-propose" in a.cues and _BENCH_SUFFIX.search(a.text):
+        # an introduced name with a dataset suffix (E-Bench, ToolBench) or a dataset noun ("we create a
+        # Real-World Blurry Video Dataset (RBVD)") is an introduced benchmark
+        if a.method >= 0.75 and "we-propose" in a.cues and (
+                "dataset-suffix" in a.cues and _BENCH_SUFFIX.search(a.text) or "dataset-noun-name" in a.cues):
             fire("introduced-suffix-benchmark")
             a.cues |= {"introduced", "dataset-cue"}
             a.dataset = max(a.dataset, a.method)

@@ -341,6 +341,9 @@ CAP_RULES: tuple[Rule, ...] = (
     Rule("lowercase-cap-appositive", lambda v: "lowercase-coinage" in v.cues and not v.partners
          and ("appositive" in v.cues or "called" in v.cues), ({"method": 0.7}, set()),
          "We propose token dropping, a simple method for speed.", "token dropping"),
+    Rule("lowercase-word", lambda v: "lowercase-coinage" in v.cues and not v.partners and v.text.isalpha()
+         and v.text.islower() and not ("appositive" in v.cues or "called" in v.cues), ({"method": 0.35}, set()),
+         "We develop algorithms to detect such tokens.", "algorithms"),
     Rule("lowercase-cap", lambda v: "lowercase-coinage" in v.cues and not v.partners
          and not ("appositive" in v.cues or "called" in v.cues), ({"method": 0.55}, set()),
          "We propose aligned mass transport to match distributions.", "aligned mass transport"),

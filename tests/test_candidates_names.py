@@ -75,6 +75,14 @@ def test_lowercase_coinage_after_we_propose():
     ("We propose training models with noise.", []),
     ("We introduce *fragmentation*: a lossless recoding of the source.", []),
     ("We further formulate GEO as a tractable optimization problem.", []),
+    # session 11: the name a naming verb gives the paper's own artifact, quoted or plain; one plain
+    # word is no name; "named entity recognition" names nothing
+    ("We propose a simple technique called fraternal dropout that regularizes RNNs.", ["fraternal dropout"]),
+    ("We propose a new paradigm called ''Co-teaching'' for noisy labels.", ["Co-teaching"]),
+    ("We develop algorithms to detect such tokens.", []),
+    ("We propose a tagger for named entity recognition, trained on news.", []),
+    # an appositive that says the system exists is no introduction
+    ("We build on MAML, a popular gradient-based meta-learning framework.", []),
 ])
 def test_lowercase_and_introduced_phrases(text, expected):
     assert select_names(find_names(text))[0] == expected

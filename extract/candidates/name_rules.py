@@ -137,6 +137,17 @@ def _passive_intro(o: Occurrence) -> bool:
     return bool(art) and (bool(art.group("a")) or bool(m.group("strong")) and not o.used_before)
 
 
+# an appositive that says the system exists already: "MAML, a popular gradient-based meta-learning
+# framework", "CCA, a recently proposed method", "T5, a popular pre-trained encoder-decoder model"
+_EXISTING = re.compile(r"\b(?:popular|existing|well[\s-]known|widely[\s-]used|standard|classic(?:al)?|famous|"
+                       r"recently[\s-]proposed|state-of-the-art|prominent|prevalent|mainstream)\b", re.I)
+
+
+def _appositive(o: Occurrence) -> bool:
+    m = cue.APPOSITIVE.search(o.after(120))
+    return bool(m) and not _EXISTING.search(m.group(0))
+
+
 INTRO_RULES: tuple[Rule, ...] = (
     Rule("we-propose", lambda o: o.introduced and not cue.NAMELY_DATASETS.search(o.before)
          and o.heads_its_phrase and not o.used_before,
@@ -157,9 +168,9 @@ INTRO_RULES: tuple[Rule, ...] = (
          "We propose an end-to-end model for this task, FSS-Net, that reads signs.", "FSS-Net"),
     Rule("passive-intro", lambda o: o.strength < 0.75 and _passive_intro(o), ("max", 0.75, {"we-propose"}),
          "To weigh regions, a Quality-Aware Network (QAN) is developed.", "Quality-Aware Network"),
-    Rule("appositive-in-intro", lambda o: cue.APPOSITIVE.search(o.after(120)) and (o.in_intro_sentence or o.strength),
+    Rule("appositive-in-intro", lambda o: _appositive(o) and (o.in_intro_sentence or o.strength),
          ("max", 0.75, {"appositive"}), "We also describe TreeRL, a new algorithm for planning.", "TreeRL"),
-    Rule("appositive", lambda o: cue.APPOSITIVE.search(o.after(120)) and not (o.in_intro_sentence or o.strength),
+    Rule("appositive", lambda o: _appositive(o) and not (o.in_intro_sentence or o.strength),
          ("max", 0.55, {"appositive"}), "Results favour TreeRL, a new algorithm for planning.", "TreeRL"),
     Rule("in-intro-sentence", lambda o: o.strength == 0.0 and o.in_intro_sentence,
          ("set", 0.4, {"in-intro-sentence"}), "We introduce a planner that beats MCTS on Go.", "MCTS"),

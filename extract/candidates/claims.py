@@ -133,12 +133,14 @@ def claimed_systems(text: str, numbers: Sequence[Any], names: Iterable[Any],
         key = c.text.lower()
         if key in skip or key in seen or is_model_name(c.text) or not re.search(r"[A-Z]", c.text) \
                 or c.role_hint == "dataset" or " " in c.text.strip() or HEADS.fullmatch(c.text) \
-                or re.fullmatch(r"[A-Z]{2,}s", c.text):       # a metric (AP50), a plural acronym (LLMs)
-            continue
+                or re.fullmatch(r"[A-Z]{2,}s", c.text) \
+                or {"generic", "fragment"} & set(getattr(c, "cues", ())):
+            continue        # a metric (AP50), a plural acronym (LLMs), a field's term (SGD, LSTM), a name's part
         for s in starts(text, c.text):
             e = s + len(c.text)
-            if s > 0 and text[s - 1].isalnum() or e < len(text) and text[e].isalnum():
-                continue
+            if s > 0 and text[s - 1].isalnum() or e < len(text) and text[e].isalnum() \
+                    or re.search(r"\d\s*$", text[max(0, s - 3):s]):
+                continue        # (after a number: a unit, "24.0 dB")
             verb = _CLAIM_VERB.match(text, e)
             ours = _OUR.search(text, max(0, s - 6), s) and re.match(r"\s+(?:models?|method|framework)\b",
                                                                     text[e:e + 12])

@@ -256,3 +256,13 @@ def test_a_new_dataset_after_a_colon_or_a_possessive_is_an_introduced_dataset():
 def decide_(text):
     from extract.decision import decide
     return decide(text)
+
+
+def test_a_phrase_after_a_dataset_noun_is_no_list_of_datasets():
+    """"a dataset for Named Entity Recognition": the first words of a capitalized phrase after
+    a dataset noun name no dataset; a list item does ("datasets like Open Images Dataset v4")."""
+    _, datasets = select_names(find_names("We present AnonData, a large multilingual dataset for Named Entity "
+                                          "Recognition that covers 3 domains."))
+    assert "Named" not in datasets
+    _, datasets = select_names(find_names("Large datasets like Open Images Dataset v4 are sparsely labeled."))
+    assert any(d.startswith("Open Images") for d in datasets)

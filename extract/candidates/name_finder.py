@@ -97,6 +97,7 @@ _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a
          r"(?:\s+(?:repository|database|archive|corpus))?")
 _LIST = _ITEM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _ITEM + r")*"
 _ITEM_RX = re.compile(_ITEM)
+_TITLE_GOES_ON = re.compile(r" (?:(?:of|for)\s+)?(?!(?:Dataset|Benchmark|Corpus|Challenge)s?\b)[A-Z][a-z]")
 _ITEM_ENDS = re.compile(r"\s*(?:,|\)|\.|;|and\b|or\b|$)")
 # "datasets, including Cora, PubMed, and wiki-small", "the long-range benchmark Graph-mix"
 _AFTER_NOUN = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|including|e\.g|"
@@ -357,6 +358,8 @@ class _Finder:
                     if word[0].islower() and (pat is _BEFORE_NOUN or not _ITEM_ENDS.match(
                             t[base + im.end():base + im.end() + 6])):
                         continue                    # "long-range benchmark": an adjective
+                    if pat is _AFTER_NOUN and _TITLE_GOES_ON.match(t, base + im.end()):
+                        continue                    # "a dataset for Named Entity Recognition": a phrase's first words
                     fire("dataset-list-after-noun" if pat is _AFTER_NOUN else "dataset-list-before-noun")
                     self.add(base + im.start(), base + im.end(), {"dataset-list"}, dataset=0.8, shape="list")
 

@@ -20,8 +20,8 @@ from ..text.spans import SpanIndex, math_spans
 from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_scoring import score
-from .name_shapes import (COINAGE_SUFFIX_WORDISH, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME, TOKEN, WRAPPED,
-                          is_namey)
+from .name_shapes import (COINAGE_SUFFIX_WORDISH, ENGLISH_COMPOUND, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME,
+                          TOKEN, WRAPPED, is_namey)
 from .rules import fire
 
 # Words that start sentences and are not part of a name that follows them.
@@ -355,9 +355,9 @@ class _Finder:
                     if word in LANGUAGES:
                         fire("language-not-dataset")    # "English and Chinese datasets"
                         continue
-                    if word[0].islower() and (pat is _BEFORE_NOUN or not _ITEM_ENDS.match(
-                            t[base + im.end():base + im.end() + 6])):
-                        continue                    # "long-range benchmark": an adjective
+                    if word[0].islower() and (pat is _BEFORE_NOUN or ENGLISH_COMPOUND.match(word)
+                                              or not _ITEM_ENDS.match(t[base + im.end():base + im.end() + 6])):
+                        continue                    # "long-range benchmark", "binary, multi-class, and": adjectives
                     if pat is _AFTER_NOUN and _TITLE_GOES_ON.match(t, base + im.end()):
                         continue                    # "a dataset for Named Entity Recognition": a phrase's first words
                     fire("dataset-list-after-noun" if pat is _AFTER_NOUN else "dataset-list-before-noun")

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from ..text.acronyms import upper_count
 
-__all__ = ["COINAGE_SUFFIX_WORDISH", "SENT_START_LOOKBACK", "SPLIT_AFTER_NAME", "SYMBOL_NAME", "TOKEN", "WRAPPED",
+__all__ = ["COINAGE_SUFFIX_WORDISH", "ENGLISH_COMPOUND", "SENT_START_LOOKBACK", "SPLIT_AFTER_NAME", "SYMBOL_NAME", "TOKEN", "WRAPPED",
            "is_namey"]
 
 # (the look-behind after the first letter, in WRAPPED after the "$": re scans for them fast)
@@ -20,10 +20,12 @@ SYMBOL_NAME = re.compile(r"(?<![\w\\$])(?:[∞α-ωΑ-Ω]|\$\\(?:infty|[a-zA-Z]{
 # A lowercase subset/split/variant token right after a dataset name, ending a list item:
 # "LibriSpeech test-clean,", "COCO val2017 and", "WMT14 en-de." (not a modifier: "ImageNet
 # pre-trained", "COCO-based").
-SPLIT_AFTER_NAME = re.compile(r" (?![a-z]+[-‐–](?:based|like|style|only|free|level|scale|specific|aware|shot|wise)\b)"
-                              r"(?!(?:zero|few|one|multi|cross|in|out|end|state|real|large|small|long|short|high|low|"
-                              r"fine|coarse|self|semi|non|pre|post|well|open|closed)[-‐–])"
-                              r"(?![\w\-]*ed\b)(?:[a-z]+(?:[-_][a-z0-9]+)+|[a-z]+\d+[a-z0-9]*)"
+# An English compound, never a name: "zero-shot", "multi-class", "large-scale", "fine-grained".
+_COMPOUND = (r"[a-z]+[-‐–](?:based|like|style|only|free|level|scale|specific|aware|shot|wise)\b|"
+             r"(?:zero|few|one|multi|cross|in|out|end|state|real|large|small|long|short|high|low|fine|coarse|self|"
+             r"semi|non|pre|post|well|open|closed)[-‐–]|[\w\-]*ed\b")
+ENGLISH_COMPOUND = re.compile(_COMPOUND)
+SPLIT_AFTER_NAME = re.compile(r" (?!" + _COMPOUND + r")(?:[a-z]+(?:[-_][a-z0-9]+)+|[a-z]+\d+[a-z0-9]*)"
                               r"(?=\s*(?:[,.;:)]|and\b|or\b|$))")
 WRAPPED = re.compile(
     r"\*\*(?P<bold>[^*\n]{2,80}?)\*\*|__(?P<ubold>[^_\n]{2,80}?)__|`(?P<code>[^`\n]{2,60}?)`"

@@ -149,6 +149,9 @@ class _Finder:
         s = t[start:end]
         if end - start < 2 or end - start > 90 or not any(ch.isalpha() for ch in s):
             return None
+        if partner is None and ("-" in s or "‐" in s or "–" in s) and _compound_modifier(s.rsplit(None, 1)[-1]):
+            fire("compound-modifier")
+            return None         # "Stable Diffusion-based", "MNIST-like": a modifier (a long form may end so)
         if (a := self.aggs.get(s)) is None:
             a = self.aggs[s] = Evidence(s, start, end, shape=shape)
         elif start < a.start:

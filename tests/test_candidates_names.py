@@ -83,6 +83,9 @@ def test_lowercase_coinage_after_we_propose():
     ("We propose a tagger for named entity recognition, trained on news.", []),
     # an appositive that says the system exists is no introduction
     ("We build on MAML, a popular gradient-based meta-learning framework.", []),
+    # a generic acronym the paper names its own with "called" is its own
+    ("We propose a novel approach called Cooperative Training (CoT) to improve training.",
+     ["Cooperative Training", "CoT"]),
 ])
 def test_lowercase_and_introduced_phrases(text, expected):
     assert select_names(find_names(text))[0] == expected

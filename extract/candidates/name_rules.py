@@ -340,9 +340,11 @@ def cap(rules, v: Verdict) -> None:
 
 # Caps on what a candidate's evidence gave it, applied in order.
 CAP_RULES: tuple[Rule, ...] = (
-    Rule("generic-acronym", lambda v: v.generic, ({"method": 0.05, "dataset": 0.05}, {"generic"}),
+    # (a generic acronym the paper names its own with "called" is its own: "a novel approach called
+    # Cooperative Training (CoT)")
+    Rule("generic-acronym", lambda v: v.generic and "called" not in v.cues, ({"method": 0.05, "dataset": 0.05}, {"generic"}),
          "Large language models (LLMs) are trained with RL.", "RL"),
-    Rule("generic-long-form", lambda v: v.generic_long,
+    Rule("generic-long-form", lambda v: v.generic_long and "called" not in v.cues,
          ({"method": 0.05, "dataset": 0.05}, {"generic"}),
          "Scans from Magnetic Resonance Imaging (MRI) are noisy.", "Magnetic Resonance Imaging"),
     Rule("term-not-dataset", lambda v: v.term and v.dataset > 0.3 and "introduced" not in v.cues,

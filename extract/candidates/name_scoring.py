@@ -107,9 +107,10 @@ def score(self) -> list[NameCandidate]:
             a.method = b.method = max(a.method, b.method)
             a.dataset = b.dataset = max(a.dataset, b.dataset)
             fire("acronym-partners")
-            if "introduced" in a.cues or "introduced" in b.cues:
-                a.cues.add("introduced")
-                b.cues.add("introduced")
+            for shared in ("introduced", "called"):     # ("called" lifts a generic acronym's cap)
+                if shared in a.cues or shared in b.cues:
+                    a.cues.add(shared)
+                    b.cues.add(shared)
     introduced = [a for a in aggs.values() if a.method >= 0.75]
     # where an introduced name is (first seen, or a whole occurrence inside a sentence)
     intro_at = sorted({(b.start, b.text) for b in introduced} | {(s0, b.text) for b in introduced for s0 in index[b.text]})

@@ -269,3 +269,11 @@ def test_a_phrase_after_a_dataset_noun_is_no_list_of_datasets():
     assert "Named" not in datasets
     _, datasets = select_names(find_names("Large datasets like Open Images Dataset v4 are sparsely labeled."))
     assert any(d.startswith("Open Images") for d in datasets)
+
+
+def test_a_task_named_with_capitals_is_no_dataset():
+    """"Legal Event Detection (LED)" names a task, not a dataset; a name led by a known dataset
+    ("KITTI Tracking") keeps its dataset reading."""
+    _, datasets = select_names(find_names("Existing Legal Event Detection (LED) datasets only cover a few "
+                                          "event types. We evaluate on LEVEN and on KITTI Tracking."))
+    assert "Legal Event Detection" not in datasets and "LED" not in datasets

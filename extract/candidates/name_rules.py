@@ -303,6 +303,14 @@ SCORING_RULES: tuple[Rule, ...] = (
 )
 
 
+# a name whose last word names a task ("Open Information Extraction (OpenIE)", "Vision-and-Language
+# Navigation", "Legal Event Detection (LED)") names the task, not a dataset
+_TASK_NOUN_END = re.compile(r"\s(?:Extraction|Classification|Segmentation|Detection|Navigation|Recognition|Translation|"
+                            r"Prediction|Generation|Answering|Summarization|Retrieval|Tracking|Estimation|Parsing|"
+                            r"Tagging|Linking|Captioning|Grounding|Label(?:l)?ing|Matching|Completion|Reasoning|"
+                            r"Understanding|Localization|Identification|Typing|Forecasting|Interaction)$")
+
+
 class Verdict:
     """A candidate's final strengths while :data:`CAP_RULES` and :data:`ROLE_RULES` decide."""
 
@@ -316,7 +324,10 @@ class Verdict:
         # reinforcement learning (MARL)", "keyphrase extraction (KE)") names a field or a task
         longs = [a.text] if a.shape == "long" else [p for p in a.partners if " " in p]
         self.term = bool(a.partners) and bool(longs) and all(
-            all(not w[:1].isupper() for w in lf.split()[1:]) for lf in longs)
+            all(not w[:1].isupper() for w in lf.split()[1:]) for lf in longs) or any(
+            _TASK_NOUN_END.search(lf) for lf in longs or [a.text] if " " in lf) and not any(
+            is_known_dataset(w) for w in a.text.split()[:1]) and not any(   # ("KITTI Tracking", "DocVQA": a dataset's)
+            p.isalpha() and p[1:] != p[1:].upper() and p[1:] != p[1:].lower() for p in (a.partners | {a.text}) if " " not in p)
         # a lowercase phrase with a plural noun ("partitioning algorithms") describes, it does not name
         self.plural_phrase = " " in a.text and a.text[:1].islower() and any(
             re.fullmatch(r"[a-z][a-z\-]*[a-z][^su\W]s", w) for w in a.text.split())

@@ -277,3 +277,9 @@ def test_a_task_named_with_capitals_is_no_dataset():
     _, datasets = select_names(find_names("Existing Legal Event Detection (LED) datasets only cover a few "
                                           "event types. We evaluate on LEVEN and on KITTI Tracking."))
     assert "Legal Event Detection" not in datasets and "LED" not in datasets
+
+
+def test_a_cited_author_is_no_name():
+    _, datasets = select_names(find_names("We improve on the NewsClaims benchmark (Reddy et al., 2021) and on "
+                                          "the data of Andreas and Klein (2015)."))
+    assert "Reddy" not in datasets and "Andreas" not in datasets and "NewsClaims" in datasets

@@ -97,6 +97,7 @@ _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a
          r"(?:\s+(?:repository|database|archive|corpus))?")
 _LIST = _ITEM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _ITEM + r")*"
 _ITEM_RX = re.compile(_ITEM)
+_CITED = re.compile(r"\s+(?:et\.?\s+al\b|(?:and|&)\s+[A-Z][\w\-’']+\s*(?:et\.?\s+al\.?\s*)?[,(]\s*(?:19|20)\d\d)")
 _TITLE_GOES_ON = re.compile(r" (?:(?:of|for)\s+)?(?!(?:Dataset|Benchmark|Corpus|Challenge)s?\b)[A-Z][a-z]")
 _ITEM_ENDS = re.compile(r"\s*(?:,|\)|\.|;|and\b|or\b|$)")
 # "datasets, including Cora, PubMed, and wiki-small", "the long-range benchmark Graph-mix"
@@ -149,6 +150,8 @@ class _Finder:
         s = t[start:end]
         if end - start < 2 or end - start > 90 or not any(ch.isalpha() for ch in s):
             return None
+        if _CITED.match(t, end):
+            return None         # an author cited: "(Reddy et al., 2021)", "Andreas and Klein (2015)"
         if partner is None and ("-" in s or "‐" in s or "–" in s) and _compound_modifier(s.rsplit(None, 1)[-1]):
             fire("compound-modifier")
             return None         # "Stable Diffusion-based", "MNIST-like": a modifier (a long form may end so)

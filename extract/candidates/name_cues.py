@@ -182,7 +182,7 @@ DATASET_AFTER = re.compile(
     r"(?:as\s+)?(?:(?:the|our|a|an|representative|\w+-\w+|standard|popular|public|\w+)\s+){0,3}?"
     r"(?:" + DATASET_NOUNS + r")\b", re.I)
 MODEL_AFTER = re.compile(
-    r"^(?:\s*(?:,|and|or|&)\s*[A-Z][\w\-.]*)*,?\s*(?:and\s+|or\s+)?(?:(?!to\s)[\w\-]+\s+){0,2}?"
+    r"^(?:\s*(?:,|and|or|&)\s*[A-Z][\w\-.]*)*,?\s*(?:(?!(?:to|and|or)\s)[\w\-]+\s+){0,2}?"
     r"(?:" + MODEL_NOUNS + r")\b")
 ON_BEFORE = EndCue(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends )(?<!depend )"
                    r"(?<!conditioned )(?<!built )(?<!focuses )(?<!impact )(?<!effect )"

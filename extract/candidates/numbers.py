@@ -102,7 +102,7 @@ class _LeftTokens:
 
 def _sentence_initial(text: str, pos: int) -> bool:
     before = text[max(0, pos - 4):pos].rstrip(" \"'(*`")
-    return pos == 0 or before == "" or before[-1] in ".!?:;\n"
+    return before == "" or before[-1] in ".!?:;\n"
 
 
 def _paren_open(text: str, s: int) -> bool:

@@ -93,8 +93,7 @@ def contribution_hint(text: str, names=()) -> str | None:
             continue
         if _STUDY.match(head):
             return _gives("introduces-a-study", "analysis")
-        m = _KIND.search(head)
-        if m:
+        if m := _KIND.search(head):
             if m.lastgroup == "method" and proofs:
                 return _gives("introduced-method-of-a-theory-paper", "theory")
             return _gives("introduced-" + m.lastgroup + "-noun", m.lastgroup)

@@ -45,8 +45,7 @@ def count_noun_after(text: str, end: int) -> str | None:
     """The plural (or count) noun right after a number, allowing a few modifiers: '12,400
     short, noisy, annotated speech clips' -> 'annotated speech clips'."""
     seg = text[end:end + 90]
-    m = re.match(r"\s*-\s*([A-Za-z]+)", seg)          # 8-bit, 2-layer, 7B-parameter
-    if m:
+    if m := re.match(r"\s*-\s*([A-Za-z]+)", seg):       # 8-bit, 2-layer, 7B-parameter
         return m.group(1).lower()
     words = [w.group() for w in islice(_TOKEN.finditer(seg), 10)]     # the first 10 tokens are read
     phrase: list[str] = []

@@ -126,14 +126,12 @@ def cut(phrase: str) -> str | None:
     """The noun phrase at the start of ``phrase``: up to the first clause boundary, at most
     :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
     phrase = " ".join(phrase.split()).strip(" -–—'\"`*")
-    m = BOUNDARY.search(phrase, 1)
-    if m:
+    if m := BOUNDARY.search(phrase, 1):
         phrase = phrase[:m.start()]
     words = phrase.split()
     if len(words) > MAX_WORDS:        # drop an unfinished prepositional phrase at the cut
         words = words[:MAX_WORDS]
-        preps = [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]
-        if preps:
+        if preps := [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]:
             words = words[:preps[-1]]
     while words and (words[-1].lower().strip(",.") in TRAIL or _ADVERB.fullmatch(words[-1])):
         words.pop()

@@ -59,9 +59,8 @@ def count_noun_after(text: str, end: int) -> str | None:
         if not w[0].isalpha():                          # (as does a comma before the first word)
             break
         phrase.append(w)
-        if lw in _COUNT_NOUN_SINGULAR or (lw.endswith("s") and lw not in _NOT_NOUNS and len(lw) > 3
-                                          and not lw.endswith("ous") and not lw.endswith("ss")) \
-                or lw in ("data", "people", "criteria", "corpora", "phenomena", "children"):
+        if lw in _COUNT_NOUN_SINGULAR or lw in ("data", "people", "criteria", "corpora", "phenomena", "children") \
+                or len(lw) > 3 and lw.endswith("s") and not lw.endswith(("ous", "ss")) and lw not in _NOT_NOUNS:
             return " ".join(phrase[-4:])
         if lw in _FUNCTION:
             break

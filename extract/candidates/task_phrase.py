@@ -80,7 +80,6 @@ FINITE = re.compile(r"\s(?:(?:achieves|outperforms|improves|reaches|attains|surp
                     r"obtain|reduce|boosts?|deliver|sets|scores?)\s+(?:the|a|an|our|its|their|up\s+to|over|"
                     r"state-of-the-art|\d))|^(?:outperform|surpass|exceed|beat)ing\b", re.I)
 _FIRST_WORD = re.compile(r"\w*")
-_DIGIT = re.compile(r"\d")
 _NO_LETTER = re.compile(r"[\W\d]+")
 
 
@@ -183,5 +182,5 @@ def ok(phrase: str | None) -> bool:
     """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number)."""
     head = core(phrase or "")
     return bool(head) and not (_FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head)
-                               or _DIGIT.match(head) or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
+                               or head[0].isdecimal() or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
                                or _BAD_START.match(head) or FINITE.search(head))

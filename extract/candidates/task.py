@@ -211,8 +211,7 @@ def _fallback(text: str) -> str | None:
     for sent in sentences(text):
         for piece in (q for p in BOUNDARY.split(sent) for q in VERB.split(p or "")):
             piece = META.sub("", _PIECE_LEAD.sub("", piece or ""))
-            phrase = cut(piece) if piece else None
-            if phrase and words_of(core(phrase)) >= MIN_WORDS and ok(phrase):
+            if piece and (phrase := cut(piece)) and words_of(core(phrase)) >= MIN_WORDS and ok(phrase):
                 return phrase
     return None
 

@@ -170,7 +170,7 @@ def _vt_parallel(doc: _Doc, n: _Num, previous: str | None) -> Any:
     """"by 7.17% on LLaMA3, and by 3.26% on Mistral", "margins of 4.8% mAP 5.4% AP50": a number
     that continues the previous change of its clause (joined by "and" or a comma, or only a
     measure's name between them) is a change too."""
-    if previous != CHANGE or n.i == 0 or n.kind == "setting":
+    if previous != CHANGE or n.kind == "setting":          # (the first number has no previous)
         return _SKIP
     prev = doc.nums[n.i - 1]
     gap = doc.text[prev.end:n.start]
@@ -351,8 +351,7 @@ COMPARED_RULES: tuple[tuple[str, str, Callable[[_Doc, _Num, Any], Any]], ...] = 
 )
 
 
-def change_of(doc: _Doc, n: _Num, method: Any = None,
-              previous: str | None = None) -> tuple[str, Ref | None, tuple[str, str]]:
+def change_of(doc: _Doc, n: _Num, method: Any, previous: str | None) -> tuple[str, Ref | None, tuple[str, str]]:
     """(value type, compared system or None, (value-type rule, compared rule)) of number ``n``;
     ``method`` is the system the claims rules gave it (never its own reference), ``previous``
     the value type of the number before it."""

@@ -63,12 +63,9 @@ def _widen(text: str, start: int) -> int:
     """The start of the phrase once up to two modifiers before ``start`` are included."""
     for _ in range(2):
         m = _WORD_BEFORE.search(text[max(0, start - 40):start])
-        if not m:
+        if not m or m[1].lower() not in _MODIFIERS and not (m[1].isupper() and 2 <= len(m[1]) <= 6):
             break
-        word = m.group(1)
-        if word.lower() not in _MODIFIERS and not (word.isupper() and 2 <= len(word) <= 6):
-            break
-        start = start - (len(m.group(0)))
+        start -= len(m.group(0))
     return start
 
 
@@ -78,9 +75,8 @@ def metric_phrases(text: str) -> list[Phrase]:
     for m in _FOLDED_HEADS.finditer(folded(text)):
         head = text[m.start():m.end()]
         word = head.split()[0] if " " in head else head
-        want = _CASE_SENSITIVE.get(word.lower())
-        if want is not None and word != want:
-            continue
+        if _CASE_SENSITIVE.get(word.lower(), word) != word:
+            continue                # (a metric in this case only: "MAE", not "mae")
         s = _widen(text, m.start())
         if out and s < out[-1].end:
             continue

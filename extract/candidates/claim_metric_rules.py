@@ -39,8 +39,7 @@ versus whereas""".split())
 
 def _mt_respectively(doc: _Doc, n: _Num) -> Any:
     s, e = doc.sentence(n)
-    hit = _pair(doc, n, doc.memo(("metrics-in", n.sent), lambda: doc.between(doc.metrics, s, e)))
-    return _ref(hit) if hit is not None else _SKIP
+    return _pair(doc, n, doc.memo(("metrics-in", n.sent), lambda: doc.between(doc.metrics, s, e))) or _SKIP
 
 
 def _mt_after(doc: _Doc, n: _Num) -> Any:

@@ -64,7 +64,7 @@ class Claim:
 def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
     """"an IoU gain of 1.6% on A and 1.5% on B": a number joined by "and" to the previous one
     in its clause, with no measure of its own, measures what that one does."""
-    if not claims or n.i == 0:
+    if n.i == 0:                    # (the first number: no claim before it)
         return None
     prev, last = doc.nums[n.i - 1], claims[-1]
     gap = doc.text[prev.end:n.start]

@@ -330,10 +330,10 @@ def _ref(o: _Occ | Phrase) -> Ref:
     return getattr(o, "ref", None) or Ref(o.text, o.start, o.end)
 
 
-def _pair(doc: _Doc, n: _Num, items: Sequence[Any]) -> Any | None:
-    """With n in a group of k numbers and a coordinated run of k items, n's item."""
+def _pair(doc: _Doc, n: _Num, items: Sequence[Any]) -> Ref | None:
+    """With n in a group of k numbers and a coordinated run of k items, n's item (its Ref)."""
     group = doc.groups[n.i]
     if not doc.is_list(group):
         return None                 # "from 12.4% to 7.9%", "2-5x": a range, not a list
-    return next((run[n.i - group[0].i] for run in doc.runs(items) if len(run) == len(group)), None)
+    return next((_ref(run[n.i - group[0].i]) for run in doc.runs(items) if len(run) == len(group)), None)
 

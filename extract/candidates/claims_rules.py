@@ -93,8 +93,7 @@ def _no_training_cost(doc: _Doc, n: _Num) -> Any:
 
 
 def _ds_respectively(doc: _Doc, n: _Num) -> Any:
-    hit = _pair(doc, n, doc.evaluation_datasets(n))
-    return _ref(hit) if hit is not None else _SKIP
+    return _pair(doc, n, doc.evaluation_datasets(n)) or _SKIP
 
 
 def _ds_on_after(doc: _Doc, n: _Num) -> Any:
@@ -245,7 +244,7 @@ def _me_from_to(doc: _Doc, n: _Num) -> Any:
         return _SKIP
     owners = [o for o in _systems(doc, n) if o.end <= n.start and (
         re.match(r"(?:'s|’s)\b", doc.text[o.end:o.end + 3])
-        or re.search(r"\bof\s+(?:the\s+)?$", doc.text[max(0, o.start - 8):o.start])
+        or _OF_END.search(doc.text[max(0, o.start - 8):o.start])
         and re.fullmatch(r"\s*from\s*\$?\s*", doc.text[o.end:n.start]))]
     return _ref(owners[-1]) if owners else None      # unnamed: the value before the method
 

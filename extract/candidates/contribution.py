@@ -70,10 +70,9 @@ def contribution_hint(text: str, names=()) -> str | None:
     if formulas and not _EMPIRICAL.search(text):   # each formula of an abstract of no experiment
         theory += formulas
     proofs = theory >= 4 and _PROOF.search(text)   # a method introduced to be proved about
-    introduced = sorted((c for c in names if getattr(c, "score", 0) >= 0.75 and
-                         {"we-propose", "introduced", "appositive", "our"} & set(c.cues)), key=lambda c: c.start)
-    if introduced:
-        c = introduced[0]
+    c = min((x for x in names if getattr(x, "score", 0) >= 0.75 and
+             {"we-propose", "introduced", "appositive", "our"} & set(x.cues)), key=lambda x: x.start, default=None)
+    if c is not None:                              # the first name the paper introduces
         if "introduced" in c.cues:
             near = text[c.end:c.end + 120]
             kinds = [m.lastgroup for m in _KIND.finditer(near) if m.lastgroup in ("benchmark", "dataset")]
@@ -93,8 +92,7 @@ def contribution_hint(text: str, names=()) -> str | None:
             continue
         if _STUDY.match(head):
             return _gives("introduces-a-study", "analysis")
-        m = _KIND.search(head)
-        if m:
+        if m := _KIND.search(head):
             if m.lastgroup == "method" and proofs:
                 return _gives("introduced-method-of-a-theory-paper", "theory")
             return _gives("introduced-" + m.lastgroup + "-noun", m.lastgroup)

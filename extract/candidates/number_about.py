@@ -45,8 +45,7 @@ def count_noun_after(text: str, end: int) -> str | None:
     """The plural (or count) noun right after a number, allowing a few modifiers: '12,400
     short, noisy, annotated speech clips' -> 'annotated speech clips'."""
     seg = text[end:end + 90]
-    m = re.match(r"\s*-\s*([A-Za-z]+)", seg)          # 8-bit, 2-layer, 7B-parameter
-    if m:
+    if m := re.match(r"\s*-\s*([A-Za-z]+)", seg):       # 8-bit, 2-layer, 7B-parameter
         return m.group(1).lower()
     words = [w.group() for w in islice(_TOKEN.finditer(seg), 10)]     # the first 10 tokens are read
     phrase: list[str] = []
@@ -55,16 +54,13 @@ def count_noun_after(text: str, end: int) -> str | None:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if lw in ("and", "or") and phrase and nxt[:1].isalpha() and nxt.lower() not in _FUNCTION:
             continue                                    # 40 Rust and Go projects
-        if lw == ",":
-            if not phrase:
-                break
+        if lw == "," and phrase:
             continue
-        if not w[0].isalpha():
+        if not w[0].isalpha():                          # (as does a comma before the first word)
             break
         phrase.append(w)
-        if lw in _COUNT_NOUN_SINGULAR or (lw.endswith("s") and lw not in _NOT_NOUNS and len(lw) > 3
-                                          and not lw.endswith("ous") and not lw.endswith("ss")) \
-                or lw in ("data", "people", "criteria", "corpora", "phenomena", "children"):
+        if lw in _COUNT_NOUN_SINGULAR or lw in ("data", "people", "criteria", "corpora", "phenomena", "children") \
+                or len(lw) > 3 and lw.endswith("s") and not lw.endswith(("ous", "ss")) and lw not in _NOT_NOUNS:
             return " ".join(phrase[-4:])
         if lw in _FUNCTION:
             break
@@ -82,9 +78,7 @@ def guess_about(text: str, r: Raw, noun: str | None) -> str:
         return noun
     after = words_after(text, r.end, 8)
     nxt = text[r.end:r.end + 40]
-    lead = 0
-    while lead < len(after) and after[lead] in _COMPARATIVES:
-        lead += 1
+    lead = len(list(takewhile(lambda w: w in _COMPARATIVES, after)))     # the comparatives it opens with
     if re.match(r"\s+[A-Za-z]", nxt) and lead < len(after) and (got := _phrase(after[lead:])):
         return " ".join(after[:lead] + got) if lead and after[0] in ("average", "relative") else " ".join(got)
     if after[:1] and after[0] in ("of", "in", "on") and not re.match(r"\s*\w+\s+\$?[\d.]", nxt):

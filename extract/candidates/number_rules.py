@@ -45,9 +45,9 @@ _CUE_BEFORE = re.compile(r"\b(?:of|by|to|at|from|achieves)\s*(?:up to|about|near
                          r"approximately)?\s*$")
 
 
-def _ends(pat: re.Pattern, s: str, span: int = 40):
-    """``pat.search(s)`` of an end-anchored pattern, tried from its last ``span`` characters only."""
-    return pat.search(s, max(0, len(s.rstrip()) - span))
+def _ends(pat: re.Pattern, s: str):
+    """``pat.search(s)`` of an end-anchored pattern, tried from its last 40 characters only."""
+    return pat.search(s, max(0, len(s.rstrip()) - 40))
 
 
 class Context:
@@ -69,10 +69,10 @@ class Context:
         words = self.near_before.split()
         return " ".join(words[max(0, len(words) - len(tail)):])
 
-    strong_before = cached_property(lambda self: self.strong_within(6, comma=True))
+    strong_before = cached_property(lambda self: self.strong_within(6))
 
-    def strong_within(self, n: int, comma: bool = False) -> bool:
-        return bool(_STRONG_RESULT.search(" ".join(words_before(self.text, self.r.start, n, comma=comma))))
+    def strong_within(self, n: int) -> bool:
+        return bool(_STRONG_RESULT.search(" ".join(words_before(self.text, self.r.start, n, comma=True))))
 
     head = cached_property(lambda self: self.text[max(0, self.r.start - 12):self.r.core_start])
     core = cached_property(lambda self: self.text[self.r.core_start:self.r.core_end])
@@ -116,7 +116,7 @@ KIND_RULES: tuple[Rule, ...] = (
        lambda c: c.noun is not None and c.r.mult == 1.0 and "." in c.core and not _ends(_DECIMAL_RATE_NOT, c.before),
        "The tagger makes 1.4 wrong guesses per page.", "1.4"),
     _r("from-to-change", "result",
-       lambda c: _ends(_FROM, c.before) and c.strong_within(12, comma=True)
+       lambda c: _ends(_FROM, c.before) and c.strong_within(12)
        and re.match(r"\s*(?:[\w%°\-]+\s+){0,2}to\b", c.after),
        "Caching cuts the wait from 9 hours to 40 minutes.", "9 hours"),
     _r("rate", "result", lambda c: c.counted and _RATE_AFTER.match(c.after),

@@ -102,7 +102,7 @@ class _LeftTokens:
 
 def _sentence_initial(text: str, pos: int) -> bool:
     before = text[max(0, pos - 4):pos].rstrip(" \"'(*`")
-    return pos == 0 or before == "" or before[-1] in ".!?:;\n"
+    return before == "" or before[-1] in ".!?:;\n"
 
 
 def _paren_open(text: str, s: int) -> bool:
@@ -176,8 +176,7 @@ def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
         return True                 # 1/\epsilon, 1/T, {1}/{\epsilon}; 2^n; n!
     if math is not None:
         rest = text[e:math[1]]
-        m = re.match(r"\s*\}*\s*(\\[A-Za-z]+|\\\{|[A-Za-z(+\-−*/_^|])", rest)
-        if m:
+        if m := re.match(r"\s*\}*\s*(\\[A-Za-z]+|\\\{|[A-Za-z(+\-−*/_^|])", rest):
             tok = m.group(1)
             if tok in ("\\pm", "\\mp"):
                 return re.match(r"\s*\\[pm][mp]\s*\\?[A-Za-z]", rest) is not None     # 1 \pm \epsilon
@@ -230,8 +229,7 @@ def _scan(text: str) -> list[Raw]:
             continue
         # letters glued to the right: multiplier, unit, or a name/ordinal (reject)
         unit, mult, end = None, 1.0, ce
-        g = _GLUED.match(text, ce)
-        if g:
+        if g := _GLUED.match(text, ce):
             w = g.group(0)
             after = text[ce + len(w): ce + len(w) + 1]
             if w in ("k", "K", "M", "B", "T") and not after.isalnum():
@@ -264,8 +262,7 @@ def _scan(text: str) -> list[Raw]:
         start = j
         # unit after the number (possibly after a space)
         if unit is None and mult == 1.0:
-            um = SPACED_UNIT.match(text, end)
-            if um:
+            if um := SPACED_UNIT.match(text, end):
                 wd = um.group("word")
                 unit = "%" if um.group("pct") else "×" if um.group("times") or um.group("xtimes") else UNIT_NORMAL.get(wd, wd)
                 mult, end = MULT.get(um.group("mult"), 1.0), um.end()

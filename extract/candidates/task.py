@@ -179,13 +179,11 @@ def _task_candidates(text: str) -> list[TaskCandidate]:
             found.append((cut(w.group(1)), "study-whether", 2.2, i) if w else (cut(m.group(1)), "study", 3.0, i))
         if _may(_PROBLEM_OF, low):
             found += [(cut(m.group(1)), "problem-of", 2.8, i) for m in _PROBLEM_OF.finditer(sent)]
-        m = _TO_ADDRESS.search(sent) if _may(_TO_ADDRESS, low) else None
-        if m:
+        if _may(_TO_ADDRESS, low) and (m := _TO_ADDRESS.search(sent)):
             found.append((cut(m.group(1)), "to-address", 2.0, i))
         for rx, cue, strength, upto in ((_IS_PROBLEM, "is-problem", 3.1, 8), (_IS_KEY, "is-key", 2.2, 8),
                                         (_REMAINS, "remains", 2.0, 3)):
-            m = rx.match(sent) if i < upto and _may(rx, low) else None
-            if m:
+            if i < upto and _may(rx, low) and (m := rx.match(sent)):
                 found.append((_domain(m.group(1), sent, opening), cue, strength, i))
         if i < 3:
             found += _complaint(sent, low, text, opening, i)
@@ -213,8 +211,7 @@ def _fallback(text: str) -> str | None:
     for sent in sentences(text):
         for piece in (q for p in BOUNDARY.split(sent) for q in VERB.split(p or "")):
             piece = META.sub("", _PIECE_LEAD.sub("", piece or ""))
-            phrase = cut(piece) if piece else None
-            if phrase and words_of(core(phrase)) >= MIN_WORDS and ok(phrase):
+            if piece and (phrase := cut(piece)) and words_of(core(phrase)) >= MIN_WORDS and ok(phrase):
                 return phrase
     return None
 
@@ -224,8 +221,7 @@ def task_hint(text: str) -> str | None:
     abstract at a clause boundary, markup removed, possibly with a leading determiner ("We
     study the sample complexity of X, and ..." -> "the sample complexity of X"); None when no
     cue applies.  The exported form comes from :func:`final_task`."""
-    cands = task_candidates(text) if isinstance(text, str) else []
-    return cands[0].raw if cands else None
+    return next((c.raw for c in task_candidates(text)), None)      # (none for a text that is no str)
 
 
 def final_task(hint: str | None, text: str) -> str:
@@ -246,8 +242,7 @@ def task_phrases(text: str) -> list[str]:
     abstract, best first: the phrases a model may choose among (its pick is polished after)."""
     text = blank_notices(text)
     out: list[str] = []
-    for raw in [c.raw for c in task_candidates(text)]:
-        p = core(raw)
+    for p in [core(c.raw) for c in task_candidates(text)]:
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) and p in text and p not in out:
             out.append(p)
     if len(out) < MAX_PHRASES:                      # (the fallback sought only when it may be offered)

@@ -80,7 +80,6 @@ FINITE = re.compile(r"\s(?:(?:achieves|outperforms|improves|reaches|attains|surp
                     r"obtain|reduce|boosts?|deliver|sets|scores?)\s+(?:the|a|an|our|its|their|up\s+to|over|"
                     r"state-of-the-art|\d))|^(?:outperform|surpass|exceed|beat)ing\b", re.I)
 _FIRST_WORD = re.compile(r"\w*")
-_DIGIT = re.compile(r"\d")
 _NO_LETTER = re.compile(r"[\W\d]+")
 
 
@@ -126,14 +125,12 @@ def cut(phrase: str) -> str | None:
     """The noun phrase at the start of ``phrase``: up to the first clause boundary, at most
     :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
     phrase = " ".join(phrase.split()).strip(" -–—'\"`*")
-    m = BOUNDARY.search(phrase, 1)
-    if m:
+    if m := BOUNDARY.search(phrase, 1):
         phrase = phrase[:m.start()]
     words = phrase.split()
     if len(words) > MAX_WORDS:        # drop an unfinished prepositional phrase at the cut
         words = words[:MAX_WORDS]
-        preps = [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]
-        if preps:
+        if preps := [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]:
             words = words[:preps[-1]]
     while words and (words[-1].lower().strip(",.") in TRAIL or _ADVERB.fullmatch(words[-1])):
         words.pop()
@@ -185,5 +182,5 @@ def ok(phrase: str | None) -> bool:
     """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number)."""
     head = core(phrase or "")
     return bool(head) and not (_FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head)
-                               or _DIGIT.match(head) or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
+                               or head[0].isdecimal() or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
                                or _BAD_START.match(head) or FINITE.search(head))

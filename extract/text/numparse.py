@@ -40,12 +40,11 @@ UNIT_NORMAL = {"percent": "%", "percentage point": "pp", "percentage points": "p
 # LaTeX commands that may sit right before a number without making it part of a formula.
 OK_COMMANDS = set("""sim approx pm mp times leq geq le ge lt gt textbf mathbf textit emph text mathrm underline
 boldsymbol bf quad qquad left right ldots dots cdots in textrm mathit textsc textsf mathsf simeq Delta""".split())
-WRAP_OPEN = re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
-                        r"textrm|mathit|textsc|textsf|mathsf)\{$")
+_WRAPPER = r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|textrm|mathit|textsc|textsf|mathsf)"
+WRAP_OPEN = re.compile(_WRAPPER + r"\{$")
 VAR_PREFIX = re.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
 _PARSE = re.compile(
-    r"(?P<sign>[+\-−±])?\s*(?P<core>(?:\d{1,3}(?:(?:,|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
-    r"|\d+)(?:\.\d+)?|\.\d+)"
+    r"(?P<sign>[+\-−±])?\s*(?P<core>" + CORE.pattern + ")"     # (no "\," nor "{,}" there after _PARSE_STRIP)
     r"(?:[eE](?P<e>[-+−]?\d{1,3})(?![A-Za-z]))?"
     r"(?:\s*\^\s*(?P<pow>[-+−]?\d{1,3}))?"
     r"(?:\s*[×x·*]\s*10\s*\^\s*(?P<sci>[-+−]?\d{1,3}))?"
@@ -54,11 +53,9 @@ _PARSE = re.compile(
     r"(?:ms|ns|GB|MB|TB|KB|kB|dB|Hz|kHz|MHz|GHz|fps|FLOPs|GFLOPs|TFLOPs|PFLOPs|GPU-hours|"
     r"hours|hrs|hr|h|seconds|sec|s|minutes|mins|min|days)(?![A-Za-z])|°[CF]?)?")
 _PARSE_STRIP = [(re.compile(r"(?<=\d)(?:\\,|\{,\})(?=\d{3})"), ","),
-                (re.compile(r"\\(?:textbf|mathbf|textit|emph|text|mathrm|underline|boldsymbol|"
-                            r"textrm|mathit|textsc|textsf|mathsf)\s*\{"), ""),
+                (re.compile(_WRAPPER + r"\s*\{"), ""),
                 (re.compile(r"\\times(?![A-Za-z])"), "×"), (re.compile(r"\\cdot(?![A-Za-z])"), "·"),
-                (re.compile(r"\\%"), "%"), (re.compile(r"\\pm(?![A-Za-z])"), "±"),
-                (re.compile(r"\\mp(?![A-Za-z])"), "±"),
+                (re.compile(r"\\%"), "%"), (re.compile(r"\\(?:pm|mp)(?![A-Za-z])"), "±"),
                 (re.compile(r"\\(?:sim|approx|simeq|quad|qquad|,|;|!|:|left|right)(?![A-Za-z])"), " "),
                 (re.compile(r"[${}~≈∼*`]"), " ")]
 _RANGE_TAIL = re.compile(r"[\s$]*(?:-{1,3}|–|—|to)[\s$]*(?:\\sim\s*|~\s*)?"
@@ -88,12 +85,10 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
     for pat, rep in _PARSE_STRIP:
         s = pat.sub(rep, s)
     for m in _PARSE.finditer(s):
-        before = s[: m.start("core")].rstrip(" +-−±")
-        if before and (before[-1].isalpha() and not VAR_PREFIX.search(s[: m.start()] or "")
-                       and not before.endswith(("=",)) and before[-1] not in "×"):
-            # digits glued to letters (a name such as GPT-4): try the next number
-            if m.start("core") > 0 and (s[m.start("core") - 1].isalnum() or s[m.start("core") - 1] == "-"):
-                continue
+        at = m.start("core")
+        if s[:at].rstrip(" +-−±")[-1:].isalpha() and (s[at - 1].isalnum() or s[at - 1] == "-") \
+                and not VAR_PREFIX.search(s[:m.start()]):
+            continue            # digits glued to letters (a name such as GPT-4): try the next number
         value = to_float(m.group("core"))
         for g, base in (("e", 10.0), ("pow", None), ("sci", 10.0)):
             if m.group(g):
@@ -114,11 +109,9 @@ def parse_number_at(source: str, start: int, end: int) -> tuple[float, str | Non
     if parsed is None or parsed[1] is not None or re.search(r"[A-Za-z%×]", source[start:end]):
         return parsed
     m = _RANGE_TAIL.match(source, end)
-    if not m:
+    tail = m and parse_number(m.group(0).lstrip(" $-–—to~\\sim"))
+    if not tail:
         return parsed
-    tail = parse_number(m.group(0).lstrip(" $-–—to~\\sim"))
     core = to_float(m.group(1))
-    if tail is None:
-        return parsed
     mult = tail[0] / core if tail[1] is None and core else 1.0
     return parsed[0] * mult, tail[1]

@@ -33,14 +33,9 @@ def notice_spans(text: str) -> list[tuple[int, int]]:
 
 def blank_notices(text: str) -> str:
     """``text`` with its copyright notices blanked (offsets unchanged)."""
-    spans = notice_spans(text)
-    if not spans:
-        return text
-    parts, at = [], 0
-    for s, e in spans:
-        parts += [text[at:s], " " * (e - s)]
-        at = e
-    return "".join(parts) + text[at:]
+    for s, e in notice_spans(text):
+        text = text[:s] + " " * (e - s) + text[e:]
+    return text
 
 
 def math_spans(text: str) -> list[tuple[int, int]]:

@@ -139,8 +139,7 @@ def _passive_intro(o: Occurrence) -> bool:
 
 # an appositive that says the system exists already: "MAML, a popular gradient-based meta-learning
 # framework", "CCA, a recently proposed method", "T5, a popular pre-trained encoder-decoder model"
-_EXISTING = re.compile(r"\b(?:popular|existing|well[\s-]known|widely[\s-]used|standard|classic(?:al)?|famous|"
-                       r"recently[\s-]proposed|state-of-the-art|prominent|prevalent|mainstream)\b", re.I)
+_EXISTING = re.compile(r"\b(?:popular|existing|recent(?:ly)?|state-of-the-art)\b", re.I)
 
 
 def _appositive(o: Occurrence) -> bool:

@@ -67,8 +67,11 @@ _MODIFIER = (r"(?!" + _CLOSED + r"|results?\b|experiments?\b|(?:us|leverag|combi
              r"[\w\-‐’']+")
 # The head nouns of a described contribution: "we propose a learning framework and system X"
 # (_TOOL_HEADS: of one that is no dataset)
-_TOOL_HEADS = (r"framework|method|approach|algorithm|system|model|pipeline|technique|architecture|toolkit|library|"
-               r"agent|policy|planner|tool|platform|network|module|metric|task|paradigm|strategy|mechanism|engine")
+# (ARTIFACT_HEADS: of an artifact the paper makes, which a task is not)
+ARTIFACT_HEADS = ("framework", "method", "approach", "algorithm", "system", "model", "pipeline", "technique",
+                  "architecture", "toolkit", "library", "agent", "policy", "planner", "tool", "platform", "network",
+                  "module", "metric", "paradigm", "strategy", "mechanism", "engine")
+_TOOL_HEADS = "|".join(ARTIFACT_HEADS) + "|task"
 INTRO_HEADS = r"(?:" + _TOOL_HEADS + r"|benchmark|dataset|corpus|simulator|environment|suite)"
 # What may stand between an introducing verb and the name: "we propose a novel framework, X",
 # "we propose an end-to-end trainable X", "a new framework named as X" (a comma only after a

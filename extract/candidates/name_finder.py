@@ -56,10 +56,9 @@ _NAMING = r"\b(?:" + "|".join(_NAMING_WORDS) + ")"
 # own artifact (a head noun after "our/new/novel/proposed", or after an article in a sentence
 # that introduces), quoted in any style or written plainly (one coined token, or up to four plain
 # words before a function word or a punctuation mark)
-_OWN_HEADS = (r"(?:framework|method|approach|algorithm|system|model|pipeline|technique|architecture|toolkit|library|agent|"
-              r"policy|planner|tool|platform|network|module|metric|paradigm|strategy|mechanism|engine|loss|objective|"
-              r"operator|layer|unit|block|regularizer|recipe|procedure|scheme|variant|attack|defen[cs]e|criterion|"
-              r"estimator|function|solver|optimizer|activation|normalization|design|package)s?")
+_OWN_HEADS = (r"(?:" + "|".join(cue.ARTIFACT_HEADS) + r"|loss|objective|operator|layer|unit|block|regularizer|recipe|"
+              r"procedure|scheme|variant|attack|defen[cs]e|criterion|estimator|function|solver|optimizer|activation|"
+              r"normalization|design|package)s?")
 _NAMED_OWN = re.compile(_NAMING + r"\s+(?:as\s+)?(?:the\s+)?(?:(?P<q>``|''|[\"“‘'`])|(?!(?:a|an)\s)"
                         r"(?P<n>\w[\w\-‐+/]*(?:\.\d[\w\-‐+]*)*))")
 _CLOSING = {"``": "''", "''": "''", '"': '"', "“": "”", "‘": "’", "'": "'", "`": "'"}
@@ -67,11 +66,11 @@ _OWN_WORD = re.compile(r"\b(?:our|new|novel|proposed)\b", re.I)
 _INTRODUCING = re.compile(cue.INTRO_ANYWHERE.pattern + r"|\b(?:propos|introduc|present|develop|design)ing\b", re.I)
 _OWN_NOUN_BEFORE = re.compile(r"\b(?:our|new|novel|proposed|a|an|the)\s+(?:[\w\-‐]+\s+){0,4}?" + _OWN_HEADS
                               + r"\s*,?\s*$", re.I)
-_PLAIN_WORD = re.compile(r"\s+(?!(?:" + "|".join(sorted(FUNCTION_WORDS)) + r"|that|which|where|or|is|are|was|were|can|"
-                         r"using|based|we|it|its|at|into|while|when|than)\b)([a-z][a-z\-‐]*[a-z])")
+# the words that end a plain name (a function word, a clause's first word)
+_NAME_STOPS = "|".join(sorted(FUNCTION_WORDS)) + "|that|which|where|or|is|are|was|were|can|using|based"
+_PLAIN_WORD = re.compile(r"\s+(?!(?:" + _NAME_STOPS + r"|we|it|its|at|into|while|when|than)\b)([a-z][a-z\-‐]*[a-z])")
 _PUNCT_END = re.compile(r"\s*(?:[,.;:)]|$)")
-_PHRASE_ENDS = re.compile(r"\s*(?:[,.;:()]|$)|\s+(?:" + "|".join(sorted(FUNCTION_WORDS)) + r"|that|which|where|or|is|"
-                          r"are|was|were|can|using|based)\b(?P<rest>[^,.;:]*)")
+_PHRASE_ENDS = re.compile(r"\s*(?:[,.;:()]|$)|\s+(?:" + _NAME_STOPS + r")\b(?P<rest>[^,.;:]*)")
 # What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$"), and the cue of each group
 _WRAPPERS = "*_`\\\"“$"
 _WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code", "q": "quoted"}

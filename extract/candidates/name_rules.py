@@ -322,11 +322,15 @@ class Verdict:
         # an acronym pair whose long form is lower case past its first word ("multi-agent
         # reinforcement learning (MARL)", "keyphrase extraction (KE)") names a field or a task
         longs = [a.text] if a.shape == "long" else [p for p in a.partners if " " in p]
-        self.term = bool(a.partners) and bool(longs) and all(
-            all(not w[:1].isupper() for w in lf.split()[1:]) for lf in longs) or any(
-            _TASK_NOUN_END.search(lf) for lf in longs or [a.text] if " " in lf) and not any(
-            is_known_dataset(w) for w in a.text.split()[:1]) and not any(   # ("KITTI Tracking", "DocVQA": a dataset's)
-            p.isalpha() and p[1:] != p[1:].upper() and p[1:] != p[1:].lower() for p in (a.partners | {a.text}) if " " not in p)
+        lower_long = bool(a.partners) and bool(longs) and all(
+            all(not w[:1].isupper() for w in lf.split()[1:]) for lf in longs)
+        # or one whose last word names a task ("Legal Event Detection (LED)"), unless a known dataset
+        # leads it ("KITTI Tracking") or its acronym is a mixed-case coinage ("DocVQA")
+        task_named = any(_TASK_NOUN_END.search(lf) for lf in (longs or [a.text]) if " " in lf) \
+            and not is_known_dataset(a.text.split()[0]) and not any(
+                p.isalpha() and p[1:] != p[1:].upper() and p[1:] != p[1:].lower()
+                for p in (a.partners | {a.text}) if " " not in p)
+        self.term = lower_long or task_named
         # a lowercase phrase with a plural noun ("partitioning algorithms") describes, it does not name
         self.plural_phrase = " " in a.text and a.text[:1].islower() and any(
             re.fullmatch(r"[a-z][a-z\-]*[a-z][^su\W]s", w) for w in a.text.split())

@@ -75,6 +75,7 @@ def test_task_cue_words_are_in_every_match():
 # -- name_finder.dataset_lists -------------------------------------------------------------
 from extract.candidates import name_cues as cue  # noqa: E402
 from extract.candidates import name_finder as nf  # noqa: E402
+from extract.candidates import name_naming as naming  # noqa: E402
 from extract.candidates.name_shapes import SPLIT_AFTER_NAME  # noqa: E402
 from extract.text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUN_STARTS, DATASET_NOUNS, WE_STARTS  # noqa: E402
 from extract.text.literal import matches_from, word_starts  # noqa: E402
@@ -124,11 +125,11 @@ from extract.text import acronyms, numparse  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.from_regex(WRAPPED), st.from_regex(SYMBOL_NAME), st.from_regex(nf._NAMED_OWN))
+@given(st.from_regex(WRAPPED), st.from_regex(SYMBOL_NAME), st.from_regex(naming.NAMED_OWN))
 def test_scans_skipped_only_in_texts_they_cannot_match(wrapped, symbol, called):
     assert any(ch in wrapped for ch in nf._WRAPPERS)
     assert not symbol.isascii() or "$" in symbol
-    assert any(w in called for w in nf._NAMING_WORDS)
+    assert any(w in called for w in naming.NAMING_WORDS)
 
 
 _INTRO_WORDS = ["We", "we", "This paper", "this work", "Here we", "here, we", "ſhow", "also", "propose", "introduce",
@@ -157,8 +158,8 @@ OLD = {
 def test_name_scans_match_as_before(text):
     fast = matches_from(nf._INTRO_VERB_THEN, text, word_starts(text, WE_STARTS))
     assert [(m.span(), m.groups()) for m in fast] == _matches(nf._INTRO_VERB_THEN, text)
-    named = matches_from(nf._NAMED_OWN, text, word_starts(text, nf._NAMING_WORDS))
-    assert [(m.span(), m.groups()) for m in named] == _matches(nf._NAMED_OWN, text)
+    named = matches_from(naming.NAMED_OWN, text, word_starts(text, naming.NAMING_WORDS))
+    assert [(m.span(), m.groups()) for m in named] == _matches(naming.NAMED_OWN, text)
     for rx, old in OLD.items():
         assert old != rx.pattern and _matches(rx, text) == _matches(re.compile(old, rx.flags), text), old
 

@@ -19,6 +19,7 @@ from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, math_spans
 from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
+from .name_naming import named_own, naming_matches
 from .name_scoring import score
 from .name_shapes import (COINAGE_SUFFIX_WORDISH, ENGLISH_COMPOUND, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME,
                           TOKEN, WRAPPED, is_namey)
@@ -49,28 +50,6 @@ _NAMED_CAPITALIZED = re.compile(
 # An introducing verb and what may precede the name it introduces (introduced_phrases).
 _INTRO_VERB_THEN = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?",
                               re.I)
-_NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
-_NAMING = r"\b(?:" + "|".join(_NAMING_WORDS) + ")"
-# "we propose a simple technique called fraternal dropout that", "a new paradigm called
-# ''Co-teaching''", "our method, called 3SD, exploits": the name a naming verb gives the paper's
-# own artifact (a head noun after "our/new/novel/proposed", or after an article in a sentence
-# that introduces), quoted in any style or written plainly (one coined token, or up to four plain
-# words before a function word or a punctuation mark)
-_OWN_HEADS = (r"(?:" + "|".join(cue.ARTIFACT_HEADS) + r"|loss|objective|operator|layer|unit|block|regularizer|recipe|"
-              r"procedure|scheme|variant|attack|defen[cs]e|criterion|estimator|function|solver|optimizer|activation|"
-              r"normalization|design|package)s?")
-_NAMED_OWN = re.compile(_NAMING + r"\s+(?:as\s+)?(?:the\s+)?(?:(?P<q>``|''|[\"“‘'`])|(?!(?:a|an)\s)"
-                        r"(?P<n>\w[\w\-‐+/]*(?:\.\d[\w\-‐+]*)*))")
-_CLOSING = {"``": "''", "''": "''", '"': '"', "“": "”", "‘": "’", "'": "'", "`": "'"}
-_OWN_WORD = re.compile(r"\b(?:our|new|novel|proposed)\b", re.I)
-_INTRODUCING = re.compile(cue.INTRO_ANYWHERE.pattern + r"|\b(?:propos|introduc|present|develop|design)ing\b", re.I)
-_OWN_NOUN_BEFORE = re.compile(r"\b(?:our|new|novel|proposed|a|an|the)\s+(?:[\w\-‐]+\s+){0,4}?" + _OWN_HEADS
-                              + r"\s*,?\s*$", re.I)
-# the words that end a plain name (a function word, a clause's first word)
-_NAME_STOPS = "|".join(sorted(FUNCTION_WORDS)) + "|that|which|where|or|is|are|was|were|can|using|based"
-_PLAIN_WORD = re.compile(r"\s+(?!(?:" + _NAME_STOPS + r"|we|it|its|at|into|while|when|than)\b)([a-z][a-z\-‐]*[a-z])")
-_PUNCT_END = re.compile(r"\s*(?:[,.;:)]|$)")
-_PHRASE_ENDS = re.compile(r"\s*(?:[,.;:()]|$)|\s+(?:" + _NAME_STOPS + r")\b(?P<rest>[^,.;:]*)")
 # What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$"), and the cue of each group
 _WRAPPERS = "*_`\\\"“$"
 _WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code", "q": "quoted"}
@@ -304,8 +283,10 @@ class _Finder:
                 cues = {"we-propose", "lowercase-coinage"} | ({"appositive"} if appos else set())
                 fire("introduced-lowercase-phrase")
             self.add(s, e, cues, method=score)
-        for m in matches_from(_NAMED_OWN, t, word_starts(t, _NAMING_WORDS)):
-            self.named_own(m)
+        for m in naming_matches(t):           # "a simple technique called fraternal dropout that"
+            if span := named_own(t, self.sent(m.start())[1], m):
+                fire("named-own")
+                self.add(*span, {"we-propose", "called"}, method=0.85)
         # a plain Capitalized word or phrase named by "called/named X" ("a reasoner called Braid",
         # "a method called Extract and Merge (EAM)") or set off by a comma in an introducing
         # sentence ("we devise a novel conversational agent, Divter, in order to"); the
@@ -315,35 +296,6 @@ class _Finder:
                 continue
             fire("named-capitalized")
             self.add(m.start("n"), m.end("n"), {"capitalized"})
-
-    def named_own(self, m) -> None:
-        """The name of :data:`_NAMED_OWN`'s match ``m`` when a noun of the paper's own artifact
-        precedes its naming verb (after an article: in a sentence that introduces)."""
-        t = self.text
-        _, ss, _ = self.sent(m.start())
-        own = _OWN_NOUN_BEFORE.search(t, max(ss, m.start() - 90), m.start())
-        if not own or not _OWN_WORD.search(own.group(0)) and not _INTRODUCING.search(t, ss, m.start()):
-            return
-        if m.group("q"):
-            s = m.end()
-            e = t.find(_CLOSING[m.group("q")], s, s + 52)
-            while e > 0 and t[e] in "'’" and t[e + 1:e + 2].isalpha():      # "Newton's"
-                e = t.find(t[e], e + 1, s + 52)
-            if e < 0 or "(" in t[s:e]:
-                return
-        else:
-            s, e = m.span("n")
-            coined, e0 = is_namey(m.group("n"))[0] or m.group("n")[0].isdigit(), e
-            while (w := _PLAIN_WORD.match(t, e)) and len(t[s:w.end()].split()) <= 4:
-                e = w.end()
-            if coined and e > e0 and not _PUNCT_END.match(t, e):      # "KNN-contrastive learning."
-                w = _PLAIN_WORD.match(t, e0)
-                e = w.end() if re.fullmatch(_OWN_HEADS, w.group(1)) else e0     # "the Land-Shore-Sea loss to"
-            end = _PHRASE_ENDS.match(t, e)
-            if not end or "(" in (end.group("rest") or "") or not coined and t[s].isupper() and not _PUNCT_END.match(t, e):
-                return          # a long form the acronym rules read, or a capitalized name's first word
-        fire("named-own")
-        self.add(s, e, {"we-propose", "called"}, method=0.85)
 
     def dataset_lists(self) -> None:
         """Items named in dataset contexts: "datasets, including Cora, PubMed, and wiki-small",

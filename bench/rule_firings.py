@@ -41,12 +41,14 @@ CORPUS = next((p / "shared" / "corpus" / "papers-13-venues.jsonl.gz" for p in (R
                if (p / "shared" / "corpus").is_dir()), ROOT.parent / "shared" / "corpus" / "papers-13-venues.jsonl.gz")
 
 
-def corpus_texts(path: Path, limit: int | None) -> list[str]:
+def corpus_texts(path: Path, limit: int | None) -> list[tuple[str, str | None]]:
+    """(abstract, title) of every row (the rules read both)."""
     out = []
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for line in f:
             if line.strip():
-                out.append(json.loads(line).get("abstract") or "")
+                row = json.loads(line)
+                out.append((row.get("abstract") or "", row.get("title")))
                 if limit and len(out) >= limit:
                     break
     return out
@@ -198,7 +200,8 @@ def rule_tests() -> dict[str, object]:
     return tests
 
 
-def firings(texts: list[str]) -> Counter:
+def firings(texts: list) -> Counter:
+    """Abstracts each rule and alternative fires on; ``texts``: abstracts, or (abstract, title) pairs."""
     tests = rule_tests()
     alts: dict[str, list[tuple[str, re.Pattern]]] = {}
     for name, fn in tests.items():
@@ -215,9 +218,10 @@ def firings(texts: list[str]) -> Counter:
     for name, parts in alts.items():
         for part, _ in parts:
             counts[f"{name}  | {part[:70]}"] += 0
-    for text in texts:
+    for item in texts:
+        text, title = (item, None) if isinstance(item, str) else item
         with trace() as fired:
-            decide(text)
+            decide(text, title=title)
         counts.update(fired)
         for name in fired:
             for part, rx in alts.get(name, ()):

@@ -348,10 +348,11 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy(), memo: dict |
 RULES_POLICY = Policy(use_model=False, uncertain_by_hint=True)
 
 
-def decide(text: str, cands: Any = None, memo: dict | None = None) -> dict:
+def decide(text: str, cands: Any = None, memo: dict | None = None, title: str | None = None) -> dict:
     """The default schema's fields as the rules decide them for ``text`` (``cands``: its
-    candidates when already found): the one call site of the rules' decision."""
+    candidates when already found; ``title``: the paper's title, read for the name its head
+    gives): the one call site of the rules' decision."""
     from .candidates import find_candidates
 
-    plan = build_plan(cands if cands is not None else find_candidates(text), RULES_POLICY, text)
+    plan = build_plan(cands if cands is not None else find_candidates(text, title), RULES_POLICY, text)
     return map_answer(plan, {}, RULES_POLICY, memo)

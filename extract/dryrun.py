@@ -62,7 +62,7 @@ def _rules_answer(extractor, request) -> str:
                                            for n, c in zip(p.rules.get("numbers") or [], p.numbers.values())]}
         return json.dumps(hybrid_answer(p, expected), ensure_ascii=False)
     from .decision import decide
-    fields = decide(request.job.text)
+    fields = decide(request.job.text, title=request.job.title)
     return json.dumps(plain_answer({**fields, "numbers": [{"unit": None, "about": "", "metric": None,
                                                           "dataset": None, "method": None, **n}
                                                          for n in fields.get("numbers") or []]}),

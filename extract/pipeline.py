@@ -192,13 +192,13 @@ class Extractor:
         if not self.hybrid:
             return Request(Job(item.id, item.text,
                                few_shot.with_turns(self.prompt.render(item.text, item.title), self._shots),
-                               self.schema, {"source": item.text}))
+                               self.schema, {"source": item.text}, item.title))
         proposal = proposal or hybrid.propose(item.text, item.title)
         return Request(Job(item.id, item.text,
                            few_shot.with_turns(hybrid.render_messages(self.prompt, proposal, self.reading), self._shots),
                            hybrid.answer_model(proposal, hybrid.contributions(self.schema),
                                                getattr(self.backend, "answer_base", None)),
-                           {"source": item.text, "drop_ungrounded": True}), proposal)
+                           {"source": item.text, "drop_ungrounded": True}, item.title), proposal)
 
     def finish(self, item: Item, request: Request, obj, *, model: str | None, attempts: int,
                usage: dict, extracted_at: str | None = None, notes=(),

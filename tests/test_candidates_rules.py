@@ -8,7 +8,7 @@ from extract.candidates import find_candidates
 from extract.candidates.number_rules import KIND_RULES
 from extract.candidates.numbers import explain_numbers
 from extract.candidates.rules import Rule, all_rules, first, trace
-from extract.candidates.task import task_candidates
+from extract.candidates.task import task_candidates, task_hint
 
 
 def test_rule_names_are_unique():
@@ -43,10 +43,12 @@ def test_every_rule_name_is_unique():
 @pytest.mark.parametrize("concept,rule", ALL, ids=lambda x: x if isinstance(x, str) else x.name)
 def test_every_rule_fires_on_its_example(concept, rule):
     with trace() as fired:
-        c = find_candidates(rule.example)
+        c = find_candidates(rule.example, rule.title or None)
     assert rule.name in fired
     if concept == "contribution":
         assert c.contribution_hint == rule.at
+    elif concept == "task" and rule.title:
+        assert task_hint(rule.example, rule.title) == rule.at
     elif concept == "task":
         assert any(t.cue == rule.name[len("task-"):] and t.raw == rule.at for t in task_candidates(rule.example))
     else:
@@ -58,5 +60,5 @@ def test_unregistered_rule_names_do_not_fire():
     known = {rule.name for _, rule in ALL}
     for _, rule in ALL:
         with trace() as fired:
-            find_candidates(rule.example)
+            find_candidates(rule.example, rule.title or None)
         assert fired <= known, fired - known

@@ -29,6 +29,7 @@ class Job:
     messages: tuple[dict, ...]      # chat messages rendered from prompts/
     response_model: type[BaseModel]
     context: dict = field(default_factory=dict, compare=False)  # instructor validation context
+    title: str | None = None        # the paper's title, when the input has one (the rules read it)
 
 
 @dataclass

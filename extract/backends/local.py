@@ -227,7 +227,7 @@ class LocalBackend(Backend):
     def _extract_choices(self, job: Job) -> Answer:
         from ..candidates import find_candidates
 
-        plan = build_plan(find_candidates(job.text), self.policy, job.text)
+        plan = build_plan(find_candidates(job.text, job.title), self.policy, job.text)
         answer, usage, attempts = {}, {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}, 0
         if plan.schema["properties"]:
             content, usage = self.complete(_choice_messages(job.messages, plan.choices_text), plan.schema)

@@ -90,9 +90,9 @@ class RulesBackend(Backend):
                              "use --backend local or openai for a custom --schema")
         pool = self._executor()
         if pool is None:
-            fields = decide(job.text)
+            fields = decide(job.text, title=job.title)
         else:
-            fields = await asyncio.wrap_future(pool.submit("decide", job.text))
+            fields = await asyncio.wrap_future(pool.submit("decide", job.text, None, None, job.title))
         try:
             obj = model.model_validate(fields, context={**job.context, "lenient": True})
         except ValidationError as e:     # a subclass schema refusing a rules' field

@@ -33,11 +33,13 @@ class Candidates:
     task_hint: str | None
 
 
-def find_candidates(text: str) -> Candidates:
-    """All candidates of one abstract. Never raises on a string; deterministic."""
+def find_candidates(text: str, title: str | None = None) -> Candidates:
+    """All candidates of one abstract (``title``: its paper's title, a cue to the name the
+    paper introduces). Never raises on a string; deterministic."""
     if not isinstance(text, str):
         text = ""
     text = blank_notices(text)          # "© 2024 Elsevier B.V.": no number, name or task there
     numbers = tuple(find_numbers(text))
-    names = tuple(find_names(text))
-    return Candidates(numbers, names, contribution_hint(text, names), task_hint(text))
+    title = title if isinstance(title, str) else None
+    names = tuple(find_names(text, title))
+    return Candidates(numbers, names, contribution_hint(text, names, title), task_hint(text, title))

@@ -11,6 +11,7 @@ import re
 from ..text.lexicon import CONTRIBUTION_STEMS, WE, stems
 from ..text.literal import folded
 from ..text.spans import math_spans
+from .name_title import title_kind
 from .rules import Rule, fire
 
 _INTRO = re.compile(WE + stems(CONTRIBUTION_STEMS) + r"\w*\b", re.I)
@@ -51,13 +52,13 @@ _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|
                        r"our\s+(?:analysis|findings|study|results)\s+(?:show|reveal|suggest|indicate)|"
                        r"large-scale\s+(?:study|analysis))\b", re.I)
 
-
 def _gives(rule: str, kind: str) -> str:
     return fire(rule) or kind
 
 
-def contribution_hint(text: str, names=()) -> str | None:
-    """method | benchmark | dataset | analysis | theory | system, by cue phrases."""
+def contribution_hint(text: str, names=(), title: str | None = None) -> str | None:
+    """method | benchmark | dataset | analysis | theory | system, by cue phrases (``title``:
+    what it says its head names, when that name is the first one introduced)."""
     if not isinstance(text, str) or not text.strip():
         return None
     objects = []                                   # the ~14 words after each introducing verb
@@ -72,6 +73,8 @@ def contribution_hint(text: str, names=()) -> str | None:
     proofs = theory >= 4 and _PROOF.search(text)   # a method introduced to be proved about
     c = min((x for x in names if getattr(x, "score", 0) >= 0.75 and
              {"we-propose", "introduced", "appositive", "our"} & set(x.cues)), key=lambda x: x.start, default=None)
+    if (kind := title_kind(title)) and any("title" in x.cues and x.score >= 0.75 for x in names):
+        return _gives("titled-kind", kind)         # "MazeBench: A Benchmark for ...", MazeBench in the text
     if c is not None:                              # the first name the paper introduces
         if "introduced" in c.cues:
             near = text[c.end:c.end + 120]
@@ -109,6 +112,8 @@ def contribution_hint(text: str, names=()) -> str | None:
 # The contribution rules, in the order contribution_hint tries them, with an example each
 # (tests/test_candidates_rules.py checks that the example is decided by the rule).
 CONTRIBUTION_RULES: tuple[Rule, ...] = (
+    Rule("titled-kind", None, "benchmark, dataset or system", "We introduce MazeBench to test planners.",
+         "benchmark", "MazeBench: A Benchmark for Planners"),
     Rule("introduced-benchmark", None, "benchmark", "We introduce MazeBench, a benchmark for planners.", "benchmark"),
     Rule("introduced-dataset", None, "dataset", "We release CityWalk, a dataset of street scenes.", "dataset"),
     Rule("introduced-system", None, "system", "We present FastGrep, an open-source library for search.", "system"),

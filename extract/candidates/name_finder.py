@@ -21,6 +21,7 @@ from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_naming import named_own, naming_matches
 from .name_scoring import score
+from .name_title import title_head
 from .name_shapes import (COINAGE_SUFFIX_WORDISH, ENGLISH_COMPOUND, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME,
                           TOKEN, WRAPPED, is_namey)
 from .rules import fire
@@ -380,14 +381,17 @@ class _Finder:
                         self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long", partner=a)
 
 
-def find_names(text: str) -> list[NameCandidate]:
-    """Name candidates of ``text``, deduplicated by surface form, ordered by position."""
+def find_names(text: str, title: str | None = None) -> list[NameCandidate]:
+    """Name candidates of ``text``, deduplicated by surface form, ordered by position
+    (``title``: the paper's title, whose head may name what the paper introduces)."""
     if not isinstance(text, str) or not text:
         return []
     f = _Finder(text)
     for find in (f.tokens, f.symbol_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
                  f.capitalized_runs, f.dated, f.spelled_acronyms):
         find()
+    if title:
+        title_head(f, title)
     return score(f)
 
 

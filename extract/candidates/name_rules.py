@@ -242,6 +242,8 @@ FORM_RULES: tuple[Rule, ...] = (
 # examples so that each is tested and counted like the table rules.  ``gives`` says what
 # the rule does.
 FINDER_RULES: tuple[Rule, ...] = (
+    Rule("title-head", None, "the title's head, written in the abstract", "Sever detects outliers fast.", "Sever",
+         "Sever: A Robust Meta-Algorithm"),
     Rule("plus-plus-coinage", None, "a capitalized word + '++'", "We propose Tabformer++ for tables.", "Tabformer++"),
     Rule("symbol-led-name", None, "led by a symbol or Greek letter", "Agents are scored on the τ-bench suite.", "τ-bench"),
     Rule("known-dataset-word", None, "a capitalized famous dataset", "We pretrain on Wikipedia first.", "Wikipedia"),

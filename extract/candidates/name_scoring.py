@@ -96,7 +96,7 @@ def score(self) -> list[NameCandidate]:
                 a.dataset = _FIRM
         # an introduced name with a dataset suffix (E-Bench, ToolBench) or a dataset noun ("we create a
         # Real-World Blurry Video Dataset (RBVD)") is an introduced benchmark
-        if a.method >= 0.75 and "we-propose" in a.cues and (
+        if a.method >= 0.75 and {"we-propose", "title"} & a.cues and (
                 "dataset-suffix" in a.cues and _BENCH_SUFFIX.search(a.text) or "dataset-noun-name" in a.cues):
             fire("introduced-suffix-benchmark")
             a.cues |= {"introduced", "dataset-cue"}
@@ -169,7 +169,7 @@ def score(self) -> list[NameCandidate]:
         changed = False
         for a in aggs.values():
             own = a.method >= 0.75 and not models & a.cues and any(
-                {"we-propose", "coordinated"} & aggs[p].cues for p in [a.text, *a.partners])
+                {"we-propose", "title", "coordinated"} & aggs[p].cues for p in [a.text, *a.partners])
             if a.dataset < 0.55 and not own:
                 continue
             for s0, e0 in occ[a.text]:

@@ -17,12 +17,13 @@ _TRACE: ContextVar[set[str] | None] = ContextVar("extract_rule_trace", default=N
 @dataclass(frozen=True)
 class Rule:
     """``test(ctx)``: whether it applies; ``gives``: what it assigns; ``example``: a text it fires
-    on, ``at``: the span there it is evaluated at."""
+    on (with ``title``, for the rules that read a title), ``at``: the span there it is evaluated at."""
     name: str
     test: Callable[[Any], Any]
     gives: Any
     example: str
     at: str = ""
+    title: str = ""
 
 
 def tracing() -> bool:

@@ -15,7 +15,7 @@ from ..text.literal import folded
 from ..text.spans import blank_notices
 from .rules import Rule, fire, tracing
 from .task_phrase import (BOUNDARY, MAX_PHRASES, MAX_WORDS, META, MIN_WORDS, VERB, core, cut, ok, plain,  # noqa: F401
-                          polish, sentences, words_of)
+                          polish, sentences, title_phrase, words_of)
 
 _HEAD = (r"(?:method|framework|approach|algorithm|technique|scheme|mechanism|procedure|pipeline|system|library|"
          r"toolkit|tool|platform|benchmark|dataset|suite|environment|model|estimator|strategy|paradigm|architecture|"
@@ -216,11 +216,15 @@ def _fallback(text: str) -> str | None:
     return None
 
 
-def task_hint(text: str) -> str | None:
-    """The task phrase the rules rank first (see :func:`task_candidates`): cut from the
+def task_hint(text: str, title: str | None = None) -> str | None:
+    """The task phrase the rules rank first: the one the paper's ``title`` states
+    (:func:`.task_phrase.title_phrase`), else the best of :func:`task_candidates`, cut from the
     abstract at a clause boundary, markup removed, possibly with a leading determiner ("We
     study the sample complexity of X, and ..." -> "the sample complexity of X"); None when no
     cue applies.  The exported form comes from :func:`final_task`."""
+    if title and (p := title_phrase(title, text)):
+        fire("task-title")
+        return p
     return next((c.raw for c in task_candidates(text)), None)      # (none for a text that is no str)
 
 
@@ -255,6 +259,8 @@ def task_phrases(text: str) -> list[str]:
 # The task cues (the ``cue`` of a :class:`TaskCandidate`), each with an example it finds a
 # phrase in (tests/test_candidates_rules.py checks that it does).
 TASK_RULES: tuple[Rule, ...] = (
+    Rule("task-title", None, "first", "We sketch gradients to reduce variance.", "variance reduction via gradient sketching",
+         "SEGA: Variance Reduction via Gradient Sketching"),
     Rule("task-purpose", None, 2.6, "We propose a method for detecting forged signatures.", "detecting forged signatures"),
     Rule("task-purpose+mods", None, 3.2, "We propose a token-merging scheme for faster vision transformers.",
          "token-merging for faster vision transformers"),

@@ -12,7 +12,7 @@ from ..text.literal import starts as literal_starts
 from ..text.sentences import sentences as split_sentences
 
 __all__ = ["BOUNDARY", "FINITE", "MAX_PHRASES", "MAX_WORDS", "META", "MIN_WORDS", "VERB", "core", "cut", "ok",
-           "plain", "polish", "sentences", "words_of"]
+           "plain", "polish", "sentences", "title_phrase", "words_of"]
 
 MIN_WORDS = 3
 MAX_WORDS = 12
@@ -172,6 +172,32 @@ def _inside(text: str, word: str) -> bool:
         if k < i - 1 and k >= 0 and text[k] in "abcdefghijklmnopqrstuvwxyz,;:":
             return True
     return False
+
+
+# A title's head ("SEGA: ", "Less Is More: "), a Title Case word ("Multi-Part", "Re-Identification"),
+# and the verbs a title that is a clause holds ("X Meets Y", "Less Is More", "Attention Helps")
+_TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s+(?=\S)")
+_TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
+_TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
+                         r"helps?|wins?|works?|meets?|hurts?)\b", re.I)
+
+
+def title_phrase(title: str | None, text: str = "") -> str | None:
+    """The task a paper's title states ("SEGA: Variance Reduction via Gradient Sketching" ->
+    "variance reduction via gradient sketching"): the title after its head, its Title Case
+    words lower-cased unless ``text`` writes them capitalised inside a sentence (a name), cut at
+    a clause boundary past :data:`MAX_WORDS`; None for a question, a clause or no noun phrase of
+    3-12 words.  On dev2, dev4 and dev5 its token F1 against the gold task is 0.61, 0.53 and
+    0.62, against 0.29, 0.28 and 0.35 for the phrase cut from the abstract (README, Benchmarks)."""
+    rest = " ".join((title or "").split())
+    if m := _TITLE_HEAD.match(rest):
+        rest = rest[m.end():]
+    if not rest or rest.endswith("?") or FINITE.search(" " + rest) or _TITLE_VERB.search(" " + rest):
+        return None
+    p = core(" ".join(w.lower() if _TITLE_CASE.fullmatch(w) and not _inside(text, w) else w for w in rest.split()))
+    if words_of(p) > MAX_WORDS:
+        p = cut(p) or ""
+    return p if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) else None
 
 
 def words_of(phrase: str) -> int:

@@ -116,7 +116,7 @@ def _context(text: str, n: NumberCandidate) -> str:
 
 def propose(text: str, title: str | None = None, candidates: Candidates | None = None) -> Proposal:
     """Number the rules' candidates of ``text`` and attach the rules' decision (deterministic)."""
-    cands = candidates or find_candidates(text)
+    cands = candidates or find_candidates(text, title)
     memo: dict = {}
     rules = decide(text, cands, memo)
     numbers = {f"@N{i}": n for i, n in enumerate(sorted(cands.numbers, key=lambda n: n.start), 1)}

@@ -1,0 +1,85 @@
+"""The title's head ("EfficientNet: Rethinking ...") names what the paper introduces: the rules
+read it on every path that has a title (the rules backend, its worker pool, the hybrid proposal)."""
+
+import asyncio
+import json
+
+from conftest import read_jsonl
+
+from extract.backends.rules import RulesBackend
+from extract.candidates import find_candidates
+from extract.candidates.name_title import title_kind
+from extract.config import RunConfig
+from extract.decision import decide
+from extract.hybrid import propose
+from extract.inputs import expand, read_inputs
+from extract.output import RecordSink
+from extract.pipeline import Extractor
+
+ABSTRACT = ("Training data may hold outliers. We study how to remove them from any learner with one "
+            "extra pass. Sever reaches 84.3% top-1 accuracy on ImageNet with 8.4x fewer passes than "
+            "the best existing filter.")
+TITLE = "Sever: A Robust Meta-Algorithm for Stochastic Optimization"
+
+
+def names(text, title=None):
+    return {n.text: n for n in find_candidates(text, title).names}
+
+
+def test_the_title_head_is_the_papers_own_method():
+    assert "Sever" not in decide(ABSTRACT)["method_names"]        # nothing in the text says it is new
+    fields = decide(ABSTRACT, title=TITLE)
+    assert fields["method_names"] == ["Sever"]
+    assert "Sever" not in fields["datasets"]
+    claim = next(n for n in fields["numbers"] if n["text"] == "84.3%")
+    assert claim["method"] == "Sever" and claim["dataset"] == "ImageNet"
+
+
+def test_a_head_the_text_does_not_write_or_writes_only_in_a_url_adds_nothing():
+    assert names(ABSTRACT, "SwiftNet: A Robust Meta-Algorithm").keys() == names(ABSTRACT).keys()
+    text = ABSTRACT.replace("Sever reaches", "It reaches") + " Code: https://github.com/x/Sever/ and more."
+    assert "Sever" not in names(text, TITLE)
+    text = ABSTRACT.replace("Sever", "Severs")                      # a longer word is another word
+    assert "Sever" not in names(text, TITLE)
+    assert "Sever" not in names(ABSTRACT, "A Robust Meta-Algorithm: Sever")   # not a head
+
+
+def test_the_title_says_what_its_head_is():
+    assert title_kind("TAO: A Large-Scale Benchmark for Tracking Any Object") == "benchmark"
+    assert title_kind("NOMAD: A Natural, Occluded, Multi-Scale Aerial Dataset, for Emergency") == "dataset"
+    assert title_kind("REVISE: A Tool for Measuring Bias in Visual Datasets") == "system"
+    assert title_kind("TapNet: Neural Network Augmented with a Benchmark") is None    # after "with"
+    assert title_kind(TITLE) is None and title_kind("Rethinking Model Scaling") is None and title_kind(None) is None
+    text = "We present TAO, with 2,907 videos of 833 categories. Trackers fail on TAO."
+    c = find_candidates(text, "TAO: A Large-Scale Benchmark for Tracking Any Object")
+    assert c.contribution_hint == "benchmark"
+    fields = decide(text, title="TAO: A Large-Scale Benchmark for Tracking Any Object")
+    assert "TAO" in fields["datasets"] and "TAO" in fields["method_names"]     # introduced: both lists
+
+
+def test_a_dataset_by_its_context_stays_a_dataset():
+    text = "We report results on BSL-1K, with 1,000 hours of signing, and on two other sets."
+    assert "BSL-1K" in decide(text)["datasets"]
+    assert "BSL-1K" in decide(text, title="BSL-1K: Scaling up Sign Language Recognition")["datasets"]
+
+
+def test_a_generic_acronym_heading_a_title_stays_generic():
+    text = "LLMs answer questions. We study how LLMs fail on long inputs and fix it."
+    assert decide(text, title="LLMs: A Study of Failure")["method_names"] == []
+
+
+def test_every_path_with_a_title_reads_it(tmp_path):
+    rows = [{"id": f"p{i}", "title": TITLE, "abstract": ABSTRACT.replace("8.4x", f"{i + 2}.4x")} for i in range(4)]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for workers in (1, 2):          # in this process, and in the rules' worker pool
+        config = RunConfig(backend="rules", cache_dir=tmp_path / f"c{workers}", use_cache=False)
+        out = tmp_path / f"out{workers}.jsonl"
+        files, _ = expand([src])
+        with RecordSink(out) as sink:
+            asyncio.run(Extractor(config, backend=RulesBackend(config, workers=workers)).run(read_inputs(files), sink))
+        recs = read_jsonl(out)
+        assert len(recs) == 4
+        assert all([m["text"] for m in r["extraction"]["method_names"]] == ["Sever"] for r in recs)
+    p = propose(ABSTRACT, TITLE)
+    assert p.rules["method_names"] == ["Sever"] and "Sever" in [c.text for c in p.names.values()]

@@ -161,6 +161,8 @@ class _Finder:
         in_math = SpanIndex(math_spans(t)).find
         for m in TOKEN.finditer(t):
             tok, s = m[0].rstrip("."), m.start()
+            if tok.islower() and tok.isalpha() and t[s + len(tok):s + len(tok) + 1] != "+":
+                continue            # a plain lowercase word: no shape, no known dataset (most tokens)
             e = s + len(tok)
             if in_math(s):
                 continue

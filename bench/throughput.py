@@ -77,17 +77,19 @@ REAL = [ROOT.parent / "shared" / "corpus" / "papers-13-venues.jsonl.gz",
         ROOT.parent.parent / "shared" / "corpus" / "papers-13-venues.jsonl.gz"]
 
 
-def real_abstracts(n: int) -> list[str] | None:
-    """The first ``n`` abstracts of the real corpus, or None where it is not."""
+def real_abstracts(n: int) -> list[tuple[str, str | None]] | None:
+    """(abstract, title) of the first ``n`` abstracts of the real corpus, or None where it is not
+    (the title too: a real input has one, and both loops send it)."""
     import gzip
     for path in REAL:
         if path.exists():
             out = []
             with gzip.open(path, "rt", encoding="utf-8") as fh:
                 for line in fh:
-                    text = (json.loads(line).get("abstract") or "").strip()
+                    row = json.loads(line)
+                    text = (row.get("abstract") or "").strip()
                     if text:
-                        out.append(text)
+                        out.append((text, row.get("title")))
                     if len(out) == n:
                         break
             return out
@@ -104,14 +106,14 @@ def write_corpus(path: Path, n: int, seed: int = 0) -> Path:
 
 def write_real_corpus(path: Path, n: int, seed: int = 0) -> tuple[Path, str]:
     """(the input JSONL, which abstracts it holds): real ones where the corpus is there."""
-    texts = real_abstracts(n)
-    what = f"real abstracts ({REAL[0].name})"
-    if texts is None or len(texts) < n:
+    rows = real_abstracts(n)
+    what = f"real abstracts and their titles ({REAL[0].name})"
+    if rows is None or len(rows) < n:
         rng = random.Random(seed)
-        texts, what = [synth_abstract(i, rng) for i in range(n)], "synthetic abstracts"
+        rows, what = [(synth_abstract(i, rng), None) for i in range(n)], "synthetic abstracts"
     with path.open("w", encoding="utf-8") as fh:
-        for i, text in enumerate(texts):
-            fh.write(json.dumps({"id": f"a{i}", "abstract": text}) + "\n")
+        for i, (text, title) in enumerate(rows):
+            fh.write(json.dumps({"id": f"a{i}", "abstract": text, **({"title": title} if title else {})}) + "\n")
     return path, what
 
 
@@ -123,7 +125,8 @@ async def peer_loop(corpus: Path, url: str, concurrency: int, out: Path) -> int:
     """The hand-written AsyncOpenAI loop: the peer extract is measured against."""
     from openai import AsyncOpenAI
 
-    texts = [json.loads(line)["abstract"] for line in corpus.open(encoding="utf-8")]
+    rows = [json.loads(line) for line in corpus.open(encoding="utf-8")]
+    texts = [f"Title: {r['title']}\n\n{r['abstract']}" if r.get("title") else r["abstract"] for r in rows]
     client = AsyncOpenAI(base_url=url, api_key="bench", max_retries=0)
     gate = asyncio.Semaphore(concurrency)
 

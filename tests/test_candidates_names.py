@@ -283,3 +283,19 @@ def test_a_cited_author_is_no_name():
     _, datasets = select_names(find_names("We improve on the NewsClaims benchmark (Reddy et al., 2021) and on "
                                           "the data of Andreas and Klein (2015)."))
     assert "Reddy" not in datasets and "Andreas" not in datasets and "NewsClaims" in datasets
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Layouts are predicted as boundaries. The proposed network, HorizonNet, trained on panoramas, wins.", "HorizonNet"),
+    ("Our proposed training algorithm, BoostResNet, is particularly suitable for deep networks.", "BoostResNet"),
+    ("We validate our final model, LinkNet, through extensive ablation studies.", "LinkNet"),
+    ("Contact is hard to see. Our network, PressureVision2, outperforms human annotators.", "PressureVision2"),
+])
+def test_the_papers_own_artifact_named_after_its_noun(text, name):
+    """"our / the proposed / the new / the resulting <noun>, NAME": the paper's own, up to two
+    words between the determiner and the noun."""
+    assert name in _methods(text)
+
+
+def test_an_artifact_of_others_after_the_noun_is_not_the_papers():
+    assert "ResNet" not in _methods("We compare with a strong model, ResNet, and keep its settings.")

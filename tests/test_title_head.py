@@ -83,3 +83,21 @@ def test_every_path_with_a_title_reads_it(tmp_path):
         assert all([m["text"] for m in r["extraction"]["method_names"]] == ["Sever"] for r in recs)
     p = propose(ABSTRACT, TITLE)
     assert p.rules["method_names"] == ["Sever"] and "Sever" in [c.text for c in p.names.values()]
+
+
+def test_the_title_states_the_task():
+    from extract.candidates.task_phrase import title_phrase
+
+    assert title_phrase("SEGA: Variance Reduction via Gradient Sketching") == "variance reduction via gradient sketching"
+    # a word the abstract writes as a name keeps its capitals; a footnote mark goes
+    assert title_phrase("Robust Pose Estimation on the KITTI Benchmark*", "Results on KITTI improve.") == \
+        "robust pose estimation on the KITTI benchmark"
+    assert title_phrase("Trimming the Regularizer: Statistical Analysis, Optimization, and Applications") == \
+        "statistical analysis, optimization, and applications"
+    for clause in ("Are Labels Necessary for Neural Architecture Search?", "Knowledge Compilation Meets Logical "
+                   "Separability", "Less Is More", "Deep Learning: A Survey"):
+        assert title_phrase(clause) is None, clause
+    text = "We sketch gradients. The variance drops."
+    assert decide(text, title="SEGA: Variance Reduction via Gradient Sketching")["task"] == \
+        "variance reduction via gradient sketching"
+    assert decide(text)["task"] != "variance reduction via gradient sketching"

@@ -184,3 +184,13 @@ def test_a_claim_never_names_a_dataset_as_its_system_nor_its_own_system_as_the_r
     numbers = _run(cli, server, tmp_path, TEXT, [answer])["extraction"]["numbers"]
     assert (numbers[0]["dataset"]["text"], numbers[0]["method"]["text"]) == ("ImageNet-1K", "FooNet")
     assert (numbers[1]["value_type"], numbers[1]["compared_to"]) == ("change", None)
+
+
+def test_a_span_without_a_letter_is_no_name(cli, server, tmp_path):
+    """A model's added dataset or method "81.2" or "12" (a number's text) is no name: no gold
+    name lacks a letter; the names with one stand."""
+    answer = hybrid_payload(contribution="method", names={ID["FooNet"]: "method", ID["ImageNet-1K"]: "dataset"},
+                            more_datasets=["81.2", "CIFAR-100"], more_methods=["75.0"])
+    ext = _run(cli, server, tmp_path, TEXT, [answer])["extraction"]
+    assert [d["text"] for d in ext["datasets"]] == ["ImageNet-1K", "CIFAR-100"]
+    assert [m["text"] for m in ext["method_names"]] == ["FooNet"]

@@ -151,8 +151,9 @@ def _names(proposal: Proposal, answer: BaseModel, source: str, resolve,
     labels = _labels(proposal, answer)
     model_m = [proposal.names[k].text for k, v in labels.items() if v in ("method", "both")]
     model_d = [proposal.names[k].text for k, v in labels.items() if v in ("dataset", "both")]
-    model_m += [resolve(r) for r in answer.more_methods]
-    model_d += [resolve(r) for r in answer.more_datasets]
+    # a span the model adds is a name only with a letter in it ("12" is no dataset: no gold name lacks one)
+    model_m += [x for x in map(resolve, answer.more_methods) if x and any(ch.isalpha() for ch in x)]
+    model_d += [x for x in map(resolve, answer.more_datasets) if x and any(ch.isalpha() for ch in x)]
     if source == "union":
         return _unique(rules_m + model_m), _unique(rules_d + model_d)
     if checked:                 # the default: a generic phrase is no dataset unless the rules say so,

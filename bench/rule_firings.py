@@ -6,7 +6,8 @@ The corpus is ``../shared/corpus/papers-13-venues.jsonl.gz`` (10,901 real abstra
 ``--local`` the abstracts of seeds/ and tests/gold/.  Every rule of the rule tables (numbers,
 names, roles, contribution, task: :func:`extract.candidates.rules.all_rules`) and of the claims
 tables (``metric:``, ``dataset:``, ``method:``) is counted on the abstracts whose rules decision
-(``extract.decision.decide``) fires it.  A rule that merges patterns does not pass by their sum:
+(``extract.decision.decide``, with the row's title) fires it; the task cues are counted as they
+read an abstract without a title (with one, its title's task comes first).  A rule that merges patterns does not pass by their sum:
 each alternative of a regular expression the rule's test uses (its top-level ``a|b|c``, else
 those of its first group with alternatives) is counted on its own, on the abstracts where the
 rule fired and the alternative matches the text.  That is an upper bound of the alternative's
@@ -35,6 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from extract.candidates.claims import DATASET_RULES, METHOD_RULES, METRIC_RULES  # noqa: E402
 from extract.candidates.rules import all_rules, trace  # noqa: E402
+from extract.candidates.task import task_candidates  # noqa: E402
 from extract.decision import decide  # noqa: E402
 
 CORPUS = next((p / "shared" / "corpus" / "papers-13-venues.jsonl.gz" for p in (ROOT.parent, ROOT.parent.parent)
@@ -222,6 +224,8 @@ def firings(texts: list) -> Counter:
         text, title = (item, None) if isinstance(item, str) else item
         with trace() as fired:
             decide(text, title=title)
+            if title:               # the task cues as an input without a title reads them (the title's task comes first)
+                task_candidates(text)
         counts.update(fired)
         for name in fired:
             for part, rx in alts.get(name, ()):

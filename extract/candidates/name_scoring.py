@@ -101,16 +101,24 @@ def score(self) -> list[NameCandidate]:
             fire("introduced-suffix-benchmark")
             a.cues |= {"introduced", "dataset-cue"}
             a.dataset = max(a.dataset, a.method)
-    # acronym partners share the introduction (a partner is always a candidate: Finder.add)
-    for a in aggs.values():
-        for b in map(aggs.get, a.partners):
-            a.method = b.method = max(a.method, b.method)
-            a.dataset = b.dataset = max(a.dataset, b.dataset)
-            fire("acronym-partners")
-            for shared in ("introduced", "called"):     # ("called" lifts a generic acronym's cap)
-                if shared in a.cues or shared in b.cues:
-                    a.cues.add(shared)
-                    b.cues.add(shared)
+    # acronym partners share the introduction (a partner is always a candidate: Finder.add): every
+    # name of a group of partners ("Facebook-Berkeley-Nets" with FBNet and FBNets) ends with the
+    # group's strongest, whatever order the names are met in (until nothing changes)
+    changed = True
+    while changed:
+        changed = False
+        for a in aggs.values():
+            for b in map(aggs.get, sorted(a.partners)):
+                fire("acronym-partners")
+                shared = {"introduced", "called"} & (a.cues | b.cues)   # ("called" lifts a generic acronym's cap)
+                method, dataset = max(a.method, b.method), max(a.dataset, b.dataset)
+                if (a.method, a.dataset, b.method, b.dataset) != (method, dataset, method, dataset) \
+                        or not shared <= a.cues & b.cues:
+                    changed = True
+                    a.method = b.method = method
+                    a.dataset = b.dataset = dataset
+                    a.cues |= shared
+                    b.cues |= shared
     introduced = [a for a in aggs.values() if a.method >= 0.75]
     # where an introduced name is (first seen, or a whole occurrence inside a sentence)
     intro_at = sorted({(b.start, b.text) for b in introduced} | {(s0, b.text) for b in introduced for s0 in index[b.text]})

@@ -108,7 +108,7 @@ def score(self) -> list[NameCandidate]:
     while changed:
         changed = False
         for a in aggs.values():
-            for b in map(aggs.get, sorted(a.partners)):
+            for b in map(aggs.get, a.partners):
                 fire("acronym-partners")
                 shared = {"introduced", "called"} & (a.cues | b.cues)   # ("called" lifts a generic acronym's cap)
                 method, dataset = max(a.method, b.method), max(a.dataset, b.dataset)

@@ -20,7 +20,9 @@ from .rules import fire
 __all__ = ["TITLE_HEAD", "title_head", "title_kind"]
 
 TITLE_HEAD = re.compile(r"\s*(?P<head>[^\s:]{2,40})\s*:\s+(?P<rest>\S.*)", re.S)
-# The head noun of the title's next phrase, by kind (the first one up to a preposition).
+# The head noun of the title's next phrase, by kind (the first one up to a preposition). Not
+# contribution's _KIND: a title's kind noun follows method-like modifiers ("A Large Retail 3D Model
+# Dataset"), and an adjective there is no kind ("MoTo: A Zero-shot Plug-in ... Navigation").
 _KIND = re.compile(r"(?:(?!\b(?:for|of|with|to|in|on|via|from|by|and|towards?)\b)[^;:])*?\b(?:"
                    r"(?P<dataset>datasets?|database|corpus|corpora|data\s+set)|(?P<benchmark>benchmarks?|test\s*bed|"
                    r"leaderboard|challenge|suite)|(?P<system>library|toolkit|toolbox|tool|package|software|platform)"

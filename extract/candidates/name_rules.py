@@ -244,6 +244,8 @@ FORM_RULES: tuple[Rule, ...] = (
 FINDER_RULES: tuple[Rule, ...] = (
     Rule("title-head", None, "the title's head, written in the abstract", "Sever detects outliers fast.", "Sever",
          "Sever: A Robust Meta-Algorithm"),
+    Rule("title-long-form", None, "the title is an acronym's long form", "We propose Rotational Unit of Memory (RUM).",
+         "Rotational Unit of Memory", "Rotational Unit of Memory"),
     Rule("plus-plus-coinage", None, "a capitalized word + '++'", "We propose Tabformer++ for tables.", "Tabformer++"),
     Rule("symbol-led-name", None, "led by a symbol or Greek letter", "Agents are scored on the τ-bench suite.", "τ-bench"),
     Rule("known-dataset-word", None, "a capitalized famous dataset", "We pretrain on Wikipedia first.", "Wikipedia"),

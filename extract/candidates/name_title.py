@@ -39,8 +39,15 @@ def title_kind(title: str | None) -> str | None:
 
 def title_head(f, title: str) -> None:
     """Add the title's head to finder ``f`` as the paper's own name (an introduced dataset when
-    :func:`title_kind` says so), at its first whole-word occurrence outside a URL."""
+    :func:`title_kind` says so), at its first whole-word occurrence outside a URL; and the long form
+    of an acronym that is the whole title, or all of it after the head ("Rotational Unit of Memory",
+    "... a novel RNN model ...: Rotational Unit of Memory (RUM)")."""
     m = TITLE_HEAD.match(title)
+    whole = {" ".join(x.split()).rstrip(".").lower() for x in (title, m and m.group("rest")) if x}
+    for a in list(f.aggs.values()):
+        if "long-form" in a.cues and " " in a.text and a.text.lower() in whole:
+            fire("title-long-form")
+            f.add(a.start, a.end, {"title"}, method=0.8)
     if not m or m.group("head") in GENERIC_ACRONYMS:
         return
     head, t = m.group("head"), f.text

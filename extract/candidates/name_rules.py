@@ -19,7 +19,7 @@ from . import name_cues as cue
 from .name_shapes import COINAGE_SUFFIX_WORDISH
 from .rules import Rule, fire, first
 
-__all__ = ["CAP_RULES", "DATASET_RULES", "Evidence", "NameCandidate", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES",
+__all__ = ["CAP_RULES", "DATASET_RULES", "Evidence", "NameCandidate", "FINDER_RULES", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES", "TASK_NOUN_END",
            "SCORING_RULES", "Occurrence", "Verdict", "apply", "cap"]
 
 _CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot|refer", re.I)
@@ -298,6 +298,8 @@ SCORING_RULES: tuple[Rule, ...] = (
          "We propose TideNet, built with a new Wave Mixing Unit (WMU).", "WMU"),
     Rule("composed-of", None, "ACR defined among the parts of an introduced name: 0.6",
          "We propose TideNet. TideNet consists of a wave mixing unit (WMU) and a head.", "WMU"),
+    Rule("introduced-acronym-subject", None, "an acronym its sentence introduces, a later subject: 0.75",
+         "We propose a model with Tidal Echo Mixing (TEM). TEM mixes echoes.", "TEM"),
     Rule("variant", None, "a variant of an introduced name: 0.7",
          "We propose FooNet, and FooNet-Lite for phones.", "FooNet-Lite"),
     Rule("coordinated", None, "coordinated with a dataset: <= 0.75; after an introduced name: 0.75",
@@ -308,7 +310,7 @@ SCORING_RULES: tuple[Rule, ...] = (
 
 # a name whose last word names a task ("Open Information Extraction (OpenIE)", "Vision-and-Language
 # Navigation", "Legal Event Detection (LED)") names the task, not a dataset
-_TASK_NOUN_END = re.compile(r"\s(?:Extraction|Classification|Segmentation|Detection|Navigation|Recognition|Translation|"
+TASK_NOUN_END = re.compile(r"\s(?:Extraction|Classification|Segmentation|Detection|Navigation|Recognition|Translation|"
                             r"Prediction|Generation|Answering|Summarization|Retrieval|Tracking|Estimation|Parsing|"
                             r"Tagging|Linking|Captioning|Grounding|Label(?:l)?ing|Matching|Completion|Reasoning|"
                             r"Understanding|Localization|Identification|Typing|Forecasting|Interaction)$")
@@ -330,7 +332,7 @@ class Verdict:
             all(not w[:1].isupper() for w in lf.split()[1:]) for lf in longs)
         # or one whose last word names a task ("Legal Event Detection (LED)"), unless a known dataset
         # leads it ("KITTI Tracking") or its acronym is a mixed-case coinage ("DocVQA")
-        task_named = any(_TASK_NOUN_END.search(lf) for lf in (longs or [a.text]) if " " in lf) \
+        task_named = any(TASK_NOUN_END.search(lf) for lf in (longs or [a.text]) if " " in lf) \
             and not is_known_dataset(a.text.split()[0]) and not any(
                 p.isalpha() and p[1:] != p[1:].upper() and p[1:] != p[1:].lower()
                 for p in (a.partners | {a.text}) if " " not in p)

@@ -8,8 +8,9 @@ from itertools import takewhile
 
 from ..text.lexicon import GENERIC_ACRONYMS
 from ..text.literal import _joins, bounded_starts
-from .name_rules import (CAP_RULES, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, Evidence, NameCandidate, Verdict,
-                         cap, dataset_strength)
+from . import name_cues as cue
+from .name_rules import (CAP_RULES, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, TASK_NOUN_END, Evidence, NameCandidate,
+                         Verdict, cap, dataset_strength)
 from .rules import fire, first
 
 
@@ -25,6 +26,16 @@ _ENDS_ITEM = re.compile(r"\s*(?:[,.;:)]|and\b|or\b|$)")
 _WITH_A_NEW = re.compile(r"\b(?:with|via|using|through|by|introduces?|proposes?|novel|new|our|its|called|named|"
                          r"and\s+a|a\s+new)(?:\s+(?:a|an|the)(?:\s+[\w\-]+)?)?\s*$", re.I)
 _COMPOSED_OF = re.compile(r"\b(?:consist(?:s|ing)?\s+of|compris(?:es|ing)|composed\s+of|made\s+up\s+of)\b", re.I)
+# What may stand between an introducing verb and a long form the sentence introduces with its acronym
+# ("we propose a novel WSD method with Knowledge-Enhanced ... Comprehension (KELESC)"): no word that
+# says the name is used, studied or only a part of something else ("we build upon", "features of X")
+_USES = re.compile(r"\b(?:us(?:e|es|ed|ing)|appl\w+|adopt\w*|based|inspired|motivated|follow\w*|extend\w*|leverag\w*|"
+                   r"exploit\w*|employ\w*|utili[sz]\w*|task|problem|setting|than|like|such|between|into|to|by|upon|"
+                   r"for|of|on|in)\b", re.I)
+# what makes a later occurrence the subject of a verb ("KELESC achieves", "HIKE first integrates")
+_DOES = r"(?:\s+(?:also|further|first|then|significantly|consistently|substantially|effectively|only|not))*" \
+        r"\s+(?:[a-z]+s|can|could|is|was|has|will|may)\b"
+_FUNCTION = {"of", "for", "and", "the", "a", "an", "in", "on", "with", "to", "via", "by", "from", "at", "as"}
 _FIRM = 0.8
 _FORM_CUES = {"known-dataset", "dataset-suffix"}
 _CONTEXT_CUES = {"on-X", "data-source", "dataset-list", "dataset-cue"}
@@ -141,6 +152,28 @@ def score(self) -> list[NameCandidate]:
                 for c in [a, *map(aggs.get, a.partners)]:
                     c.method = max(c.method, 0.6)
                     c.cues.add("co-introduced")
+    # an acronym whose capitalized long form its sentence introduces (after the introducing verb,
+    # nothing between saying it is used or a part of something else) and that a later sentence makes
+    # the subject of a verb: "we propose a model named CLIR with HIerarchical Knowledge Enhancement
+    # (HIKE) ... HIKE first integrates"
+    for a in aggs.values():
+        if "acronym-def" not in a.cues or a.method >= 0.5 or a.text in GENERIC_ACRONYMS or len(a.partners) != 1:
+            continue
+        lf = aggs[next(iter(a.partners))]
+        if not (lf.end <= a.start <= lf.end + 3 and " " in lf.text) or TASK_NOUN_END.search(lf.text) or any(
+                not w[:1].isupper() for w in lf.text.split() if w.lower() not in _FUNCTION):
+            continue
+        ss = self.sent(lf.start)[1]
+        verb = None
+        for verb in cue.INTRO_ANYWHERE.finditer(t, ss, lf.start):
+            pass
+        if verb is None or _USES.search(t, verb.end(), lf.start) or len(t[verb.end():lf.start].split()) > 10:
+            continue
+        if re.compile(r"(?<![\w\-])" + re.escape(a.text) + _DOES).search(t, a.end):
+            fire("introduced-acronym-subject")
+            for c in (a, lf) if "(" not in lf.text and ")" not in lf.text else (a,):     # (a long form cut well)
+                c.method = max(c.method, 0.75)
+                c.cues.add("we-propose")
     # variants of an introduced name (FooNet-Lite next to FooNet) are introduced too
     heads = {b.text: b for b in introduced if " " not in b.text and len(b.text) >= 3}
     for a in aggs.values():

@@ -275,7 +275,7 @@ class _Finder:
             appos = bool(cue.APPOSITIVE.search(follow)) or follow.lstrip().startswith(("(", ":"))
             if words[0].islower() and "-" not in words[0] and not appos and words[0].endswith(("ing", "ly")):
                 continue                                    # "we propose using ...", "... training X"
-            capital = all(w[:1].isupper() for w in words if w.lower() not in FUNCTION_WORDS)
+            capital = all(not w.islower() for w in words if w.lower() not in FUNCTION_WORDS)     # (3DN, bert2BERT)
             if capital:
                 fire("introduced-capitalized-phrase")
                 score, cues = 0.85, {"we-propose", "capitalized"}

@@ -182,8 +182,8 @@ _OUR_NOUNS = ("method", "approach", "model", "framework", "algorithm", "system",
 # proposed training algorithm, BoostResNet,": the paper's own artifact, named (up to two words before its noun)
 _OWN_NOUNS = _OUR_NOUNS + tuple(h for h in ARTIFACT_HEADS if h not in _OUR_NOUNS) + ("solution",)
 INTRO_OUR_NOUN = EndCue(r"\b(?:our|the\s+(?:new|proposed|resulting))\s+(?:[\w\-]+\s+){0,2}?(?:" + "|".join(_OWN_NOUNS)
-                        + r")\s*,?\s*(?:" + "|".join(_CALLED_WORDS) + r")?\s*$",
-                        ends=_OWN_NOUNS + (",",) + _CALLED_WORDS, needs=(("our", "new", "proposed", "resulting"),))
+                        + r")\s*(?:,|\()?\s*(?:" + "|".join(_CALLED_WORDS) + r")?\s*$",
+                        ends=_OWN_NOUNS + (",", "(") + _CALLED_WORDS, needs=(("our", "new", "proposed", "resulting"),))
 DATASET_AFTER = re.compile(
     r"^\]?(?:\([^)]*\))?(?:\s*(?:,|and|or|&)\s*(?:the\s+)?[A-Z][\w\-.&]*)*,?\s*(?:and\s+|or\s+)?"
     r"(?:as\s+)?(?:(?:the|our|a|an|representative|\w+-\w+|standard|popular|public|\w+)\s+){0,3}?"

@@ -127,6 +127,14 @@ SELF_DATASET_BEFORE = EndCue(
     r"\b(?:our|new|novel|self-\w+|newly[\s-]\w+|curated|constructed|collected|introduced|proposed)"
     r"\s+(?:[\w\-'’]+\s+){0,3}(?:" + DATASET_NOUNS + r")\s*[,:]?\s*(?:" + "|".join(_CALLED_WORDS) + r")?\s*$",
     ends=_NOUN_WORDS + (",", ":") + _CALLED_WORDS, needs=(_NOUN_WORDS,))
+# "we propose a Multi-modal ... Emotional Dialogue dataset, M3ED,", "we contribute a large-scale face
+# anti-spoofing dataset, CelebA-Spoof": the dataset the sentence introduces, set off after its noun
+_DATASET_VERBS = ("propos", "introduc", "present", "develop", "design", "build", "construct", "creat", "curat",
+                  "releas", "collect", "contribut", "provid", "offer")
+INTRO_DATASET_BEFORE = EndCue(
+    we() + stems(_DATASET_VERBS) + r"\w*\s+(?:a|an|the|our|two|three)\s+(?:(?!(?:on|in|of|from|with|for|to|at|by)\b)"
+    r"[^\s.;:,()]+,?\s+){0,8}?(?:" + DATASET_NOUNS + r")\s*(?:,|:|\(|—|--)\s*$",
+    ends=(",", ":", "(", "—", "-"), needs=(_DATASET_VERBS, _NOUN_WORDS))
 NOUN_CALLED_BEFORE = EndCue(r"\b(?:" + DATASET_NOUNS + r")(?:\s+(?:for|of)\s+(?:[\w\-]+\s+){0,2}?[\w\-]+)?"
                             r"\s*,?\s*(?:which\s+|that\s+)?"
                             r"(?:we\s+(?:call|name|term|dub)|" + "|".join(_CALLED_WORDS) + r")\s*$",

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from ..text.literal import bounded_starts
 from ..text.acronyms import upper_count
-from ..text.lexicon import DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_family, is_model_name
+from ..text.lexicon import DATASET_NOUN_ENDS, DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_family, is_model_name
 from . import name_cues as cue
 from .name_shapes import COINAGE_SUFFIX_WORDISH
 from .rules import Rule, fire, first
@@ -211,7 +211,8 @@ OCCURRENCE_RULES: tuple[Rule, ...] = (
     Rule("model-cue", lambda o: cue.MODEL_AFTER.match(o.after(60)) and not cue.OUR_BEFORE.search(o.before)
          and not cue.PROPOSED_BEFORE.search(o.before),
          ("cue", 0, {"model-cue"}), "We fine-tune FooBERT models on the task.", "FooBERT"),
-    Rule("self-dataset", lambda o: cue.SELF_DATASET_BEFORE.search(o.before_within(80)),
+    Rule("self-dataset", lambda o: cue.SELF_DATASET_BEFORE.search(o.before_within(80))
+         or cue.INTRO_DATASET_BEFORE.search(o.before),
          ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),
          "We collect a new dataset called ScanTalk from clinics.", "ScanTalk"),
     Rule("dataset-called", lambda o: cue.NOUN_CALLED_BEFORE.search(o.before_within(60)),
@@ -340,6 +341,9 @@ class Verdict:
         # a lowercase phrase with a plural noun ("partitioning algorithms") describes, it does not name
         self.plural_phrase = " " in a.text and a.text[:1].islower() and any(
             re.fullmatch(r"[a-z][a-z\-]*[a-z][^su\W]s", w) for w in a.text.split())
+        # a lower-case phrase that ends in a dataset noun ("labeled dataset", "evaluation protocol and
+        # associated dataset", "dynamic heart simulator") describes a dataset, it does not name one
+        self.described = " " in a.text and a.text == a.text.lower() and a.text.endswith(DATASET_NOUN_ENDS)
         # the long form of a generic acronym ("Large Language Models (LLMs)") is generic too
         self.generic_long = (a.shape == "long" or "long-form" in a.cues) and any(
             p in GENERIC_ACRONYMS or (p.endswith("s") and p[:-1] in GENERIC_ACRONYMS) for p in a.partners)
@@ -380,6 +384,8 @@ CAP_RULES: tuple[Rule, ...] = (
     Rule("lowercase-cap", lambda v: "lowercase-coinage" in v.cues and not v.partners
          and not ("appositive" in v.cues or "called" in v.cues), ({"method": 0.55}, set()),
          "We propose aligned mass transport to match distributions.", "aligned mass transport"),
+    Rule("described-dataset", lambda v: v.described, ({"method": 0.3, "dataset": 0.3}, set()),
+         "We build a new point-supervised dataset (P-DUTS) from DUTS.", "point-supervised dataset"),
     Rule("plural", lambda v: v.plural and v.method < 0.85, ({"method": 0.2, "dataset": 0.3}, {"plural"}),
          "Unlike HMMs and TreeCRFs, ours is exact.", "TreeCRFs"),
     Rule("plural-long-form", lambda v: "long-form" in v.cues and v.plural is False and v.text.endswith("s")

@@ -98,6 +98,8 @@ KIND_RULES: tuple[Rule, ...] = (
     # -- ratios
     _r("times", "result", lambda c: c.r.unit == "×",
        "Decoding gets a 3.5x speedup.", "3.5x"),
+    _r("rank", "result", lambda c: c.text[c.r.core_end:c.r.core_end + 2] in ("st", "nd", "rd", "th"),
+       "The planner ranks 1st on the leaderboard.", "1st"),
     # -- written next to a hyperparameter, a statistic or a variable
     _r("statistic", "result", lambda c: _STATISTIC_HEAD.search(c.head) and c.is_decimal,
        "Scores correlate with human ratings (r = 0.82).", "r = 0.82"),

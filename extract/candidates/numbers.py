@@ -48,6 +48,9 @@ _BOUND_BEFORE = re.compile(r"(?:(?<![A-Za-z\\])(?P<word>[A-Za-z]+)|\\[A-Za-z]+|\
 _BOUND_AFTER = re.compile(r"\s*(?:<|\\leq?|≤)\s*\\?[A-Za-z]")
 _INDEX_AFTER = re.compile(r"\s*,\s*(?:\d+\s*,\s*){0,4}(?:\.\.\.|…|\\[lc]?dots)")    # bounded: linear on 1,1,1,...
 _OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
+# a rank the text reports: "ranks 1st on the leaderboard", "won the 2nd place", "3rd place"
+_RANKED = re.compile(r"\b(?:rank(?:s|ed|ing)?|plac(?:e|es|ed|ing)|won|finish(?:es|ed|ing)?)\s+(?:the\s+)?$", re.I)
+_PLACE = re.compile(r"\s+place\b", re.I)
 _GLUED = re.compile(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+")
 _UNIT_AFTER_MATH = re.compile(r"\\%|%|×|[xX](?![A-Za-z0-9])")
 _METRIC_WORDS = set("""auc auroc auprc bleu rouge mae mse rmse fid psnr ssim map em iou ndcg mrr ece wer cer cider meteor acc tpr
@@ -238,6 +241,9 @@ def _scan(text: str) -> list[Raw]:
                 unit, end = UNIT_NORMAL.get(w, w), ce + len(w)
             elif w in ("x", "X") and after.isdigit():
                 pass                                        # 3x3: a shape, no unit
+            elif w in ("st", "nd", "rd", "th") and not after.isalnum() and (
+                    _RANKED.search(text, max(0, s - 24), s) or _PLACE.match(text, ce + 2)):
+                end = ce + 2                                # "ranks 1st", "2nd place": a rank, a result
             else:
                 continue                                    # 3D, 2nd, 4o, 2n
         ce_core, start = ce, s

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import Any, Callable
 
-from .claims_doc import _LIST_GAP, Ref, _covering, _Doc, _Num, _Occ, _ref, per_group
+from .claims_doc import Ref, _covering, _Doc, _Num, _Occ, _ref, per_group
 from .claims_rules import _SKIP, Rule
 from .rules import fire
 
@@ -284,11 +284,9 @@ class _Named:
         self.named = sorted(named[0] + named[1], key=lambda o: o.start)
         self.named_starts = [o.start for o in self.named]
         self.run_at: list[tuple[int, int]] = []         # per named: its run's bounds in named
-        lo = 0
-        for k in range(1, len(self.named) + 1):
-            if k == len(self.named) or not _LIST_GAP.fullmatch(doc.text[self.named[k - 1].end:self.named[k].start]):
-                self.run_at += [(lo, k)] * (k - lo)
-                lo = k
+        for run in doc.coordinated(self.named):
+            lo = len(self.run_at)
+            self.run_at += [(lo, lo + len(run))] * len(run)
         # the comparison cue before each named system; "GPT-4o's success rate" after "improves"
         self.cues = [_Cued(part, self._cue, 60, sent_s) for part in named]
         self.owners = [_Cued(part, self._owner, 30, sent_s) for part in parts]

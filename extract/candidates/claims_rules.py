@@ -307,7 +307,8 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     if n.kind == "setting":
         return _SKIP
     s = doc.break_before(n, n.start)
-    for k, run in doc.runs_back(doc.between(_systems(doc, n), s, n.start)):
+    runs = doc.coordinated(doc.between(_systems(doc, n), s, n.start))
+    for k, run in reversed(list(enumerate(runs))):       # from the last run
         lead = run[0].start          # (the patterns end the lead: searched over its last words)
         if k > 0 and (re.match(r"(?:'s|’s)\b", doc.text[run[-1].end:run[-1].end + 3])
                       or _OF_END.search(doc.text, doc.last_words(s, lead, 3), lead)):

@@ -222,21 +222,18 @@ _GENERIC = set("""sota ai llm llms mllm mllms vlm vlms lm lms nlp rl ml dl cnn c
 cpu cpus tpu flops gflops tflops macs api apis us uk eu usa nn nns ann anns dnn dnns snn snns vit vits""".split())
 
 
-def _shaped(doc: _Doc, n: _Num) -> tuple[list[int], list[Ref]]:
+def _shaped(doc: _Doc, n: _Num) -> list[Ref]:
     """The name-shaped tokens of n's sentence that are no dataset, metric, number or generic
-    acronym, in text order (with their starts): found once per sentence, the overlap test in
-    O(log n), so a long sentence of many numbers stays linear."""
+    acronym, in text order: found once per sentence, the overlap test in O(log n), so a long
+    sentence of many numbers stays linear."""
     def make():
         sent_s, sent_e = doc.sentence(n)
-        # the sentence's own occurrences, metric phrases and numbers (sorted, disjoint: by bisection)
-        starts, ends = doc.memo("metric-bounds", lambda: ([p.start for p in doc.metrics], [p.end for p in doc.metrics]))
+        # the sentence's own occurrences, metric phrases and numbers
         busy = _covering([(o.start, o.end) for o in doc._occ_by_sent.get(n.sent, ())]
-                         + [(p.start, p.end) for p in doc.metrics[bisect_right(ends, sent_s):bisect_left(starts, sent_e)]]
+                         + [(p.start, p.end) for p in doc.between(doc.metrics, sent_s, sent_e)]
                          + [(m.start, m.end) for m in doc.between(doc.nums, sent_s, sent_e)])
-        refs = [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
-                if not all(part in _GENERIC for part in m.group(0).lower().split("-"))
-                and not busy(m.start(), m.end())]
-        return [r.start for r in refs], refs
+        return [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
+                if not all(part in _GENERIC for part in m.group(0).lower().split("-")) and not busy(m.start(), m.end())]
     return doc.memo(("change-shaped", n.sent), make)
 
 
@@ -278,7 +275,7 @@ class _Named:
         self.doc, sent_s = doc, doc.sentence(n)[0]
         own = method.text.lower() if isinstance(method, Ref) else None
         parts = [[o for o in part if _text(o).lower() != own]
-                 for part in (doc.in_sentence(n, ("method", "system")), _shaped(doc, n)[1])]
+                 for part in (doc.in_sentence(n, ("method", "system")), _shaped(doc, n))]
         named = [[o for o in part if not (_text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end)
                                           or _FAMILY.search(_text(o)))] for part in parts]
         self.named = sorted(named[0] + named[1], key=lambda o: o.start)

@@ -106,8 +106,7 @@ def _vt_points(doc: _Doc, n: _Num) -> Any:
 
 def _before(doc: _Doc, n: _Num) -> str:
     """The text of n's clause segment before its group (the "by" rules read it)."""
-    first = doc.groups[n.i][0]
-    return doc.text[doc.segment_before(first)[0]:first.start]
+    return doc.text[slice(*doc.segment_before(n))]
 
 
 @per_group

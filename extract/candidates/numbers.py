@@ -346,7 +346,7 @@ def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
     out: list[tuple[NumberCandidate, str]] = []
     seen: set[tuple[int, int]] = set()
     for r in raws:
-        if (r.start, r.end) in seen or r.start >= r.end or _PLURAL_NUMERAL.fullmatch(text, r.start, r.end):
+        if (r.start, r.end) in seen or _PLURAL_NUMERAL.fullmatch(text, r.start, r.end):
             continue
         seen.add((r.start, r.end))
         noun = count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None

@@ -30,7 +30,7 @@ _INSTANCE_NOUNS = set("""cases trials pairs instances runs episodes attempts see
 iterations steps""".split())
 _EVENT_SHARE_BEFORE = re.compile(r"(?:\b(?:in|on)|\b(?:sav|reduc|cut|trim|remov|eliminat)\w*)\s+(?:only\s+|about\s+|"
                                  r"over\s+|nearly\s+|around\s+|up\s+to\s+|just\s+|roughly\s+)?"
-                                 r"[\s$~{}]*(?:\\sim|\{\\sim\})?[\s$~{}]*$", re.I)
+                                 r"[\s$~{}]*(?:\\sim)?[\s$~{}]*$", re.I)
 _UNIT_NOUNS = {"points", "point", "pp", "percent", "percentage", "times", "fold"}
 _MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}
 _NOT_PLURAL = set("""this thus across less process analysis basis various previous its has was does is as us plus

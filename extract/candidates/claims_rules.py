@@ -17,7 +17,7 @@ Rule = Callable[[_Doc, _Num], Any]
 _SKIP = ...
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|over|against|unlike|"
-                          r"match\w*|using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to)"
+                          r"match\w*|using|with|on|via|from|including|fine-?tun\w*|train\w*|applied\s+to)"
                           r"\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
 _BASELINE_CUE = re.compile(r"\b(?:compared\s+(?:to|with)|than|while)\b", re.I)
 _OWN = re.compile(r"\b(?:we|our|the\s+proposed|this\s+(?:method|approach|model|framework|system|work))\b", re.I)

@@ -286,19 +286,10 @@ def _me_baseline_segment(doc: _Doc, n: _Num) -> Any:
     quantifier = cue is not None and re.search(r"\b(?:less|more|fewer|greater|lower|higher|better|worse)\s+than$",
                                                  seg[:cue.end()]) and not seg[cue.end():].strip(" $~")
     if cue is None or quantifier or re.search(r"\b(?:by|and|of\s+up\s+to)\b|,", seg[cue.end():]) or \
-            not _first_digit(doc, n) < s:
+            not doc.occurs(_DIGIT, n, doc.sentence(n)[0], s):
         return _SKIP
     named = doc.between(_systems(doc, n), s + cue.end(), e)
     return _ref(named[-1]) if named else None
-
-
-def _first_digit(doc: _Doc, n: _Num) -> int:
-    """Where the first digit of n's sentence is (its end when it has none)."""
-    def make() -> int:
-        s, e = doc.sentence(n)
-        m = _DIGIT.search(doc.text, s, e)
-        return m.start() if m else e
-    return doc.memo(("first-digit", n.sent), make)
 
 
 def _me_subject(doc: _Doc, n: _Num) -> Any:

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import Any, Callable
 
-from .claims_doc import _LIST_GAP, Ref, _covering, _Doc, _Num, _Occ, _ref, per_group
+from .claims_doc import Ref, _covering, _Doc, _Num, _Occ, _ref, per_group
 from .claims_rules import _SKIP, Rule
 from .rules import fire
 
@@ -106,8 +106,7 @@ def _vt_points(doc: _Doc, n: _Num) -> Any:
 
 def _before(doc: _Doc, n: _Num) -> str:
     """The text of n's clause segment before its group (the "by" rules read it)."""
-    first = doc.groups[n.i][0]
-    return doc.text[doc.segment_before(first)[0]:first.start]
+    return doc.text[slice(*doc.segment_before(n))]
 
 
 @per_group
@@ -222,21 +221,18 @@ _GENERIC = set("""sota ai llm llms mllm mllms vlm vlms lm lms nlp rl ml dl cnn c
 cpu cpus tpu flops gflops tflops macs api apis us uk eu usa nn nns ann anns dnn dnns snn snns vit vits""".split())
 
 
-def _shaped(doc: _Doc, n: _Num) -> tuple[list[int], list[Ref]]:
+def _shaped(doc: _Doc, n: _Num) -> list[Ref]:
     """The name-shaped tokens of n's sentence that are no dataset, metric, number or generic
-    acronym, in text order (with their starts): found once per sentence, the overlap test in
-    O(log n), so a long sentence of many numbers stays linear."""
+    acronym, in text order: found once per sentence, the overlap test in O(log n), so a long
+    sentence of many numbers stays linear."""
     def make():
         sent_s, sent_e = doc.sentence(n)
-        # the sentence's own occurrences, metric phrases and numbers (sorted, disjoint: by bisection)
-        starts, ends = doc.memo("metric-bounds", lambda: ([p.start for p in doc.metrics], [p.end for p in doc.metrics]))
+        # the sentence's own occurrences, metric phrases and numbers
         busy = _covering([(o.start, o.end) for o in doc._occ_by_sent.get(n.sent, ())]
-                         + [(p.start, p.end) for p in doc.metrics[bisect_right(ends, sent_s):bisect_left(starts, sent_e)]]
+                         + [(p.start, p.end) for p in doc.between(doc.metrics, sent_s, sent_e)]
                          + [(m.start, m.end) for m in doc.between(doc.nums, sent_s, sent_e)])
-        refs = [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
-                if not all(part in _GENERIC for part in m.group(0).lower().split("-"))
-                and not busy(m.start(), m.end())]
-        return [r.start for r in refs], refs
+        return [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
+                if not all(part in _GENERIC for part in m.group(0).lower().split("-")) and not busy(m.start(), m.end())]
     return doc.memo(("change-shaped", n.sent), make)
 
 
@@ -278,17 +274,15 @@ class _Named:
         self.doc, sent_s = doc, doc.sentence(n)[0]
         own = method.text.lower() if isinstance(method, Ref) else None
         parts = [[o for o in part if _text(o).lower() != own]
-                 for part in (doc.in_sentence(n, ("method", "system")), _shaped(doc, n)[1])]
+                 for part in (doc.in_sentence(n, ("method", "system")), _shaped(doc, n))]
         named = [[o for o in part if not (_text(o) == doc.main or _CLASS_AFTER.match(doc.text, o.end)
                                           or _FAMILY.search(_text(o)))] for part in parts]
         self.named = sorted(named[0] + named[1], key=lambda o: o.start)
         self.named_starts = [o.start for o in self.named]
         self.run_at: list[tuple[int, int]] = []         # per named: its run's bounds in named
-        lo = 0
-        for k in range(1, len(self.named) + 1):
-            if k == len(self.named) or not _LIST_GAP.fullmatch(doc.text[self.named[k - 1].end:self.named[k].start]):
-                self.run_at += [(lo, k)] * (k - lo)
-                lo = k
+        for run in doc.coordinated(self.named):
+            lo = len(self.run_at)
+            self.run_at += [(lo, lo + len(run))] * len(run)
         # the comparison cue before each named system; "GPT-4o's success rate" after "improves"
         self.cues = [_Cued(part, self._cue, 60, sent_s) for part in named]
         self.owners = [_Cued(part, self._owner, 30, sent_s) for part in parts]

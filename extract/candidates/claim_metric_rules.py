@@ -30,7 +30,7 @@ _INSTANCE_NOUNS = set("""cases trials pairs instances runs episodes attempts see
 iterations steps""".split())
 _EVENT_SHARE_BEFORE = re.compile(r"(?:\b(?:in|on)|\b(?:sav|reduc|cut|trim|remov|eliminat)\w*)\s+(?:only\s+|about\s+|"
                                  r"over\s+|nearly\s+|around\s+|up\s+to\s+|just\s+|roughly\s+)?"
-                                 r"[\s$~{}]*(?:\\sim|\{\\sim\})?[\s$~{}]*$", re.I)
+                                 r"[\s$~{}]*(?:\\sim)?[\s$~{}]*$", re.I)
 _UNIT_NOUNS = {"points", "point", "pp", "percent", "percentage", "times", "fold"}
 _MODALS = {"can", "could", "will", "would", "may", "might", "must", "should", "shall", "compared"}
 _NOT_PLURAL = set("""this thus across less process analysis basis various previous its has was does is as us plus
@@ -53,8 +53,7 @@ def _mt_after(doc: _Doc, n: _Num) -> Any:
 
 
 def _mt_before(doc: _Doc, n: _Num) -> Any:
-    s = doc.segment_before(n)[0]
-    start = doc.groups[n.i][0].start
+    s, start = doc.segment_before(n)
     for p in reversed([p for p in doc.between(doc.metrics, s, start) if p.end <= start]):
         if _BEFORE_GAP.fullmatch(doc.text[p.end:start]):
             wide = _mt_verb_np(doc, n)          # "reducing pivot cost by 79%": the verb's whole object
@@ -65,9 +64,8 @@ def _mt_before(doc: _Doc, n: _Num) -> Any:
 @per_group
 def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     """"improves task performance by 41%": the measure is the improved noun phrase."""
-    s = doc.segment_before(n)[0]
-    m = _VERB_NP_BY.search(doc.text[s:doc.groups[n.i][0].start])
-    if not m:
+    s, e = doc.segment_before(n)
+    if not (m := _VERB_NP_BY.search(doc.text[s:e])):
         return _SKIP
     ps, pe = s + m.start(1), s + m.end(1)
     inside = [p for p in doc.between(doc.metrics, ps, pe) if p.end <= pe]

@@ -76,8 +76,7 @@ def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
 
 def _decide(rules: Sequence[tuple[str, str, Rule]], doc: _Doc, n: _Num, table: str) -> tuple[Any, str]:
     for name, _, rule in rules:
-        got = rule(doc, n)
-        if got is not _SKIP:
+        if (got := rule(doc, n)) is not _SKIP:
             fire(f"{table}:{name}")         # counted by bench/rule_firings.py
             return got, name
     return None, ""

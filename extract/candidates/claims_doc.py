@@ -7,7 +7,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..text import is_model_name, sentence_bounds
 from .claim_metric import Phrase, metric_phrases
@@ -81,6 +81,17 @@ def _covering(spans: list[tuple[int, int]]) -> Callable[[int, int], bool]:
         k = bisect_left(starts, e) - 1          # the spans starting before e
         return k >= 0 and reach[k] > s
     return overlaps
+
+
+def _split_runs(items: Sequence[Any], joined: Callable[[Any, Any], Any]) -> list[list[Any]]:
+    """``items`` cut into runs of neighbours that are ``joined``."""
+    runs: list[list[Any]] = []
+    for it in items:
+        if runs and joined(runs[-1][-1], it):
+            runs[-1].append(it)
+        else:
+            runs.append([it])
+    return runs
 
 
 def _short_mentions(text: str, datasets: Sequence[str]) -> list[tuple[int, int, str, Ref]]:
@@ -186,15 +197,10 @@ class _Doc:
         return max(counts, key=lambda m: (counts[m], -first[m]))
 
     def _number_groups(self) -> dict[int, list[_Num]]:
-        """Coordinated numbers ("9.43%, 7.68%, and 4.82%", "2-5x"): each number's group."""
-        groups, cur = {}, []
-        for n in self.nums:
-            if cur and cur[-1].sent == n.sent and _NUM_GAP.fullmatch(self.text[cur[-1].end:n.start]):
-                cur.append(n)
-            else:
-                cur = [n]
-            groups[n.i] = cur           # one list per group, shared by its numbers
-        return groups
+        """Coordinated numbers ("9.43%, 7.68%, and 4.82%", "2-5x"): each number's group (one
+        list per group, shared by its numbers)."""
+        groups = _split_runs(self.nums, lambda a, b: a.sent == b.sent and _NUM_GAP.fullmatch(self.text[a.end:b.start]))
+        return {n.i: group for group in groups for n in group}
 
     def is_list(self, group: list[_Num]) -> bool:
         """A group of numbers that is a list ("2.1%, 3.4% and 5.0%"), not a range ("from 12.4%
@@ -250,27 +256,13 @@ class _Doc:
         return self.memo(("run-of", id(items)),
                          lambda: (items, {it.start: run for run in self.runs(items) for it in run}))[1][o.start]
 
-    def runs(self, items: Sequence[Any]) -> list[list[Any]]:
-        """Coordinated runs of spans ("A, B and C"), once per list."""
-        def make() -> tuple[Sequence[Any], list[list[Any]]]:
-            out: list[list[Any]] = []
-            for it in items:
-                if out and _LIST_GAP.fullmatch(self.text[out[-1][-1].end:it.start]):
-                    out[-1].append(it)
-                else:
-                    out.append([it])
-            return items, out
-        return self.memo(("runs", id(items)), make)[1]
+    def coordinated(self, items: Sequence[Any]) -> list[list[Any]]:
+        """Coordinated runs of spans ("A, B and C")."""
+        return _split_runs(items, lambda a, b: _LIST_GAP.fullmatch(self.text[a.end:b.start]))
 
-    def runs_back(self, items: Sequence[Any]) -> Iterator[tuple[int, Sequence[Any]]]:
-        """The coordinated runs of ``items`` from the last, each with the index of its first item."""
-        j = len(items)
-        while j > 0:
-            i = j - 1
-            while i > 0 and _LIST_GAP.fullmatch(self.text[items[i - 1].end:items[i].start]):
-                i -= 1
-            yield i, items[i:j]
-            j = i
+    def runs(self, items: Sequence[Any]) -> list[list[Any]]:
+        """:meth:`coordinated`, once per list."""
+        return self.memo(("runs", id(items)), lambda: (items, self.coordinated(items)))[1]
 
     def break_before(self, n: _Num, pos: int) -> int:
         """The end of the last clause break of n's sentence ending by ``pos`` (found once per

@@ -17,7 +17,7 @@ Rule = Callable[[_Doc, _Num], Any]
 _SKIP = ...
 
 _COMPARE_OBJ = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|over|against|unlike|"
-                          r"match\w*|using|with|on|based\s+on|via|from|including|fine-?tun\w*|train\w*|applied\s+to)"
+                          r"match\w*|using|with|on|via|from|including|fine-?tun\w*|train\w*|applied\s+to)"
                           r"\s+(?:[\w\-]+\s+){0,4}?(?:[\w\-]+,\s+)?$", re.I)
 _BASELINE_CUE = re.compile(r"\b(?:compared\s+(?:to|with)|than|while)\b", re.I)
 _OWN = re.compile(r"\b(?:we|our|the\s+proposed|this\s+(?:method|approach|model|framework|system|work))\b", re.I)
@@ -286,19 +286,10 @@ def _me_baseline_segment(doc: _Doc, n: _Num) -> Any:
     quantifier = cue is not None and re.search(r"\b(?:less|more|fewer|greater|lower|higher|better|worse)\s+than$",
                                                  seg[:cue.end()]) and not seg[cue.end():].strip(" $~")
     if cue is None or quantifier or re.search(r"\b(?:by|and|of\s+up\s+to)\b|,", seg[cue.end():]) or \
-            not _first_digit(doc, n) < s:
+            not doc.occurs(_DIGIT, n, doc.sentence(n)[0], s):
         return _SKIP
     named = doc.between(_systems(doc, n), s + cue.end(), e)
     return _ref(named[-1]) if named else None
-
-
-def _first_digit(doc: _Doc, n: _Num) -> int:
-    """Where the first digit of n's sentence is (its end when it has none)."""
-    def make() -> int:
-        s, e = doc.sentence(n)
-        m = _DIGIT.search(doc.text, s, e)
-        return m.start() if m else e
-    return doc.memo(("first-digit", n.sent), make)
 
 
 def _me_subject(doc: _Doc, n: _Num) -> Any:
@@ -307,7 +298,8 @@ def _me_subject(doc: _Doc, n: _Num) -> Any:
     if n.kind == "setting":
         return _SKIP
     s = doc.break_before(n, n.start)
-    for k, run in doc.runs_back(doc.between(_systems(doc, n), s, n.start)):
+    runs = doc.coordinated(doc.between(_systems(doc, n), s, n.start))
+    for k, run in reversed(list(enumerate(runs))):       # from the last run
         lead = run[0].start          # (the patterns end the lead: searched over its last words)
         if k > 0 and (re.match(r"(?:'s|’s)\b", doc.text[run[-1].end:run[-1].end + 3])
                       or _OF_END.search(doc.text, doc.last_words(s, lead, 3), lead)):

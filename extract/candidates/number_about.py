@@ -24,8 +24,8 @@ was were be been has have this these those it we they also both each all same be
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|[,.;:()]|\S")
 _COMPARATIVES = set("""less more fewer higher lower better worse faster slower smaller larger bigger shorter longer relative
 absolute average""".split())
-_ABOUT_STOP = _FUNCTION | set("""while whereas compared relative respectively over versus vs when than and or but using which
-that higher lower better worse faster slower more less fewer yet so per stays remains""".split())
+_ABOUT_STOP = _FUNCTION | set("""whereas compared relative versus vs but using higher lower better worse faster slower
+fewer yet so stays remains""".split())
 
 
 @dataclass
@@ -90,5 +90,4 @@ def guess_about(text: str, r: Raw, noun: str | None) -> str:
 
 
 def _filler(w: str) -> bool:
-    return len(w) < 2 or w in _FUNCTION or w in ("by", "of", "to", "up", "from", "reach", "reaches", "achieves",
-                                                 "achieve", "is", "are", "was")
+    return len(w) < 2 or w in _FUNCTION or w in ("reach", "reaches", "achieves", "achieve")

@@ -18,7 +18,7 @@ _RESULT_CUES = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|increas\w*|reduc\w*|outperform\w*|achiev\w*|reach\w*|obtain\w*|surpass\w*|"
     r"faster|accura\w*|errors?|scores?|f1|bleu|rates?|precision|success|correlat\w*|lower\w*|higher|better|less|"
     r"yield\w*|relative|average|mean|up|only|match\w*|accelerat\w*|solv\w*|top|state-of-the-art|"
-    r"state\s+of\s+the\s+art|performance|perform\w*|leads?|efficien\w*|significant\w*)\b")
+    r"state\s+of\s+the\s+art|perform\w*|leads?|efficien\w*|significant\w*)\b")
 _STRONG_RESULT = re.compile(
     r"\b(?:improv\w*|gain\w*|boost\w*|reduc\w*|decreas\w*|drop\w*|outperform\w*|achiev\w*|"
     r"reach\w*|attain\w*|surpass\w*|exceed\w*|speed-?ups?|accura\w*|errors?|scores?|f1|auc|"

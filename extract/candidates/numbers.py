@@ -84,18 +84,13 @@ class _LeftTokens:
     def at(self, s: int) -> tuple[int, bool, bool]:
         """(where the token before s starts, whether it has a letter, whether it is all letters)."""
         text, i = self.text, s
-        if not (i > 0 and (text[i - 1].isalnum() or text[i - 1] in "-./@'’" and i - 2 >= 0 and text[i - 2].isalnum())):
+        while i > 0 and i != self.p and (text[i - 1].isalnum()
+                                         or text[i - 1] in "-./@'’" and i >= 2 and text[i - 2].isalnum()):
+            i -= 1
+        if i == s:
             return s, False, False
-        i, joined = s - 1, False
-        while i > 0:
-            if i == self.p:                 # the run read before: where it starts is known
-                i, joined = self.stop, True
-                break
-            ch = text[i - 1]
-            if ch.isalnum() or ch in "-./@'’" and i - 2 >= 0 and text[i - 2].isalnum():
-                i -= 1
-            else:
-                break
+        if joined := 0 < i == self.p:       # the run read before: where it starts is known
+            i = self.stop
         fresh = range(self.p + 1 if joined else i, s)
         alpha = any(text[k].isalpha() for k in fresh) or joined and self.alpha
         other = not all(text[k].isalpha() for k in fresh) or joined and self.other
@@ -357,7 +352,7 @@ def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
     out: list[tuple[NumberCandidate, str]] = []
     seen: set[tuple[int, int]] = set()
     for r in raws:
-        if (r.start, r.end) in seen or r.start >= r.end or _PLURAL_NUMERAL.fullmatch(text, r.start, r.end):
+        if (r.start, r.end) in seen or _PLURAL_NUMERAL.fullmatch(text, r.start, r.end):
             continue
         seen.add((r.start, r.end))
         noun = count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None

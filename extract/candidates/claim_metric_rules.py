@@ -85,12 +85,12 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
 
 
 def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
-    """"12 real-world tasks", "54 English and Chinese datasets", "33% of curated data": what a
+    """"12 real-world tasks", "2 million sentences", "33% of curated data": what a
     count or a share counts - the words after it up to their last plural noun (a share: up to
     the clause's first stop word)."""
     end = doc.groups[n.i][-1].end
     share = doc.text[n.start:n.end].rstrip("$").endswith("%")
-    if not share and not re.search(r"\d\s*[KMBTk]?\+?\$?$", doc.text[n.start:n.end]):
+    if not share and not re.search(r"\d\s*(?:[KMBTk]|thousand|million|billion|trillion)?\+?\$?$", doc.text[n.start:n.end]):
         return _SKIP                # 30s, 5 ms, 3x: a measured quantity, not a count
     m = re.match(r"\s*of\s+(?:the\s+)?" if share else r"\s*\+?\s*", doc.text[end:end + 8])
     if m is None:

@@ -52,6 +52,26 @@ def _mt_after(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
+# an acronym of capitals right after a number ("37.2% PQ", "2.49 SPICE", "63.8% HOTA", "59.75% TAR@0.1"),
+# no unit ("0.76 BL/s")
+_AFTER_MEASURE = set("""in on for and or with at of over under compared vs versus while which when whereas than
+improvement improvements gain gains increase points respectively using by from to""".split())
+_ACRONYM_AFTER = re.compile(r"\s*(?:\\?%)?\s*([A-Z][A-Za-z0-9]*[A-Z0-9](?:@[\d.]*\d)?)(?![\w\-/])")
+
+
+def _mt_acronym_after(doc: _Doc, n: _Num) -> Any:
+    """"63.8% HOTA, 80.6% MOTA": a result's measure named by the acronym right after it, when it
+    is no name of the abstract's ("45.1 COCO" names no measure)."""
+    m = _ACRONYM_AFTER.match(doc.text, n.end) if n.kind != "setting" else None
+    if not m or sum(ch.isupper() for ch in m.group(1)) < max(2, len(m.group(1)) / 2) \
+            or any(o.start <= m.start(1) < o.end for o in doc.occ):
+        return _SKIP
+    nxt = re.match(r"\s+([a-z]+)", doc.text[m.end(1):m.end(1) + 20])
+    if nxt and nxt.group(1) not in _AFTER_MEASURE:
+        return _SKIP                # "0.2 GPU days", "7 DOF robotic arm": it modifies a noun
+    return Ref(m.group(1), m.start(1), m.end(1))
+
+
 def _mt_before(doc: _Doc, n: _Num) -> Any:
     s, start = doc.segment_before(n)
     for p in reversed([p for p in doc.between(doc.metrics, s, start) if p.end <= start]):
@@ -136,6 +156,7 @@ def _mt_nearest(doc: _Doc, n: _Num) -> Any:
 METRIC_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("respectively", "mAP, AP50 and mIoU improve by 4.8%, 5.4% and 3.9%, respectively", _mt_respectively),
     ("after", "reaches 91.2% top-1 accuracy", _mt_after),
+    ("acronym-after", "tracks at 63.8% HOTA", _mt_acronym_after),
     ("before", "with a Dice of 0.81", _mt_before),
     ("verb-np", "improves explanation faithfulness by 10%", _mt_verb_np),
     ("count-noun", "on 12 real-world tasks", _mt_count_noun),

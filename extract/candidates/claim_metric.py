@@ -20,6 +20,8 @@ from ..text.literal import folded
 _HEADS = (
     r"attack\s+success\s+rates?|success\s+rates?|win\s+rates?|error\s+rates?|hit\s+rates?|"
     r"pass\s+rates?|hallucination\s+rates?|exact\s+match|top-?\d+\s+accuracy|accuracy|accuracies|"
+    r"intersection[\s-]+over[\s-]+union|(?:micro|macro|weighted)-F1|(?:root\s+)?mean\s+(?:squared|absolute)\s+errors?|"
+    r"area\s+under\s+the\s+(?:ROC\s+|precision-recall\s+)?curve|"
     r"F1(?:@\d+)?(?:[- ]scores?)?|F-?measure|precision(?:@\d+)?|recall(?:@\d+)?|"
     r"AUROC|AUPRC?|ROC-AUC|AUC|mAP(?:@\d+|50|75)?|AP(?:50|75)?|mIoU|IoU|Dice(?:\s+scores?)?|"
     r"BLEU(?:-\d)?|ROUGE(?:-[L\d])?|METEOR|CIDEr|perplexity|PPL|WER|CER|MAE|MSE|RMSE|ECE|"

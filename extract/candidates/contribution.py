@@ -52,6 +52,10 @@ _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|
                        r"our\s+(?:analysis|findings|study|results)\s+(?:show|reveal|suggest|indicate)|"
                        r"large-scale\s+(?:study|analysis))\b", re.I)
 
+_OUR_ARTIFACT = re.compile(r"\b(?:our|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:method|approach|model|framework|algorithm|"
+                           r"technique|network|architecture|system)\b", re.I)
+
+
 def _gives(rule: str, kind: str) -> str:
     return fire(rule) or kind
 
@@ -102,6 +106,8 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
             or theory < 2 and any(not _NOT_METHOD.match(text, m.end()) for m in _NEW.finditer(text)):
         return _gives("method-after-intro", "theory" if proofs else "method")
+    if theory < 2 and len(_OUR_ARTIFACT.findall(text)) >= 2:    # "our method ... the proposed model": it makes one
+        return _gives("our-method-words", "method")
     if _ANALYSIS.search(text):
         return _gives("analysis-words", "analysis" if theory < 3 else "theory")
     if theory >= 2:
@@ -127,6 +133,8 @@ CONTRIBUTION_RULES: tuple[Rule, ...] = (
     Rule("introduced-method-noun", None, "method", "We propose a method for denoising.", "method"),
     Rule("method-after-intro", None, "method (theory when proofs dominate)",
          "We propose to think long and hard about what really happens here with a method.", "method"),
+    Rule("our-method-words", None, "method",
+         "We show that our method beats the rest and that our approach scales.", "method"),
     Rule("analysis-words", None, "analysis", "We investigate why agents fail at long tasks.", "analysis"),
     Rule("some-theory-words", None, "theory", "The estimator has optimal sample complexity.", "theory"),
     Rule("default-method", None, "method", "Graphs are everywhere in science.", "method"),

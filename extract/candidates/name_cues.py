@@ -171,8 +171,7 @@ PASSIVE_INTRO_AFTER = re.compile(
     r"(?!\s+(?:as|by|in)\b)")
 ARTICLE_BEFORE = re.compile(r"(?:^|[^\w\-])(?:(?P<a>a|an)|the)\s+(?:(?!" + _CLOSED + r"|using\b)[\w\-'’]+\s+){0,4}"
                             r"(?:\(\s*)?$", re.I)
-PROPOSED_BEFORE = EndCue(r"\bthe\s+(?:proposed|resulting)\s+$", ends=("proposed", "resulting"),
-                         needs=(("proposed", "resulting"),))
+PROPOSED_BEFORE = EndCue(r"\bthe\s+proposed\s+$", ends=("proposed",), needs=(("proposed",),))
 NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"
 DATASET_BEFORE = EndCue(
     r"(?:" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:,?\s*(?:such\s+as|like|including|includes?|"

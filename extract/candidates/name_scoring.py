@@ -157,23 +157,13 @@ def score(self) -> list[NameCandidate]:
     # the subject of a verb: "we propose a model named CLIR with HIerarchical Knowledge Enhancement
     # (HIKE) ... HIKE first integrates"
     for a in aggs.values():
-        if "acronym-def" not in a.cues or a.method >= 0.5 or a.text in GENERIC_ACRONYMS or len(a.partners) != 1:
-            continue
-        lf = aggs[next(iter(a.partners))]
-        if not (lf.end <= a.start <= lf.end + 3 and " " in lf.text) or TASK_NOUN_END.search(lf.text) or any(
-                not w[:1].isupper() for w in lf.text.split() if w.lower() not in _FUNCTION):
-            continue
-        ss = self.sent(lf.start)[1]
-        verb = None
-        for verb in cue.INTRO_ANYWHERE.finditer(t, ss, lf.start):
-            pass
-        if verb is None or _USES.search(t, verb.end(), lf.start) or len(t[verb.end():lf.start].split()) > 10:
-            continue
-        if re.compile(r"(?<![\w\-])" + re.escape(a.text) + _DOES).search(t, a.end):
-            fire("introduced-acronym-subject")
-            for c in (a, lf) if "(" not in lf.text and ")" not in lf.text else (a,):     # (a long form cut well)
-                c.method = max(c.method, 0.75)
-                c.cues.add("we-propose")
+        if "acronym-def" in a.cues and a.method < 0.5 and a.text not in GENERIC_ACRONYMS and len(a.partners) == 1:
+            lf = aggs[next(iter(a.partners))]
+            if _introduced_acronym(self, a, lf):
+                fire("introduced-acronym-subject")
+                for c in (a, lf) if "(" not in lf.text and ")" not in lf.text else (a,):     # (a long form cut well)
+                    c.method = max(c.method, 0.75)
+                    c.cues.add("we-propose")
     # variants of an introduced name (FooNet-Lite next to FooNet) are introduced too
     heads = {b.text: b for b in introduced if " " not in b.text and len(b.text) >= 3}
     for a in aggs.values():
@@ -252,6 +242,20 @@ def score(self) -> list[NameCandidate]:
             a.cues.add("fragment")
     out = [c for c in map(_finish, aggs.values()) if c is not None]
     return sorted(out, key=lambda c: (c.start, c.end))
+
+
+def _introduced_acronym(self, a: Evidence, lf: Evidence) -> bool:
+    """Acronym ``a`` right after its long form ``lf``, a capitalized phrase (not a task's name)
+    that its sentence's last introducing verb before it introduces, with no word between saying
+    it is used or a part of something else, and ``a`` the subject of a verb later on."""
+    t = self.text
+    if not (lf.end <= a.start <= lf.end + 3 and " " in lf.text) or TASK_NOUN_END.search(lf.text) or any(
+            not w[:1].isupper() for w in lf.text.split() if w.lower() not in _FUNCTION):
+        return False
+    verbs = list(cue.INTRO_ANYWHERE.finditer(t, self.sent(lf.start)[1], lf.start))
+    if not verbs or _USES.search(t, verbs[-1].end(), lf.start) or len(t[verbs[-1].end():lf.start].split()) > 10:
+        return False
+    return re.search(r"(?<![\w\-])" + re.escape(a.text) + _DOES, t[a.end:]) is not None
 
 
 def _finish(a: Evidence) -> NameCandidate | None:

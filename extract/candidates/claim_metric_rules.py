@@ -21,7 +21,7 @@ _BEFORE_GAP = re.compile(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?(?:of|=|:
 _COUNT_HEADS = {"number", "amount", "fraction", "share", "proportion", "percentage", "size", "count", "level"}
 _VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|lower\w*|decreas\w*|"
                          r"enhanc\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
-                         r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)\s+(?:by|of)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
+                         r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)(?:\s*\([\w\-@]+\))?\s+(?:by|of)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
                          r"an\s+average\s+of\s+|a\s+factor\s+of\s+)?\$?\s*$", re.I)
 _STOPS = set("""that which from in on of for with and to across over by at than out per is are was were while whereas
 as into versus vs respectively compared relative them it""".split())

@@ -1,0 +1,91 @@
+"""Session 13's rules, each on a sentence of the pattern it reads (found among the real corpus's
+abstracts, counted there: README, Benchmarks, "Session 13"); the table rules' own examples are
+checked by tests/test_candidates_rules.py, these pin the behaviour the fixes of existing rules give."""
+
+from __future__ import annotations
+
+import pytest
+
+from extract.decision import decide
+
+
+def _numbers(text: str, title: str | None = None) -> dict[str, dict]:
+    return {n["text"]: n for n in decide(text, title=title)["numbers"]}
+
+
+def test_an_introducing_verb_then_a_preposition_introduces_no_phrase():
+    d = decide("We train the modules on a synthetic corpus WikiFluent which we build from English Wikipedia.")
+    assert not any(m.startswith("from") for m in d["method_names"])
+    assert "Wikipedia" in d["datasets"]
+
+
+@pytest.mark.parametrize("name", ["3DN", "bert2BERT"])
+def test_a_word_not_all_lower_case_is_capitalized_after_we_propose(name):
+    d = decide(f"Given a source shape, we introduce {name}, an end-to-end network that deforms it. "
+               f"Experiments show that {name} works.")
+    assert name in d["method_names"]
+
+
+def test_our_method_in_parentheses_is_the_papers_own():
+    d = decide("Prior compression schemes diverge. We prove that our algorithm (EF-SGD) converges at the rate of SGD.")
+    assert "EF-SGD" in d["method_names"]
+
+
+def test_a_dataset_the_sentence_introduces_after_its_noun_goes_in_both_lists():
+    d = decide("We collect a large-scale dataset (RELiC) of 78K literary quotations. Models score low on RELiC.")
+    assert "RELiC" in d["datasets"] and "RELiC" in d["method_names"]
+
+
+def test_a_lower_case_phrase_ending_in_a_dataset_noun_names_nothing():
+    d = decide("Moreover, we build a new point-supervised dataset (P-DUTS) by relabeling the DUTS dataset.")
+    assert "point-supervised dataset" not in d["datasets"] + d["method_names"]
+    assert "P-DUTS" in d["datasets"]
+
+
+@pytest.mark.parametrize("measure", ["mIoU", "IC Recall"])
+def test_a_name_ending_in_a_measure_is_no_dataset(measure):
+    d = decide(f"Our model gains 2.1 points on {measure} and 3.4 points on Cityscapes.")
+    assert measure not in d["datasets"]
+
+
+def test_an_acronym_whose_introduced_long_form_a_later_sentence_makes_a_subject_is_the_papers():
+    d = decide("Cross-Lingual Information Retrieval (CLIR) ranks documents in another language. And we propose a "
+               "model named CLIR with HIerarchical Knowledge Enhancement (HIKE) for our task. Particularly, HIKE "
+               "first integrates the entities into query representations.")
+    assert "HIKE" in d["method_names"]
+
+
+def test_a_title_that_is_an_acronyms_long_form_names_the_method():
+    text = ("RNNs have limited memory. In this paper we propose a novel RNN model that unifies the "
+            "state-of-the-art approaches: Rotational Unit of Memory (RUM). The core of RUM is its rotation.")
+    assert "RUM" not in decide(text)["method_names"]
+    assert {"RUM", "Rotational Unit of Memory"} <= set(decide(text, title="Rotational Unit of Memory")["method_names"])
+
+
+def test_a_reported_rank_is_a_result_number():
+    n = _numbers("Our method ranks 1st on the SemanticKITTI leaderboard. The 3rd layer is pruned.")
+    assert n["1st"]["kind"] == "result" and n["1st"]["value"] == 1.0
+    assert "3rd" not in n
+
+
+def test_a_count_with_a_word_multiplier_counts_its_noun():
+    assert _numbers("The corpus contains 2 million sentences.")["2 million"]["metric"] == "sentences"
+
+
+def test_an_acronym_right_after_a_result_is_its_measure_and_is_not_borrowed():
+    n = _numbers("Applying it to ByteTrack, we obtain 63.8% HOTA, 80.6% MOTA, and 78.5% IDF1 on MOT17.")
+    assert [n[k]["metric"] for k in ("63.8%", "80.6%", "78.5%")] == ["HOTA", "MOTA", "IDF1"]
+    n = _numbers("It reaches 2.68 MOS for TTS, and 11.7% PER for ASR on LJSpeech.")
+    assert n["2.68"]["metric"] == "MOS" and n["11.7%"]["metric"] != "MOS"
+    assert _numbers("Training takes 0.2 GPU days on one card.")["0.2"]["metric"] != "GPU"
+
+
+def test_the_measure_a_verb_improves_may_carry_its_acronym():
+    n = _numbers("It improves the signal-to-distortion ratio (SDR) by up to 10 dB and cuts the word error rate by 55%.")
+    assert n["10 dB"]["metric"] == "signal-to-distortion ratio"
+
+
+def test_our_method_twice_makes_a_method_paper():
+    text = ("We show that our method handles occlusions, and we study why. Our approach runs in real time "
+            "and we find that it generalizes.")
+    assert decide(text)["contribution"] == "method"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUNS, MODEL_NOUNS, NAMING_STEMS, stems, we
+from ..text.lexicon import CONTRIBUTION_STEMS, DATASET_NOUN_ENDS, DATASET_NOUNS, MODEL_NOUNS, NAMING_STEMS, stems, we
 
 INTRO_VERB = stems(NAMING_STEMS)
 
@@ -129,12 +129,10 @@ SELF_DATASET_BEFORE = EndCue(
     ends=_NOUN_WORDS + (",", ":") + _CALLED_WORDS, needs=(_NOUN_WORDS,))
 # "we propose a Multi-modal ... Emotional Dialogue dataset, M3ED,", "we contribute a large-scale face
 # anti-spoofing dataset, CelebA-Spoof": the dataset the sentence introduces, set off after its noun
-_DATASET_VERBS = ("propos", "introduc", "present", "develop", "design", "build", "construct", "creat", "curat",
-                  "releas", "collect", "contribut", "provid", "offer")
 INTRO_DATASET_BEFORE = EndCue(
-    we() + stems(_DATASET_VERBS) + r"\w*\s+(?:a|an|the|our|two|three)\s+(?:(?!(?:on|in|of|from|with|for|to|at|by)\b)"
+    we() + stems(CONTRIBUTION_STEMS) + r"\w*\s+(?:a|an|the|our|two|three)\s+(?:(?!(?:on|in|of|from|with|for|to|at|by)\b)"
     r"[^\s.;:,()]+,?\s+){0,8}?(?:" + DATASET_NOUNS + r")\s*(?:,|:|\(|—|--)\s*$",
-    ends=(",", ":", "(", "—", "-"), needs=(_DATASET_VERBS, _NOUN_WORDS))
+    ends=(",", ":", "(", "—", "-"), needs=(CONTRIBUTION_STEMS, _NOUN_WORDS))
 NOUN_CALLED_BEFORE = EndCue(r"\b(?:" + DATASET_NOUNS + r")(?:\s+(?:for|of)\s+(?:[\w\-]+\s+){0,2}?[\w\-]+)?"
                             r"\s*,?\s*(?:which\s+|that\s+)?"
                             r"(?:we\s+(?:call|name|term|dub)|" + "|".join(_CALLED_WORDS) + r")\s*$",

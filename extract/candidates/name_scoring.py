@@ -6,7 +6,7 @@ import re
 from bisect import bisect_left, bisect_right
 from itertools import takewhile
 
-from ..text.lexicon import GENERIC_ACRONYMS
+from ..text.lexicon import FUNCTION_WORDS, GENERIC_ACRONYMS
 from ..text.literal import _joins, bounded_starts
 from . import name_cues as cue
 from .name_rules import (CAP_RULES, FORM_RULES, OCCURRENCE_RULES, ROLE_RULES, TASK_NOUN_END, Evidence, NameCandidate,
@@ -35,7 +35,6 @@ _USES = re.compile(r"\b(?:us(?:e|es|ed|ing)|appl\w+|adopt\w*|based|inspired|moti
 # what makes a later occurrence the subject of a verb ("KELESC achieves", "HIKE first integrates")
 _DOES = r"(?:\s+(?:also|further|first|then|significantly|consistently|substantially|effectively|only|not))*" \
         r"\s+(?:[a-z]+s|can|could|is|was|has|will|may)\b"
-_FUNCTION = {"of", "for", "and", "the", "a", "an", "in", "on", "with", "to", "via", "by", "from", "at", "as"}
 _FIRM = 0.8
 _FORM_CUES = {"known-dataset", "dataset-suffix"}
 _CONTEXT_CUES = {"on-X", "data-source", "dataset-list", "dataset-cue"}
@@ -250,7 +249,7 @@ def _introduced_acronym(self, a: Evidence, lf: Evidence) -> bool:
     it is used or a part of something else, and ``a`` the subject of a verb later on."""
     t = self.text
     if not (lf.end <= a.start <= lf.end + 3 and " " in lf.text) or TASK_NOUN_END.search(lf.text) or any(
-            not w[:1].isupper() for w in lf.text.split() if w.lower() not in _FUNCTION):
+            not w[:1].isupper() for w in lf.text.split() if w.lower() not in FUNCTION_WORDS):
         return False
     verbs = list(cue.INTRO_ANYWHERE.finditer(t, self.sent(lf.start)[1], lf.start))
     if not verbs or _USES.search(t, verbs[-1].end(), lf.start) or len(t[verbs[-1].end():lf.start].split()) > 10:

@@ -350,7 +350,7 @@ class Verdict:
             re.fullmatch(r"[a-z][a-z\-]*[a-z][^su\W]s", w) for w in a.text.split())
         # a lower-case phrase that ends in a dataset noun ("labeled dataset", "evaluation protocol and
         # associated dataset", "dynamic heart simulator") describes a dataset, it does not name one
-        self.described = " " in a.text and a.text == a.text.lower() and a.text.endswith(DATASET_NOUN_ENDS)
+        self.described = " " in a.text and a.text == a.text.lower() and a.text.rsplit(None, 1)[-1] in DATASET_NOUN_ENDS
         # the long form of a generic acronym ("Large Language Models (LLMs)") is generic too
         self.generic_long = (a.shape == "long" or "long-form" in a.cues) and any(
             p in GENERIC_ACRONYMS or (p.endswith("s") and p[:-1] in GENERIC_ACRONYMS) for p in a.partners)

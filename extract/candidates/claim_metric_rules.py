@@ -52,10 +52,12 @@ def _mt_after(doc: _Doc, n: _Num) -> Any:
     return _SKIP
 
 
-# an acronym of capitals right after a number ("37.2% PQ", "2.49 SPICE", "63.8% HOTA", "59.75% TAR@0.1"),
-# no unit ("0.76 BL/s")
+# the lower-case words that may follow a measure's acronym ("78.5% IDF1 in MOT17", "1.80 SacreBLEU
+# improvement"); any other makes the acronym a modifier of its noun ("0.2 GPU days")
 _AFTER_MEASURE = set("""in on for and or with at of over under compared vs versus while which when whereas than
 improvement improvements gain gains increase points respectively using by from to""".split())
+# an acronym of capitals right after a number ("37.2% PQ", "2.49 SPICE", "63.8% HOTA", "59.75% TAR@0.1"),
+# no unit ("0.76 BL/s")
 _ACRONYM_AFTER = re.compile(r"\s*(?:\\?%)?\s*([A-Z][A-Za-z0-9]*[A-Z0-9](?:@[\d.]*\d)?)(?![\w\-/])")
 
 

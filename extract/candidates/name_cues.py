@@ -162,7 +162,8 @@ APPOSITIVE_CLOSES = re.compile(r"^['\"”’]?\s*(?:[.;(]|—|:|$|,(?!\s*[A-Z][\
 # "an Illumination Preserving Module (IPM) is proposed to", "the viewport proposal network (VP-net) is
 # developed": a name introduced in the passive (``strong``: a verb that introduces whatever the article;
 # "X is designed to" also describes an existing X, so the weak verbs only after "a"/"an"); never "BERT
-# is introduced as the backbone", nor a bare name ("Unsupervised domain adaptation (UDA) is proposed to")
+# is introduced as the backbone", nor a bare name opening the sentence ("Unsupervised domain adaptation
+# (UDA) is proposed to"); a bare name opening a later clause only with a strong verb ("To this end, X is proposed")
 PASSIVE_INTRO_AFTER = re.compile(
     r"^\)?\s*(?:\(\s*[^()]{1,30}\))?\s*,?\s+(?:is|are)\s+(?:(?:\w+ly|also|further|then|first|here|hereby)\s+)?"
     r"(?:(?P<strong>proposed|introduced|presented|devised|put\s+forward)|designed|developed|constructed|built)\b"

@@ -48,9 +48,12 @@ _NAMED_CAPITALIZED = re.compile(
     r"(?P<n>[A-Z][a-z][\w\-]*(?:\s+(?:(?:to|of|for|in|on|with)\s+)?[A-Z][\w\-]*){0,5})"
     r"(?=\s*[,.;:(]|\s+(?:which|that|to|for|as|with|is|in|on|achieves|outperforms)\b)")
 
-# An introducing verb and what may precede the name it introduces (introduced_phrases).
-_INTRO_VERB_THEN = re.compile(we() + cue.INTRO_VERB + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?(?:(?:as|into)\s+)?",
-                              re.I)
+# An introducing verb and what may precede the name it introduces (introduced_phrases): "we propose
+# X", "we call it X", "we call this (stochastic optimization) method X" (the naming verb's object
+# noun is not part of the name)
+_INTRO_VERB_THEN = re.compile(we() + r"(?:(?:call|nam|term|dub|denot)\w*\s+(?:this|these)\s+(?:[a-z][\w\-]*\s+){0,2}?(?:"
+                              + cue.INTRO_HEADS + r"|problem|solution|scheme)s?\s+|" + cue.INTRO_VERB
+                              + r"\w*\s+(?:(?:this|it|them|our\s+\w+)\s+)?)(?:(?:as|into)\s+)?", re.I)
 # What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$"), and the cue of each group
 _WRAPPERS = "*_`\\\"“$"
 _WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code", "q": "quoted"}

@@ -131,10 +131,15 @@ def apply(rules, occ) -> None:
             occ.cues |= cues
 
 
-def _passive_intro(o: Occurrence) -> bool:
-    m = cue.PASSIVE_INTRO_AFTER.match(o.after(80))
-    art = m and cue.ARTICLE_BEFORE.search(o.before)
-    return bool(art) and (bool(art.group("a")) or bool(m.group("strong")) and not o.used_before)
+def _passive_intro(o: Occurrence, articled: bool) -> bool:
+    """"a Quality-Aware Network (QAN) is developed", "the X is proposed" (a new name); not
+    ``articled``: a bare new name opening a clause after a comma or semicolon ("To address this,
+    Video-Language Alignment Network (VLANet) is proposed", "a two-stage approach, SfP, is proposed")."""
+    if not (m := cue.PASSIVE_INTRO_AFTER.match(o.after(80))):
+        return False
+    if art := cue.ARTICLE_BEFORE.search(o.before):
+        return articled and (bool(art.group("a")) or bool(m.group("strong")) and not o.used_before)
+    return not articled and bool(m.group("strong")) and not o.used_before and bool(re.search(r"[,;:]\s*$", o.before))
 
 
 # an appositive that says the system exists already: "MAML, a popular gradient-based meta-learning
@@ -165,8 +170,10 @@ INTRO_RULES: tuple[Rule, ...] = (
     Rule("object-appositive", lambda o: o.strength < 0.75 and o.in_intro_sentence
          and cue.APPOSITIVE_CLOSES.match(o.after(40)) and cue.OBJECT_APPOSITIVE_BEFORE.search(o.before), ("max", 0.75, {"we-propose"}),
          "We propose an end-to-end model for this task, FSS-Net, that reads signs.", "FSS-Net"),
-    Rule("passive-intro", lambda o: o.strength < 0.75 and _passive_intro(o), ("max", 0.75, {"we-propose"}),
+    Rule("passive-intro", lambda o: o.strength < 0.75 and _passive_intro(o, True), ("max", 0.75, {"we-propose"}),
          "To weigh regions, a Quality-Aware Network (QAN) is developed.", "Quality-Aware Network"),
+    Rule("passive-intro-clause", lambda o: o.strength < 0.75 and _passive_intro(o, False),
+         ("max", 0.75, {"we-propose"}), "To weigh regions, Quality-Aware Network (QAN) is proposed.", "QAN"),
     Rule("appositive-in-intro", lambda o: _appositive(o) and (o.in_intro_sentence or o.strength),
          ("max", 0.75, {"appositive"}), "We also describe TreeRL, a new algorithm for planning.", "TreeRL"),
     Rule("appositive", lambda o: _appositive(o) and not (o.in_intro_sentence or o.strength),

@@ -103,6 +103,8 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
             if m.lastgroup == "method" and proofs:
                 return _gives("introduced-method-of-a-theory-paper", "theory")
             return _gives("introduced-" + m.lastgroup + "-noun", m.lastgroup)
+    if (title or "").rstrip().endswith("?") and len(_OUR_ARTIFACT.findall(text)) < 2:
+        return _gives("question-title", "analysis" if theory < 3 else "theory")     # "Do CNNs act as ...?"
     if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
             or theory < 2 and any(not _NOT_METHOD.match(text, m.end()) for m in _NEW.finditer(text)):
         return _gives("method-after-intro", "theory" if proofs else "method")
@@ -131,6 +133,8 @@ CONTRIBUTION_RULES: tuple[Rule, ...] = (
     Rule("introduced-benchmark-noun", None, "benchmark", "We present a benchmark for code agents.", "benchmark"),
     Rule("introduced-dataset-noun", None, "dataset", "We release a corpus of legal texts.", "dataset"),
     Rule("introduced-method-noun", None, "method", "We propose a method for denoising.", "method"),
+    Rule("question-title", None, "analysis (theory when proofs dominate)", "We examine whether agents plan.",
+         "analysis", "Do Agents Plan?"),
     Rule("method-after-intro", None, "method (theory when proofs dominate)",
          "We propose to think long and hard about what really happens here with a method.", "method"),
     Rule("our-method-words", None, "method",

@@ -41,10 +41,11 @@ _THEORY = re.compile(r"(?=[abceghilmnoprstuw])\b(?:we\s+(?:\w+ly\s+)?prove|proof
                      r"convergence|equivalen(?:t|ce)|establish(?:es)?|identifiab\w+)\b")
 # A formula (a variable: "$k$", "$O(\\sqrt{T})$"), not a unit or a number in math mode ("$^2$", "$30\\%$")
 _FORMULA = re.compile(r"[A-Za-z]")
-_PROOF = re.compile(r"\b(?:prove|bound|theorem|polynomial|hardness)\b", re.I)
-# An abstract of proofs reports no experiment: a method whose paper does is a method.
-_EMPIRICAL = re.compile(r"\b(?:experiment\w*|empirical\w*|simulations?|datasets?|benchmarks?|real-world|"
-                        r"state-of-the-art|outperform\w*|baselines?)\b", re.I)
+_PROOF = re.compile(r"\b(?:prov(?:e[sdn]?|ing)|bounds?|theorems?|polynomial|hardness)\b", re.I)
+# An abstract of proofs reports no experiment: a method whose paper does is a method ("empirical
+# risk", "empirical process", ... are theory's own terms, not an experiment).
+_EMPIRICAL = re.compile(r"\b(?:experiment\w*|empirical\w*(?!\s+(?:risk|process|measure|distribution))|simulations?|"
+                        r"datasets?|benchmarks?|real-world|state-of-the-art|outperform\w*|baselines?)\b", re.I)
 _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|examine|find|show|observe|uncover|"
                        r"identify|reveal|demonstrate|measure|quantify|revisit|explore|ask|characterize|evaluate|"
                        r"benchmark|compare|assess|probe|audit|test)|(?:and|,)\s+(?:we\s+)?find\s+that|"
@@ -74,7 +75,8 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         if "$" in text or "\\(" in text else 0
     if formulas and not _EMPIRICAL.search(text):   # each formula of an abstract of no experiment
         theory += formulas
-    proofs = theory >= 4 and _PROOF.search(text)   # a method introduced to be proved about
+    # a method introduced to be proved about, in an abstract of proofs that reports no experiment
+    proofs = theory >= 4 and _PROOF.search(text) and not _EMPIRICAL.search(text)
     c = min((x for x in names if getattr(x, "score", 0) >= 0.75 and
              {"we-propose", "introduced", "appositive", "our"} & set(x.cues)), key=lambda x: x.start, default=None)
     if (kind := title_kind(title)) and any("title" in x.cues and x.score >= 0.75 for x in names):
@@ -88,7 +90,7 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
             return _gives("introduced-dataset", "dataset")
         if getattr(_KIND.search(" ".join(text[c.end:c.end + 100].split()[:8])), "lastgroup", "") == "system":
             return _gives("introduced-system", "system")
-        if proofs and not _EMPIRICAL.search(text):
+        if proofs:
             return _gives("introduced-method-of-a-theory-paper", "theory")
         return _gives("introduced-method", "method")
     for verb, obj in objects:

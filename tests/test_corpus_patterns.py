@@ -1,5 +1,5 @@
 """Session 13's rules, each on a sentence of the pattern it reads (found among the real corpus's
-abstracts, counted there: README, Benchmarks, "Session 13"); the table rules' own examples are
+abstracts, counted there: docs/history.md, "Session 13"); the table rules' own examples are
 checked by tests/test_candidates_rules.py, these pin the behaviour the fixes of existing rules give."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Session 13's rules, each on a sentence of the pattern it reads (found among the real corpus's
-abstracts, counted there: docs/history.md, "Session 13"); the table rules' own examples are
+"""Sessions 13 and 14's rules, each on a sentence of the pattern it reads (found among the real
+corpus's abstracts, counted there: docs/history.md); the table rules' own examples are
 checked by tests/test_candidates_rules.py, these pin the behaviour the fixes of existing rules give."""
 
 from __future__ import annotations
@@ -89,3 +89,41 @@ def test_our_method_twice_makes_a_method_paper():
     text = ("We show that our method handles occlusions, and we study why. Our approach runs in real time "
             "and we find that it generalizes.")
     assert decide(text)["contribution"] == "method"
+
+
+# -- session 14 -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, name, wrong", [
+    ("We call this method URN. It works well.", "URN", "method URN"),
+    ("We call this stochastic optimization method KOALA.", "KOALA", "stochastic optimization method KOALA"),
+])
+def test_a_naming_verbs_object_noun_is_not_part_of_the_name(text, name, wrong):
+    d = decide(text)
+    assert name in d["method_names"] and wrong not in d["method_names"]
+
+
+def test_a_bare_name_opening_a_clause_is_introduced_by_a_strong_passive_verb():
+    d = decide("A dedicated two-stage deep learning approach, SfP, is proposed: given a polarization image, "
+               "stage one infers the surface normal.")
+    assert "SfP" in d["method_names"]
+    # never a bare name opening the sentence: that is a field ("Unsupervised domain adaptation (UDA)")
+    d = decide("Unsupervised domain adaptation (UDA) is proposed to adapt the network to real data.")
+    assert "UDA" not in d["method_names"]
+
+
+THEORY = ("We study bandits with heavy tails. We present an algorithm and show it attains minimax optimal "
+          "regret, and we prove matching lower bounds; the bounds are tight up to logarithmic factors.")
+
+
+def test_plural_proof_words_make_a_theory_paper_unless_it_reports_experiments():
+    assert decide(THEORY)["contribution"] == "theory"
+    assert decide(THEORY + " Experiments on three datasets confirm the gains.")["contribution"] == "method"
+    # "empirical risk" is theory's own term, not an experiment
+    assert decide(THEORY + " The analysis covers empirical risk minimization.")["contribution"] == "theory"
+
+
+def test_a_question_title_is_an_analysis_papers():
+    text = "This paper presents an empirical examination of whether few-shot prompt-based models exploit cues."
+    assert decide(text)["contribution"] == "method"
+    assert decide(text, title="Are Prompt-based Models Clueless?")["contribution"] == "analysis"
+

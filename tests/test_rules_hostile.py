@@ -83,3 +83,14 @@ def test_hostile_shapes_grow_linearly(name):
     decide(make(500))                   # warm: patterns compiled, caches filled
     small, large = _cpu(make(2000)), _cpu(make(8000))
     assert large / max(small, 1e-3) < 9, f"{name}: {small:.3f}s at 2,000 chars, {large:.3f}s at 8,000"
+
+
+@pytest.mark.timeout(300)
+def test_acronym_definitions_in_one_sentence_grow_linearly():
+    """Thousands of acronym definitions in one sentence: each one's "consists of" test searched
+    the sentence up to it (quadratic: 11x for 4x the text at these sizes); now once a sentence."""
+    def make(n: int) -> str:
+        return NORMAL + " ".join(f"Big Fat Net (BFN{i})" for i in range(n // 20)) + ". " + NORMAL
+    decide(make(500))
+    small, large = _cpu(make(10000)), _cpu(make(40000))
+    assert large / max(small, 1e-3) < 7, f"{small:.3f}s at 10,000 chars, {large:.3f}s at 40,000"

@@ -133,6 +133,7 @@ def score(self) -> list[NameCandidate]:
     # where an introduced name is (first seen, or a whole occurrence inside a sentence)
     intro_at = sorted({(b.start, b.text) for b in introduced} | {(s0, b.text) for b in introduced for s0 in index[b.text]})
     # acronym defined in a sentence that introduces or uses an introduced name: a component
+    composed_end: dict[int, int] = {}     # sentence start -> end of its first "consists of" (once a sentence)
     for a in aggs.values():
         if "acronym-def" in a.cues and a.method < 0.5 and a.text not in GENERIC_ACRONYMS:
             lf = aggs[min(a.partners)] if a.partners else a
@@ -142,7 +143,9 @@ def score(self) -> list[NameCandidate]:
             i, ss, se = self.sent(a.start)
             # "... with a new Wave Mixing Unit (WMU)", or a part: "LOMO consists of a direct regressor (DR)"
             named_with = _WITH_A_NEW.search(t[max(0, lf.start - 30):lf.start])
-            if not named_with and not _COMPOSED_OF.search(t, ss, lf.start):
+            if ss not in composed_end:
+                composed_end[ss] = m.end() if (m := _COMPOSED_OF.search(t, ss, se)) else len(t) + 1
+            if not named_with and composed_end[ss] > lf.start:
                 continue
             ps = self.bounds[i - 1][0] if i > 0 else ss       # the sentence before counts too
             near = takewhile(lambda j: intro_at[j][0] < se, range(bisect_left(intro_at, (ps,)), len(intro_at)))

@@ -14,6 +14,9 @@ __all__ = ["sentence_at", "sentence_bounds", "sentences", "words_after", "words_
 
 # ``(?<=[.!?;])\s+(?=...)|\n\s*\n`` with the white space first: re scans for it fast (~2x)
 _SENT_END = re.compile(r"\s(?:(?<=[.!?;]\s)\s*(?=[A-Z\[(\"'`$*\\]|\d)|(?<=\n)\s*\n)")
+# a sentence end with no space after it ("... the decoding process of EA.Extensive experiments show",
+# "(MaskedLM).Furthermore, we"): 73 of the 10,901 corpus abstracts have one
+_GLUED_END = re.compile(r"(?<=[A-Za-z0-9)\]%][.!?])(?=[A-Z][a-z]+\b(?![.\-/]\w))")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
 _CMD = re.compile(r"\\[A-Za-z]+")
 _CLAUSE_END = re.compile(r"[.!?](?:\s|$)|[;:]|\n")
@@ -32,9 +35,12 @@ def sentence_bounds(text: str) -> list[tuple[int, int]]:
 @lru_cache(maxsize=16)      # the rule layer asks for one abstract's sentences three or four times
 def _bounds(text: str) -> tuple[tuple[int, int], ...]:
     bounds, start = [], 0
-    for m in _SENT_END.finditer(text):
-        bounds.append((start, m.start()))
-        start = m.end()
+    ends = [m.span() for m in _SENT_END.finditer(text)]
+    if _GLUED_END.search(text):
+        ends = sorted(ends + [m.span() for m in _GLUED_END.finditer(text)])
+    for s, e in ends:
+        bounds.append((start, s))
+        start = e
     bounds.append((start, len(text)))
     return tuple(bounds)
 

@@ -167,12 +167,12 @@ def test_name_scans_match_as_before(text):
 
 
 # -- claim_metric.HEADS, contribution._THEORY, name_shapes.TOKEN and WRAPPED ----------------
-from extract.candidates import claim_metric, contribution, name_shapes  # noqa: E402
+from extract.candidates import claim_metric, claims_doc, contribution, name_shapes  # noqa: E402
 
 _SHAPE_WORDS = ["accuracy", "Top-1 accuracy", "F1", "mAP", "AUC", "ſuccess rate", "Kendall", "\u212aendall", "İoU", "mıou", "R^2",
                 "x-accuracy", "@map", "a", "in time", "We prove", "Upper bounds", "theoretical", "ıdentifiable",
                 "NP-hardness", "bound", "Foo-Net", "x1", "\\tau", "@b", "_c", "$", "$x$", "\\$", "$$", "**Bold**",
-                "`code`", "\"q\"", "\\emph{x}", "drop", "-", ".", ",", "\n", "(", "é", "c++", "ab--", "+", "/", "&", "aB"]
+                "`code`", "\"q\"", "\\emph{x}", "drop", "-", ".", ",", "\n", "(", "é", "c++", "ab--", "+", "/", "&", "aB", "x.y", "7B", "1.5M", "b-C"]
 shape_texts = st.lists(st.sampled_from(_SHAPE_WORDS), max_size=14).map(lambda ws: "".join(
     w + " " * (i % 3 != 2) for i, w in enumerate(ws)))
 OLD_SHAPES = {
@@ -191,6 +191,8 @@ def test_shape_and_metric_scans_match_as_before(text):
             want = [(sp, g) for sp, g in want if not (re.fullmatch("[a-z]+", text[sp[0]:sp[1]])
                                                       and text[sp[1]:sp[1] + 1] != "+")]
         assert old != rx.pattern and _matches(rx, text) == want, old
+    old = r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?"     # less the ones with no capital
+    assert _matches(claims_doc._SYSTEM_TOKEN, text) == [(m.span(), ()) for m in re.finditer(old, text) if not m[0].islower()]
     for rx, old in ((claim_metric._FOLDED_HEADS, OLD_SHAPES[claim_metric.HEADS]),     # on the fold: as re.I on the text
                     (contribution._THEORY, contribution._THEORY.pattern.replace("(?=[abceghilmnoprstuw])", "", 1))):
         assert _matches(rx, folded(text)) == _matches(re.compile(old, re.I), text), old

@@ -47,7 +47,10 @@ class _Occ:
         return self.ref.text if self.ref else self.text
 
 
-_SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?")
+# A token with a capital (_systems): one without (a look-ahead after the first letter) is skipped
+_SYSTEM_TOKEN = re.compile(r"(?<![\w\-.])[A-Za-z](?!(?<=[a-z])[a-z0-9]*(?:[-.][a-z0-9]+)*(?![A-Za-z0-9]|[-.][A-Za-z0-9]|"
+                           r"\s\d+(?:\.\d+)?[BM]\b))[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s\d+(?:\.\d+)?[BM]\b)?")
+_SYSTEM_SHAPE = re.compile(r"\d|[A-Z]{2}|[a-z][A-Z]")
 # After a comma only a finite verb ("The best, Protenix-v2, achieves 87%"): a participle there
 # belongs to the main clause ("FooNet outperforms BarNet and ZetaNet, reaching 81.2%": FooNet's)
 _RESULT_AFTER = re.compile(r"(?:\s*,\s*(?!\w*ing\b)|\s+)(?:also\s+)?(?:achiev|reach|attain|scor|obtain|yield)\w*\b")
@@ -173,9 +176,9 @@ class _Doc:
         out = []
         for m in _SYSTEM_TOKEN.finditer(text):
             tok = m[0]
-            if tok.islower() or tok.lower() in known:          # (islower: no capital)
+            if tok.lower() in known:
                 continue
-            if is_model_name(tok) or (re.search(r"\d|[A-Z]{2}|[a-z][A-Z]", tok) and len(tok) >= 4 and is_namey(tok)[0]
+            if is_model_name(tok) or (_SYSTEM_SHAPE.search(tok) and len(tok) >= 4 and is_namey(tok)[0]
                                       and (_RESULT_AFTER.match(text, m.end()) or _VALUE_AFTER.match(text, m.end())
                                            and _COMPARED_BEFORE.search(text, max(0, m.start() - 80), m.start()))):
                 out.append((m.start(), m.end(), "system", None))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from ..text.lexicon import CONTRIBUTION_STEMS, WE, stems
-from ..text.literal import folded
+from ..text.lexicon import CONTRIBUTION_STEMS, WE, WE_STARTS, stems
+from ..text.literal import folded, matches_from, word_starts
 from ..text.spans import math_spans
 from .name_title import title_kind
 from .rules import Rule, fire
@@ -66,10 +66,6 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     what it says its head names, when that name is the first one introduced)."""
     if not isinstance(text, str) or not text.strip():
         return None
-    objects = []                                   # the ~14 words after each introducing verb
-    for m in _INTRO.finditer(text):
-        seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
-        objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))
     theory = len(_THEORY.findall(folded(text)))
     formulas = sum(bool(_FORMULA.search(text, s + 1, e - 1)) for s, e in math_spans(text)) \
         if "$" in text or "\\(" in text else 0
@@ -93,6 +89,10 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         if proofs:
             return _gives("introduced-method-of-a-theory-paper", "theory")
         return _gives("introduced-method", "method")
+    objects, subjects = [], word_starts(text, WE_STARTS)       # (_INTRO and _NEW are tried at a subject only)
+    for m in matches_from(_INTRO, text, subjects):     # the ~14 words after each introducing verb
+        seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
+        objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))
     for verb, obj in objects:
         if "propos" in verb and obj.startswith("to "):      # "we propose to learn X": a method
             return _gives("method-after-intro", "theory" if proofs else "method")
@@ -108,7 +108,7 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     if (title or "").rstrip().endswith("?") and len(_OUR_ARTIFACT.findall(text)) < 2:
         return _gives("question-title", "analysis" if theory < 3 else "theory")     # "Do CNNs act as ...?"
     if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
-            or theory < 2 and any(not _NOT_METHOD.match(text, m.end()) for m in _NEW.finditer(text)):
+            or theory < 2 and any(not _NOT_METHOD.match(text, m.end()) for m in matches_from(_NEW, text, subjects)):
         return _gives("method-after-intro", "theory" if proofs else "method")
     if theory < 2 and len(_OUR_ARTIFACT.findall(text)) >= 2:    # "our method ... the proposed model": it makes one
         return _gives("our-method-words", "method")

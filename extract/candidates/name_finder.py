@@ -162,11 +162,8 @@ class _Finder:
     def tokens(self) -> None:
         t = self.text
         in_math = SpanIndex(math_spans(t)).find
-        for m in TOKEN.finditer(t):
-            tok, s = m[0].rstrip("."), m.start()
-            if tok.islower() and tok.isalpha() and t[s + len(tok):s + len(tok) + 1] != "+":
-                continue            # a plain lowercase word: no shape, no known dataset (most tokens)
-            e = s + len(tok)
+        for m in TOKEN.finditer(t):                         # (no plain lower-case word)
+            tok, s, e = m[0], m.start(), m.end()
             if in_math(s):
                 continue
             ok, shape = is_namey(tok)

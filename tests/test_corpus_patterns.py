@@ -127,3 +127,11 @@ def test_a_question_title_is_an_analysis_papers():
     assert decide(text)["contribution"] == "method"
     assert decide(text, title="Are Prompt-based Models Clueless?")["contribution"] == "analysis"
 
+
+
+def test_a_period_with_no_space_after_it_ends_the_sentence_and_the_name():
+    d = decide("We propose DATTI to enhance the decoding process of EA.Extensive experiments on public "
+               "datasets show that DATTI helps. We release the code at www.Example.com today.")
+    assert "EA.Extensive" not in d["datasets"] and "DATTI" in d["method_names"]
+    from extract.text.sentences import sentences
+    assert len(sentences("It helps.Extensive tests agree. See www.Example.com now.")) == 3

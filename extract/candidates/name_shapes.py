@@ -7,15 +7,17 @@ import re
 from functools import lru_cache
 
 from ..text.acronyms import upper_count
+from ..text.sentences import GLUED_SENTENCE
 
 __all__ = ["COINAGE_SUFFIX_WORDISH", "ENGLISH_COMPOUND", "SENT_START_LOOKBACK", "SPLIT_AFTER_NAME", "SYMBOL_NAME", "TOKEN", "WRAPPED",
            "is_namey"]
 
 # A word that may be a name: not a plain lower-case one ("[a-z]+" that no "+" follows: no shape,
 # no known dataset; most words).  (The look-arounds after the first letter, in WRAPPED after
-# the "$": re scans for them fast.)
+# the "$": re scans for them fast.)  A period before a capitalized word ends the sentence, not the
+# name ("the decoding process of EA.Extensive experiments show").
 TOKEN = re.compile(r"[A-Za-z](?<![\w\\@][A-Za-z])(?!(?<=[a-z])[a-z]*(?![A-Za-z0-9+]|(?:--|[-‐–/&.])[A-Za-z0-9]))"
-                   r"[A-Za-z0-9]*(?:(?:--|[-‐–/+&.])[A-Za-z0-9]+)*")
+                   r"[A-Za-z0-9]*(?:(?:--|[-‐–/+&]|\.(?!" + GLUED_SENTENCE + r"))[A-Za-z0-9]+)*")
 # A name led by a symbol or a Greek letter, Unicode or LaTeX: "∞-bench", "τ-bench", "τ²-Bench",
 # "$\tau$-bench", "β-VAE"; ``rest`` is the word part that says whether it is a name.
 SYMBOL_NAME = re.compile(r"(?<![\w\\$])(?:[∞α-ωΑ-Ω]|\$\\(?:infty|[a-zA-Z]{2,10})\$)[²³0-9]*"

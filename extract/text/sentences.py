@@ -10,13 +10,14 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-__all__ = ["sentence_at", "sentence_bounds", "sentences", "words_after", "words_before"]
+__all__ = ["GLUED_SENTENCE", "sentence_at", "sentence_bounds", "sentences", "words_after", "words_before"]
 
 # ``(?<=[.!?;])\s+(?=...)|\n\s*\n`` with the white space first: re scans for it fast (~2x)
 _SENT_END = re.compile(r"\s(?:(?<=[.!?;]\s)\s*(?=[A-Z\[(\"'`$*\\]|\d)|(?<=\n)\s*\n)")
 # a sentence end with no space after it ("... the decoding process of EA.Extensive experiments show",
 # "(MaskedLM).Furthermore, we"): 73 of the 10,901 corpus abstracts have one
-_GLUED_END = re.compile(r"(?<=[A-Za-z0-9)\]%][.!?])(?=[A-Z][a-z]+\b(?![.\-/]\w))")
+GLUED_SENTENCE = r"[A-Z][a-z]+\b(?![.\-/]\w)"          # (a capitalized word, not a domain's part)
+_GLUED_END = re.compile(r"(?<=[A-Za-z0-9)\]%][.!?])(?=" + GLUED_SENTENCE + ")")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
 _CMD = re.compile(r"\\[A-Za-z]+")
 _CLAUSE_END = re.compile(r"[.!?](?:\s|$)|[;:]|\n")

@@ -19,7 +19,7 @@ from ..text.literal import folded
 # Metric heads: measures named by a fixed word or acronym.  Longest alternatives first.
 _HEADS = (
     r"attack\s+success\s+rates?|success\s+rates?|win\s+rates?|error\s+rates?|hit\s+rates?|"
-    r"pass\s+rates?|hallucination\s+rates?|exact\s+match|top-?\d+\s+accuracy|accuracy|accuracies|"
+    r"pass\s+rates?|hallucination\s+rates?|compression\s+(?:rates?|ratios?)|exact\s+match|top-?\d+\s+accuracy|accuracy|accuracies|"
     r"intersection[\s-]+over[\s-]+union|(?:micro|macro|weighted)-F1|(?:root\s+)?mean\s+(?:squared|absolute)\s+errors?|"
     r"area\s+under\s+the\s+(?:ROC\s+|precision-recall\s+)?curve|"
     r"F1(?:@\d+)?(?:[- ]scores?)?|F-?measure|precision(?:@\d+)?|recall(?:@\d+)?|"

@@ -135,3 +135,12 @@ def test_a_period_with_no_space_after_it_ends_the_sentence_and_the_name():
     assert "EA.Extensive" not in d["datasets"] and "DATTI" in d["method_names"]
     from extract.text.sentences import sentences
     assert len(sentences("It helps.Extensive tests agree. See www.Example.com now.")) == 3
+
+
+@pytest.mark.parametrize("text, value, metric", [
+    ("Our method has achieved a best-case detection rate of 90.6% in the field.", "90.6%", "detection rate"),
+    ("The true positive rate of MSL is over 98% in all tests.", "98%", "true positive rate"),
+    ("We achieve a 16.5x model footprint compression ratio with little loss.", "16.5x", "compression ratio"),
+])
+def test_a_rate_or_a_ratio_is_measured_with_its_noun(text, value, metric):
+    assert _numbers(text)[value]["metric"] == metric

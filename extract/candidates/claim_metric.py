@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text.lexicon import FUNCTION_WORDS
 from ..text.literal import folded
 
 # Metric heads: measures named by a fixed word or acronym.  Longest alternatives first.
 _HEADS = (
     r"attack\s+success\s+rates?|success\s+rates?|win\s+rates?|error\s+rates?|hit\s+rates?|"
-    r"pass\s+rates?|hallucination\s+rates?|compression\s+(?:rates?|ratios?)|exact\s+match|top-?\d+\s+accuracy|accuracy|accuracies|"
+    r"pass\s+rates?|hallucination\s+rates?|exact\s+match|top-?\d+\s+accuracy|accuracy|accuracies|"
     r"intersection[\s-]+over[\s-]+union|(?:micro|macro|weighted)-F1|(?:root\s+)?mean\s+(?:squared|absolute)\s+errors?|"
     r"area\s+under\s+the\s+(?:ROC\s+|precision-recall\s+)?curve|"
     r"F1(?:@\d+)?(?:[- ]scores?)?|F-?measure|precision(?:@\d+)?|recall(?:@\d+)?|"
@@ -31,7 +32,8 @@ _HEADS = (
     r"inference\s+time|training\s+time|run-?time|wall-?clock\s+time|"
     r"correlation|Spearman|Kendall|R\^?2|rewards?|returns?|"
     r"errors?|loss|robustness|consistency|complexity|overhead|cost|fidelity|coverage|"
-    r"sensitivity|specificity|acceleration|stability|performance|scores?"
+    r"sensitivity|specificity|acceleration|stability|performance|scores?|"
+    r"rates?(?!-)|ratios?(?!-)"        # with their noun (_widen): "detection rate", "pruning ratio"; alone, generic
 )
 # A loss named after a measure is part of its name: "accuracy drop", "performance gap" (a gain
 # is not: "a 10% relative consistency improvement" measures consistency).
@@ -50,7 +52,11 @@ explanation computational energy inference training human-level end-to-end downs
 prediction translation recognition tracking localization ranking reasoning answer image video text speech word
 character token sample memory learnable trainable total peak median worst-case expected calibration""".split())
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w\-]*)\s+$")
-_GENERIC = {"performance", "score", "scores", "errors", "error", "loss", "cost"}
+_TRUE_FALSE = re.compile(r"\b(?:true|false)\s+$", re.I)
+# not the noun of a rate or a ratio ("the rate", "a larger ratio of the images")
+_NOT_RATE_NOUN = FUNCTION_WORDS | set("high higher low lower large larger small smaller great greater better worse faster "
+                                      "slower".split())
+_GENERIC = {"performance", "score", "scores", "errors", "error", "loss", "cost", "rate", "rates", "ratio", "ratios"}
 
 
 @dataclass(frozen=True)
@@ -61,8 +67,14 @@ class Phrase:
     head_start: int
 
 
-def _widen(text: str, start: int) -> int:
-    """The start of the phrase once up to two modifiers before ``start`` are included."""
+def _widen(text: str, start: int, head: str = "") -> int:
+    """The start of the phrase once up to two modifiers before ``start`` are included (a rate's
+    or a ratio's noun first, whatever it is: "detection rate", "signal-to-noise ratio")."""
+    if head.lower().startswith(("rate", "ratio")) and (m := _WORD_BEFORE.search(text[max(0, start - 40):start])) \
+            and m[1].lower() not in _NOT_RATE_NOUN and not m[1][0].isupper():
+        start -= len(m.group(0))
+        if m[1].lower() in ("positive", "negative") and (m := _TRUE_FALSE.search(text[max(0, start - 20):start])):
+            start -= len(m.group(0))            # "false positive rate"
     for _ in range(2):
         m = _WORD_BEFORE.search(text[max(0, start - 40):start])
         if not m or m[1].lower() not in _MODIFIERS and not (m[1].isupper() and 2 <= len(m[1]) <= 6):
@@ -79,7 +91,7 @@ def metric_phrases(text: str) -> list[Phrase]:
         word = head.split()[0] if " " in head else head
         if _CASE_SENSITIVE.get(word.lower(), word) != word:
             continue                # (a metric in this case only: "MAE", not "mae")
-        s = _widen(text, m.start())
+        s = _widen(text, m.start(), head)
         if out and s < out[-1].end:
             continue
         out.append(Phrase(text[s:m.end()], s, m.end(), m.start()))

@@ -33,8 +33,8 @@ _USES = re.compile(r"\b(?:us(?:e|es|ed|ing)|appl\w+|adopt\w*|based|inspired|moti
                    r"exploit\w*|employ\w*|utili[sz]\w*|task|problem|setting|than|like|such|between|into|to|by|upon|"
                    r"for|of|on|in)\b", re.I)
 # what makes a later occurrence the subject of a verb ("KELESC achieves", "HIKE first integrates")
-_DOES = r"(?:\s+(?:also|further|first|then|significantly|consistently|substantially|effectively|only|not))*" \
-        r"\s+(?:[a-z]+s|can|could|is|was|has|will|may)\b"
+_DOES = re.compile(r"(?:\s+(?:also|further|first|then|significantly|consistently|substantially|effectively|only|not))*"
+                   r"\s+(?:[a-z]+s|can|could|is|was|has|will|may)\b")
 _FIRM = 0.8
 _FORM_CUES = {"known-dataset", "dataset-suffix"}
 _CONTEXT_CUES = {"on-X", "data-source", "dataset-list", "dataset-cue"}
@@ -161,7 +161,7 @@ def score(self) -> list[NameCandidate]:
     for a in aggs.values():
         if "acronym-def" in a.cues and a.method < 0.5 and a.text not in GENERIC_ACRONYMS and len(a.partners) == 1:
             lf = aggs[next(iter(a.partners))]
-            if _introduced_acronym(self, a, lf):
+            if _introduced_acronym(self, a, lf, index[a.text]):
                 fire("introduced-acronym-subject")
                 for c in (a, lf) if "(" not in lf.text and ")" not in lf.text else (a,):     # (a long form cut well)
                     c.method = max(c.method, 0.75)
@@ -246,10 +246,11 @@ def score(self) -> list[NameCandidate]:
     return sorted(out, key=lambda c: (c.start, c.end))
 
 
-def _introduced_acronym(self, a: Evidence, lf: Evidence) -> bool:
+def _introduced_acronym(self, a: Evidence, lf: Evidence, at: list[int]) -> bool:
     """Acronym ``a`` right after its long form ``lf``, a capitalized phrase (not a task's name)
     that its sentence's last introducing verb before it introduces, with no word between saying
-    it is used or a part of something else, and ``a`` the subject of a verb later on."""
+    it is used or a part of something else, and ``a`` the subject of a verb later on (``at``:
+    where ``a`` occurs)."""
     t = self.text
     if not (lf.end <= a.start <= lf.end + 3 and " " in lf.text) or TASK_NOUN_END.search(lf.text) or any(
             not w[:1].isupper() for w in lf.text.split() if w.lower() not in FUNCTION_WORDS):
@@ -257,7 +258,7 @@ def _introduced_acronym(self, a: Evidence, lf: Evidence) -> bool:
     verbs = list(cue.INTRO_ANYWHERE.finditer(t, self.sent(lf.start)[1], lf.start))
     if not verbs or _USES.search(t, verbs[-1].end(), lf.start) or len(t[verbs[-1].end():lf.start].split()) > 10:
         return False
-    return re.search(r"(?<![\w\-])" + re.escape(a.text) + _DOES, t[a.end:]) is not None
+    return any(_DOES.match(t, o + len(a.text)) for o in at if o >= a.end)
 
 
 def _finish(a: Evidence) -> NameCandidate | None:

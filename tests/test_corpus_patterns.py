@@ -144,3 +144,29 @@ def test_a_period_with_no_space_after_it_ends_the_sentence_and_the_name():
 ])
 def test_a_rate_or_a_ratio_is_measured_with_its_noun(text, value, metric):
     assert _numbers(text)[value]["metric"] == metric
+
+
+# -- session 15 -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, names", [
+    ("Here, we introduce Noise2Void (N2V), a training scheme that needs no clean targets.", ["Noise2Void", "N2V"]),
+    ("In this paper, we propose PatchRefineNet (PRN), a small network that refines patches.",
+     ["PatchRefineNet", "PRN"]),
+    # its letters need not spell the name: "Disjoint Diffusion Deepfake Detection (D4)"
+    ("In this work, we propose Disjoint Diffusion Deepfake Detection (D4), a deepfake detector.",
+     ["Disjoint Diffusion Deepfake Detection", "D4"]),
+])
+def test_a_parenthesized_short_form_after_an_introduced_name_is_its_other_form(text, names):
+    assert decide(text)["method_names"] == names
+
+
+@pytest.mark.parametrize("text, absent", [
+    # a short form of a longer phrase than the name before it (its first letter is not the name's)
+    ("We model rotations in Quaternion Vector Space (RotateQVS) and propose a new embedding.", "Quaternion Vector Space"),
+    # a longer form in parentheses, a generic acronym, a citation placeholder
+    ("Q-LLM using LLaMA3 (QuickLLaMA) reads a book in 30s.", "LLaMA3"),
+    ("We propose CascadedTransformerNet (CITATION) for parsing.", "CITATION"),
+])
+def test_a_parenthesis_that_is_not_the_names_short_form_pairs_nothing(text, absent):
+    d = decide(text)
+    assert absent not in d["method_names"] + d["datasets"]

@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-from ..text.acronyms import acronym_definitions, long_form, upper_count
+from ..text.acronyms import ACRO_PAREN, acronym_definitions, long_form, upper_count
 from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, FUNCTION_WORDS, GENERIC_ACRONYMS, LANGUAGES, WE_STARTS,
                             is_known_dataset, we)
 from ..text.literal import matches_from, word_starts
@@ -382,6 +382,26 @@ class _Finder:
                         fire("spelled-acronym")
                         self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long", partner=a)
 
+    def parenthesized_short_forms(self) -> None:
+        """A short form in parentheses right after a name, starting with its letter, is that
+        name's other form whether or not its letters spell it ("Noise2Void (N2V)", "PatchRefineNet
+        (PRN)", "DexterityGen (DexGen)"): the two share what the text says of either."""
+        t, by_end = self.text, {}
+        for a in self.aggs.values():
+            by_end.setdefault(a.text[-2:], []).append(a)
+        for m in ACRO_PAREN.finditer(t):
+            short, p = m.group("acr"), len(t[:m.start()].rstrip())
+            if short in GENERIC_ACRONYMS or short == "CITATION" or getattr(self.aggs.get(short), "partners", None) \
+                    or upper_count(short) < 2 and not (upper_count(short) and any(map(str.isdigit, short))):
+                continue    # (an acronym the finder paired already, a citation placeholder, "(Fig)")
+            for a in by_end.get(t[p - 2:p], ()):
+                s0 = p - len(a.text)
+                if len(short) < len(a.text) and short[0].lower() == a.text[0].lower() and t.endswith(a.text, 0, p) \
+                        and a.text not in GENERIC_ACRONYMS and not (s0 and _WORD_BEFORE.match(t, s0 - 1)):
+                    fire("parenthesized-short-form")
+                    self.add(m.start("acr"), m.end("acr"), {"acronym-def"}, shape="acronym", partner=a)
+                    break
+
 
 def find_names(text: str, title: str | None = None) -> list[NameCandidate]:
     """Name candidates of ``text``, deduplicated by surface form, ordered by position
@@ -390,7 +410,7 @@ def find_names(text: str, title: str | None = None) -> list[NameCandidate]:
         return []
     f = _Finder(text)
     for find in (f.tokens, f.symbol_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
-                 f.capitalized_runs, f.dated, f.spelled_acronyms):
+                 f.capitalized_runs, f.dated, f.spelled_acronyms, f.parenthesized_short_forms):
         find()
     if title:
         title_head(f, title)

@@ -269,6 +269,8 @@ FINDER_RULES: tuple[Rule, ...] = (
          "We present the Wave Echo Scanner built from sonar parts (WaveX), a sensor.", "Wave Echo Scanner built from sonar parts"),
     Rule("spelled-acronym", None, "a phrase spelling a coined acronym",
          "We propose SoFTA, a Slow-Fast Two-Agent framework for humanoids.", "Slow-Fast Two-Agent"),
+    Rule("parenthesized-short-form", None, "(SHORT) after a name, its first letter the name's",
+         "We propose PatchRefineNet (PRN), a small network.", "PRN"),
     Rule("introduced-math", None, "an introduced math name",
          r"We introduce $s_{\text{gap}}$, a metric of drift.", r"s_{\text{gap}}"),
     Rule("wrapped-bold", None, "bold", "We present **TideNet** for tides.", "TideNet"),

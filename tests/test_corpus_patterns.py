@@ -170,3 +170,13 @@ def test_a_parenthesized_short_form_after_an_introduced_name_is_its_other_form(t
 def test_a_parenthesis_that_is_not_the_names_short_form_pairs_nothing(text, absent):
     d = decide(text)
     assert absent not in d["method_names"] + d["datasets"]
+
+
+def test_a_plural_long_form_of_the_titles_name_is_the_papers_name_too():
+    text = ("We propose the first SNN for link prediction. Our new Block Simplicial Complex Neural Networks "
+            "(BScNets) model generalizes well.")
+    title = "BScNets: Block Simplicial Complex Neural Networks"
+    assert decide(text, title=title)["method_names"][:2] == ["Block Simplicial Complex Neural Networks", "BScNets"]
+    # a plural long form the paper does not make its own names a class of things
+    assert "Large language models" not in decide("Large language models (LLMs) are everywhere. We study them.")[
+        "method_names"]

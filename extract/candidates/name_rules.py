@@ -409,7 +409,7 @@ CAP_RULES: tuple[Rule, ...] = (
     Rule("plural", lambda v: v.plural and v.method < 0.85, ({"method": 0.2, "dataset": 0.3}, {"plural"}),
          "Unlike HMMs and TreeCRFs, ours is exact.", "TreeCRFs"),
     Rule("plural-long-form", lambda v: "long-form" in v.cues and v.plural is False and v.text.endswith("s")
-         and v.method < 0.85, ({"method": 0.3}, set()),
+         and v.method < 0.8, ({"method": 0.3}, set()),
          "Large language models (LLMs) are everywhere.", "Large language models"),
 )
 

@@ -27,7 +27,8 @@ GOLD = ROOT / "tests" / "gold"
 SETS = {"dev": (ROOT / "seeds" / "000_810fdc4303f22573.txt", GOLD / "dev-gold.jsonl"),
         "dev2": (GOLD / "dev2" / "abstracts.jsonl", GOLD / "dev2" / "gold.jsonl"),
         "dev4": (GOLD / "dev4" / "abstracts.jsonl", GOLD / "dev4" / "gold.jsonl"),
-        "dev5": (GOLD / "dev5" / "abstracts.jsonl", GOLD / "dev5" / "gold.jsonl")}
+        "dev5": (GOLD / "dev5" / "abstracts.jsonl", GOLD / "dev5" / "gold.jsonl"),
+        "dev6": (GOLD / "dev6" / "abstracts.jsonl", GOLD / "dev6" / "gold.jsonl")}
 
 _CAND = re.compile(r"^(@C\d+): (.*?)(?: -> \w+)?$", re.M)   # with the rules' label or (--proposal spans) without
 _NUM = re.compile(r"^(@N\d+): (.*?) \| …", re.M)

@@ -2,7 +2,7 @@
 
 A loopback OpenAI-compatible server answers every request from the gold of dev and dev2 (the
 sets the rules were written on) and of dev4 and dev5 (drawn from the real corpus; the rules
-were not written on them) (tests/perfectreader.py maps gold to the request's ids with its own
+were not written on them; dev6, drawn later, for the wrong reader: see ``any_labeled``) (tests/perfectreader.py maps gold to the request's ids with its own
 code).  Through the
 default path (``--prompt auto``, ``--decide auto``), with every remote ``--mode`` and
 through the Batch API, every field scores >= 0.97 and every exported string is grounded: a
@@ -66,6 +66,16 @@ def labeled(request):
     return request.param, load_gold(request.param)
 
 
+# dev6 (drawn after the checks were written) is read by the wrong reader only: on it the kinds
+# check hands 2 of its 39 abstracts to the rules under a perfect reader (one percentage each,
+# whose kind gold reads against the number's form: results and claims 0.75, metric 0.92),
+# and there a perfect and a wrong reader give the same answer (one number, its kind turned
+# around), so no check of the answer tells them apart; the README's backend section says so.
+@pytest.fixture(params=["dev", "dev2", "dev4", "dev5", "dev6"])
+def any_labeled(request):
+    return request.param, load_gold(request.param)
+
+
 @pytest.mark.parametrize("mode,proposal", [("tools", "reading"), ("json", "reading"), ("json_schema", "reading"),
                                            ("tools", "spans")])
 def test_a_perfect_reader_reaches_the_record_through_the_default_path(cli, labeled, tmp_path, mode, proposal):
@@ -100,8 +110,8 @@ def test_a_perfect_reader_reaches_the_record_through_the_batch_api(cli, labeled,
 
 
 @pytest.mark.parametrize("proposal", ["reading", "spans"])
-def test_a_plausible_but_wrong_reader_does_not_take_the_default_below_the_rules(cli, labeled, tmp_path, proposal):
-    setname, gold = labeled
+def test_a_plausible_but_wrong_reader_does_not_take_the_default_below_the_rules(cli, any_labeled, tmp_path, proposal):
+    setname, gold = any_labeled
     rules = figures(_run(cli, None, setname, tmp_path / "rules.jsonl", "--backend", "rules"), gold)
     with FakeOpenAI(responder=WrongReader(gold)) as server:
         wrong = figures(_run(cli, server, setname, tmp_path / "wrong.jsonl", "--proposal", proposal), gold)
@@ -112,7 +122,7 @@ def test_a_plausible_but_wrong_reader_does_not_take_the_default_below_the_rules(
     # anything about ("We then identify three novel normal forms: CO-LSNNF, ...", not a
     # candidate) can be called a dataset by a wrong reader as by a right one: no check can
     # tell them apart, so there the names are left out of the comparison (the README says so).
-    unseen = setname in ("dev4", "dev5")
+    unseen = setname in ("dev4", "dev5", "dev6")
     below = {k: (wrong[k], rules[k]) for k in rules if wrong[k] < rules[k] - 1e-9
              and not (unseen and k in ("methods", "datasets"))}
     assert not below, below

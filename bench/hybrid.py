@@ -102,6 +102,7 @@ SETS = {"dev2": ("tests/gold/dev2/abstracts.jsonl", "tests/gold/dev2/gold.jsonl"
         "dev": ("seeds/000_810fdc4303f22573.txt", "tests/gold/dev-gold.jsonl"),
         "dev4": ("tests/gold/dev4/abstracts.jsonl", "tests/gold/dev4/gold.jsonl"),
         "dev5": ("tests/gold/dev5/abstracts.jsonl", "tests/gold/dev5/gold.jsonl"),
+        "dev6": ("tests/gold/dev6/abstracts.jsonl", "tests/gold/dev6/gold.jsonl"),
         "dev3": (str(_shared() / "eval" / "dev3" / "abstracts.jsonl"), None)}
 RUNS = CACHE / "runs"
 sys.path.insert(0, str(ROOT))

@@ -180,3 +180,15 @@ def test_a_plural_long_form_of_the_titles_name_is_the_papers_name_too():
     # a plural long form the paper does not make its own names a class of things
     assert "Large language models" not in decide("Large language models (LLMs) are everywhere. We study them.")[
         "method_names"]
+
+
+@pytest.mark.parametrize("text, value, metric", [
+    # a comparative right after a change says what changes: no measure of the sentence is taken for it
+    ("The training speed is about 7x faster than MWA, with half the parameters.", "7x", None),
+    ("It achieves 65.7% while being around 2x smaller than networks of similar accuracy levels.", "2x", None),
+    # and the measure right after the comparative is the number's
+    ("Shaping the noise leads to 19.4% smaller sensitivity than the baseline.", "19.4%", "sensitivity"),
+    ("Our approach achieves a 4x faster run-time with ten objects.", "4x", "run-time"),
+])
+def test_a_comparative_after_a_change_names_its_measure_or_none(text, value, metric):
+    assert _numbers(text)[value]["metric"] == metric

@@ -12,7 +12,7 @@ from .claims_rules import _SKIP, Rule
 
 _AFTER_GAP = re.compile(r"\s*(?:\)\s*)?(?:points?\s+(?:of\s+|in\s+)?)?(?:(?:improvements?|gains?|increases?|"
                         r"reductions?|drops?|boosts?)\s+(?:in|on|of)\s+(?:the\s+)?)?(?:higher\s+|lower\s+|"
-                        r"better\s+|absolute\s+|relative\s+)?")
+                        r"better\s+|absolute\s+|relative\s+|faster\s+|smaller\s+|larger\s+)?")
 #: How far a gap _AFTER_GAP takes can reach: white space and at most 34 of the characters ) a-z.
 _AFTER_REACH = re.compile(r"(?:\s*[)a-z]){0,40}\s*")
 _BEFORE_GAP = re.compile(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
@@ -145,11 +145,14 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     return Ref(doc.text[s:e], s, e)  # how much, not what the result measures
 
 
+_COMPARED = re.compile(r"\s*(?:faster|smaller|larger)\b", re.I)
+
+
 def _mt_nearest(doc: _Doc, n: _Num) -> Any:
     """The nearest specific metric phrase in the number's own segment of the sentence (results
     only: a setting such as d=35 next to "speedup" does not measure it)."""
-    if n.kind == "setting":
-        return _SKIP
+    if n.kind == "setting" or _COMPARED.match(doc.text, doc.groups[n.i][-1].end):
+        return _SKIP                # ("3x faster", "8x smaller": the comparative says what changes)
     e = doc.segment_after(n)[1]
     cands = [p for p in doc.between(doc.metrics, doc.segment_before(n)[0], e) if p.end <= e and not is_generic(p)]
     return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end)))) if cands else _SKIP

@@ -348,12 +348,18 @@ class _Finder:
             if a.shape in _DATED_SHAPES and a.text not in GENERIC_ACRONYMS:
                 by_end.setdefault(a.text[-2:], []).append(a)
         for m in _DATED.finditer(t) if by_end else ():
-            p = m.start()
-            for a in by_end.get(t[p - 2:p], ()):
-                s0 = p - len(a.text)
-                if t.endswith(a.text, 0, p) and not (s0 and _WORD_BEFORE.match(t, s0 - 1)):
-                    fire("dated-name")
-                    self.add(s0, m.end(), {a.shape, "versioned"}, shape=a.shape)
+            for a, s0 in self.written_before(by_end, m.start()):
+                fire("dated-name")
+                self.add(s0, m.end(), {a.shape, "versioned"}, shape=a.shape)
+
+    def written_before(self, by_end: dict[str, list[Evidence]], p: int):
+        """(candidate, start) of the candidates of ``by_end`` (keyed by their last two characters)
+        written whole right before ``p`` (no word goes on before them: "YouTube-VOS", not "VOS")."""
+        t = self.text
+        for a in by_end.get(t[p - 2:p], ()):
+            s0 = p - len(a.text)
+            if t.endswith(a.text, 0, p) and not (s0 and _WORD_BEFORE.match(t, s0 - 1)):
+                yield a, s0
 
     def spelled_acronyms(self) -> None:
         """A coined acronym and a capitalized phrase elsewhere whose words spell it, without
@@ -386,18 +392,22 @@ class _Finder:
         """A short form in parentheses right after a name, starting with its letter, is that
         name's other form whether or not its letters spell it ("Noise2Void (N2V)", "PatchRefineNet
         (PRN)", "DexterityGen (DexGen)"): the two share what the text says of either."""
-        t, by_end = self.text, {}
+        t = self.text
+        if "(" not in t:
+            return
+        by_end: dict[str, list[Evidence]] = {}
         for a in self.aggs.values():
-            by_end.setdefault(a.text[-2:], []).append(a)
+            if a.text not in GENERIC_ACRONYMS:
+                by_end.setdefault(a.text[-2:], []).append(a)
         for m in ACRO_PAREN.finditer(t):
-            short, p = m.group("acr"), len(t[:m.start()].rstrip())
+            short, p = m.group("acr"), m.start()
             if short in GENERIC_ACRONYMS or short == "CITATION" or getattr(self.aggs.get(short), "partners", None) \
                     or upper_count(short) < 2 and not (upper_count(short) and any(map(str.isdigit, short))):
                 continue    # (an acronym the finder paired already, a citation placeholder, "(Fig)")
-            for a in by_end.get(t[p - 2:p], ()):
-                s0 = p - len(a.text)
-                if len(short) < len(a.text) and short[0].lower() == a.text[0].lower() and t.endswith(a.text, 0, p) \
-                        and a.text not in GENERIC_ACRONYMS and not (s0 and _WORD_BEFORE.match(t, s0 - 1)):
+            while p and t[p - 1].isspace():
+                p -= 1
+            for a, _ in self.written_before(by_end, p):
+                if len(short) < len(a.text) and short[0].lower() == a.text[0].lower():
                     fire("parenthesized-short-form")
                     self.add(m.start("acr"), m.end("acr"), {"acronym-def"}, shape="acronym", partner=a)
                     break

@@ -299,3 +299,19 @@ def test_the_papers_own_artifact_named_after_its_noun(text, name):
 
 def test_an_artifact_of_others_after_the_noun_is_not_the_papers():
     assert "ResNet" not in _methods("We compare with a strong model, ResNet, and keep its settings.")
+
+
+@pytest.mark.parametrize("text,name", [
+    ("We search a design space. Experiments show that the resulting SPVNAS model is fast: it outperforms "
+     "MinkowskiNet by 3.3%.", "SPVNAS"),
+    ("We study contact sensing. The proposed customizable wireless Capacitive Tactile Sensor Array (CTSA) "
+     "uses a polymer.", "CTSA"),
+])
+def test_the_resulting_or_proposed_name_is_the_papers(text, name):
+    """"the resulting X", "the proposed <modifiers> X" (up to two lower-case words between): the
+    paper's own X, though "X model" alone reads as an existing model."""
+    assert name in _methods(text)
+
+
+def test_a_name_after_the_proposed_and_a_preposition_is_not_the_papers():
+    assert "ImageNet" not in _methods("We evaluate the proposed approach on ImageNet and report accuracy.")

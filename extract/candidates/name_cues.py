@@ -146,7 +146,6 @@ TRAINED_ON_BEFORE = EndCue(r"\b(?:(?:pre-?)?train(?:ed|ing)|fine-?tun(?:ed|ing))
                            ends=("on", "of") + _LIST_ENDS, needs=(("train", "tun"),))
 _OUR_NEW = ("new", "novel", "proposed", "resulting")
 OUR_BEFORE = EndCue(r"\bour\s+(?:(?:" + "|".join(_OUR_NEW) + r")\s+)?$", ends=("our",) + _OUR_NEW, needs=(("our",),))
-# "the proposed X": the paper's own X ("the recently proposed X" does not end so)
 # "we propose an end-to-end model for this task, FSS-Net,", "a simple yet effective architecture of
 # normalizing flows, ConvFlow,": the name set off as the appositive of the introduced object, a
 # described tool (its head noun, maybe a prepositional phrase after it), never a list ("two networks:")
@@ -170,7 +169,10 @@ PASSIVE_INTRO_AFTER = re.compile(
     r"(?!\s+(?:as|by|in)\b)")
 ARTICLE_BEFORE = re.compile(r"(?:^|[^\w\-])(?:(?P<a>a|an)|the)\s+(?:(?!" + _CLOSED + r"|using\b)[\w\-'’]+\s+){0,4}"
                             r"(?:\(\s*)?$", re.I)
-PROPOSED_BEFORE = EndCue(r"\bthe\s+proposed\s+$", ends=("proposed",), needs=(("proposed",),))
+# "the proposed X", "the resulting SPVNAS model", "the proposed customizable wireless X": the paper's own
+# X, up to two lower-case modifiers after the participle ("the recently proposed X" does not end so)
+PROPOSED_BEFORE = EndCue(r"\bthe\s+(?:proposed|resulting)\s+(?:(?!" + _CLOSED + r")(?-i:[a-z])[\w\-]*\s+){0,2}$",
+                         needs=(("proposed", "resulting"),))
 NOT_VERB = r"(?<!\bto\s)(?<!\bwe\s)(?<!\bcan\s)"
 DATASET_BEFORE = EndCue(
     r"(?:" + NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:,?\s*(?:such\s+as|like|including|includes?|"

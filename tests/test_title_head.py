@@ -4,11 +4,14 @@ read it on every path that has a title (the rules backend, its worker pool, the 
 import asyncio
 import json
 
+import pytest
+
 from conftest import read_jsonl
 
 from extract.backends.rules import RulesBackend
 from extract.candidates import find_candidates
 from extract.candidates.name_title import title_kind
+from extract.candidates.task_phrase import title_phrase
 from extract.config import RunConfig
 from extract.decision import decide
 from extract.hybrid import propose
@@ -122,3 +125,23 @@ def test_a_group_of_partners_reads_the_same_under_any_hash_seed():
                            env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout for seed in (1, 2, 3, 4)}
     assert len(outs) == 1, outs
     assert "FBNets" in json.loads(outs.pop())
+
+
+@pytest.mark.parametrize("title,task", [
+    ("Volitional EMG Control Enables Stair Climbing with a Robotic Powered Knee Prosthesis",
+     "volitional EMG control for stair climbing with a robotic powered knee prosthesis"),
+    ("RecycleNet: Latent Feature Recycling Leads to Iterative Decision Refinement",
+     "latent feature recycling for iterative decision refinement"),
+    ("Breaking the Span Assumption Yields Fast Finite-Sum Minimization",
+     "breaking the span assumption for fast finite-sum minimization"),
+    ("Deduplicating Training Data Makes Language Models Better", "deduplicating training data"),
+    ("Exploiting CLIP for Zero-Shot HOI Detection Requires Knowledge Distillation at Multiple Levels",
+     "exploiting CLIP for zero-shot HOI detection"),
+    ("Learning What Makes a Difference from Counterfactual Examples and Gradient Supervision",
+     "learning what makes a difference from counterfactual examples and gradient supervision"),
+    ("Learning to Make Decisions under Uncertainty", "learning to make decisions under uncertainty"),
+])
+def test_a_title_that_states_a_finding_gives_a_noun_phrase(title, task):
+    """A task is never a clause with a finite verb (issue 17 item 4): "X Enables Y" -> "X for Y",
+    "X Makes Y Z" -> X; "what makes" and "to make" are no finite verbs of the title."""
+    assert title_phrase(title) == task

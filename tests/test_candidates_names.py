@@ -315,3 +315,36 @@ def test_the_resulting_or_proposed_name_is_the_papers(text, name):
 
 def test_a_name_after_the_proposed_and_a_preposition_is_not_the_papers():
     assert "ImageNet" not in _methods("We evaluate the proposed approach on ImageNet and report accuracy.")
+
+
+@pytest.mark.parametrize("text,name", [
+    ("In this work, we introduce a concentric bellows linear actuator (CBLA) with improved performance. "
+     "The CBLA moves fast.", "CBLA"),
+    ("To combine forecasters, we propose a reinforcement learning (RL) based model combination (RLMC) framework "
+     "for time series.", "RLMC"),
+])
+def test_a_name_in_parentheses_after_the_introduced_object_is_the_papers(text, name):
+    """"we introduce a(n) <words> (NAME)": the object the sentence introduces, named in parentheses."""
+    assert name in _methods(text)
+
+
+@pytest.mark.parametrize("text,name", [
+    ("In this paper, we propose a model based on the latent diffusion model (LDM) for translation.", "LDM"),
+    ("We propose a new approach for adaptive design of experiment (DOE) problems.", "DOE"),
+])
+def test_a_name_in_parentheses_after_a_preposition_is_not_introduced(text, name):
+    assert name not in _methods(text)
+
+
+@pytest.mark.parametrize("text,acr,long", [
+    ("we introduce the Gaussian Process (GP) Prior Variational Autoencoder (GPPVAE), to",
+     "GPPVAE", "Gaussian Process (GP) Prior Variational Autoencoder"),
+    ("we propose a reinforcement learning (RL) based model combination (RLMC) framework",
+     "RLMC", "reinforcement learning (RL) based model combination"),
+    ("we propose graph pooling (gPool) and unpooling (gUnpool) operations", "gUnpool", None),
+])
+def test_a_long_form_holding_an_acronym_of_its_own_starts_with_that_acronyms_long_form(text, acr, long):
+    from extract.text.acronyms import long_form
+
+    span = long_form(text, text.index("(" + acr), acr)
+    assert (text[span[0]:span[1]] if span else None) == long

@@ -156,6 +156,13 @@ OBJECT_APPOSITIVE_BEFORE = EndCue(
     r"(?:\s+(?:for|of|to|in|on|based\s+on)\s+(?:[^\s.;:,()]+\s+){0,5}?[^\s.;:,()]+)?\s*(?:,|:|—|--)\s*"
     r"(?:called\s+|named\s+)?['\"“‘]?$", ends=(",", ":", "—", "-", "'", '"', "“", "‘", "called", "named"),
     needs=(NAMING_STEMS,))
+# "we introduce a concentric bellows linear actuator (CBLA)", "we propose an adaptive mixture regression
+# framework (AMRF)": the name in parentheses after the introduced object, an indefinite article and its
+# words (no closed-class word, "using", "based on": "a model based on the latent diffusion model (LDM)"; nor
+# a naming word: "an approach named ARNIQA (leArning ...)" spells out a name); an acronym in parentheses
+# among them ("a reinforcement learning (RL) based model combination (RLMC)")
+INTRO_DEFINED_BEFORE = EndCue(we() + INTRO_VERB + r"\w*\s+(?:a|an)\s+(?:(?!" + NAMING + r")(?:" + _MODIFIER + r"|\([^()\s]{1,12}\))\s+){1,8}?\(\s*$",
+                              ends=("(",), needs=(NAMING_STEMS,))
 # what closes such an appositive: not a list's next item ("datasets, UBFC-rPPG, PURE and")
 APPOSITIVE_CLOSES = re.compile(r"^['\"”’]?\s*(?:[.;(]|—|:|$|,(?!\s*[A-Z][\w\-]*\s*(?:,|and\b|or\b))|\s+(?:which|that)\b)")
 # "an Illumination Preserving Module (IPM) is proposed to", "the viewport proposal network (VP-net) is

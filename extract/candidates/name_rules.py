@@ -170,6 +170,8 @@ INTRO_RULES: tuple[Rule, ...] = (
     Rule("object-appositive", lambda o: o.strength < 0.75 and o.in_intro_sentence
          and cue.APPOSITIVE_CLOSES.match(o.after(40)) and cue.OBJECT_APPOSITIVE_BEFORE.search(o.before), ("max", 0.75, {"we-propose"}),
          "We propose an end-to-end model for this task, FSS-Net, that reads signs.", "FSS-Net"),
+    Rule("introduced-defined", lambda o: o.strength < 0.75 and cue.INTRO_DEFINED_BEFORE.search(o.before),
+         ("max", 0.75, {"we-propose"}), "We introduce a concentric bellows linear actuator (CBLA) for MRI.", "CBLA"),
     Rule("passive-intro", lambda o: o.strength < 0.75 and _passive_intro(o, True), ("max", 0.75, {"we-propose"}),
          "To weigh regions, a Quality-Aware Network (QAN) is developed.", "Quality-Aware Network"),
     Rule("passive-intro-clause", lambda o: o.strength < 0.75 and _passive_intro(o, False),

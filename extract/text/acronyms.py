@@ -74,12 +74,25 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
     if prev and text[start].isupper() and prev.group(0)[0] == acr[0].upper() \
             and upper_count(text[start:end]) < upper_count(acr.rstrip("s")):
         start = lo + prev.start()
+    if text.count(")", start, end) > text.count("(", start, end):
+        # cut inside an acronym of its own: "Gaussian Process (GP) Prior Variational Autoencoder
+        # (GPPVAE)" starts where the inner acronym's long form does, never at "GP) Prior"
+        inner = text.rfind("(", 0, start)
+        close = text.find(")", inner)
+        found = long_form(text, inner, text[inner + 1:close].strip()) \
+            if inner > 0 and close < end and not _SIBLING.search(text, close, end) else None
+        if found is None:
+            return None
+        start = found[0]
     span = text[start:end]
     if not span or " " not in span.strip() and "-" not in span and "–" not in span:
         return None
     if span.startswith(acr):                # "CIFAR-10 (CIFAR)", never "Keyphrase extraction (KE)"
         return None
     return start, end
+
+
+_SIBLING = re.compile(r",|\b(?:and|or)\b")      # "graph pooling (gPool) and unpooling (gUnpool)": a sibling's acronym
 
 
 def _spelled(window: str, letters: list[str]) -> int | None:

@@ -145,3 +145,13 @@ def test_a_title_that_states_a_finding_gives_a_noun_phrase(title, task):
     """A task is never a clause with a finite verb (issue 17 item 4): "X Enables Y" -> "X for Y",
     "X Makes Y Z" -> X; "what makes" and "to make" are no finite verbs of the title."""
     assert title_phrase(title) == task
+
+
+def test_a_title_opening_with_a_dimension_gives_its_task():
+    """"3D", "6D" open a noun phrase; only a number ("3 benchmarks ...") makes no task."""
+    from extract.candidates.task_phrase import ok
+
+    assert title_phrase("6D Object Pose Estimation from Approximate 3D Models for Orbital Robotics") == \
+        "6D object pose estimation from approximate 3D models for orbital robotics"
+    assert title_phrase("3D Human Pose Estimation in the Wild") == "3D human pose estimation in the wild"
+    assert not ok("3 benchmarks for pose estimation") and not ok("10% of the data")

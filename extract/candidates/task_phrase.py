@@ -81,6 +81,7 @@ FINITE = re.compile(r"\s(?:(?:achieves|outperforms|improves|reaches|attains|surp
                     r"state-of-the-art|\d))|^(?:outperform|surpass|exceed|beat)ing\b", re.I)
 _FIRST_WORD = re.compile(r"\w*")
 _NO_LETTER = re.compile(r"[\W\d]+")
+_NUMBER_FIRST = re.compile(r"[\W\d]*\d[\W\d]*(?:\s|$)")     # "3 benchmarks ...", never "3D pose estimation"
 
 
 def _drop_parens(s: str) -> str:
@@ -217,5 +218,5 @@ def ok(phrase: str | None) -> bool:
     """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number)."""
     head = core(phrase or "")
     return bool(head) and not (_FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head)
-                               or head[0].isdecimal() or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
+                               or _NUMBER_FIRST.match(head) or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
                                or _BAD_START.match(head) or FINITE.search(head))

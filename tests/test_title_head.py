@@ -155,3 +155,16 @@ def test_a_title_opening_with_a_dimension_gives_its_task():
         "6D object pose estimation from approximate 3D models for orbital robotics"
     assert title_phrase("3D Human Pose Estimation in the Wild") == "3D human pose estimation in the wild"
     assert not ok("3 benchmarks for pose estimation") and not ok("10% of the data")
+
+
+def test_a_title_opening_with_an_adverb_before_an_adjective_gives_its_task():
+    """"Provably Efficient ...", "Weakly Supervised ...": a title's noun phrase; cut from an
+    abstract, "widely used in practice" stays no task."""
+    from extract.candidates.task_phrase import ok
+
+    assert title_phrase("Provably Efficient Maximum Entropy Exploration") == \
+        "provably efficient maximum entropy exploration"
+    text = "Labels are costly. We segment images from image-level tags with boundary exploration."
+    assert decide(text, title="Weakly Supervised Semantic Segmentation with Boundary Exploration")["task"] == \
+        "weakly supervised semantic segmentation with boundary exploration"
+    assert not ok("widely used in practice") and ok("widely used in practice", titled=True)

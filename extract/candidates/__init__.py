@@ -18,7 +18,7 @@ from ..text.numparse import parse_number
 from .contribution import contribution_hint
 from .name_finder import NameCandidate, find_names, select_names
 from .numbers import NumberCandidate, find_numbers
-from .task import task_hint
+from .task import titled_task_hint
 from ..text.spans import blank_notices
 
 __all__ = ["Candidates", "NameCandidate", "NumberCandidate", "find_candidates", "find_names",
@@ -31,6 +31,7 @@ class Candidates:
     names: tuple[NameCandidate, ...]
     contribution_hint: str | None
     task_hint: str | None
+    task_titled: bool = False       # the task hint is the title's (final_task reads it so)
 
 
 def find_candidates(text: str, title: str | None = None) -> Candidates:
@@ -42,4 +43,5 @@ def find_candidates(text: str, title: str | None = None) -> Candidates:
     numbers = tuple(find_numbers(text))
     title = title if isinstance(title, str) else None
     names = tuple(find_names(text, title))
-    return Candidates(numbers, names, contribution_hint(text, names, title), task_hint(text, title))
+    task, titled = titled_task_hint(text, title)
+    return Candidates(numbers, names, contribution_hint(text, names, title), task, titled)

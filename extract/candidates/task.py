@@ -223,20 +223,26 @@ def task_hint(text: str, title: str | None = None) -> str | None:
     abstract at a clause boundary, markup removed, possibly with a leading determiner ("We
     study the sample complexity of X, and ..." -> "the sample complexity of X"); None when no
     cue applies.  The exported form comes from :func:`final_task`."""
+    return titled_task_hint(text, title)[0]
+
+
+def titled_task_hint(text: str, title: str | None = None) -> tuple[str | None, bool]:
+    """:func:`task_hint`, and whether it is the title's."""
     if title and (p := title_phrase(title, text)):
         fire("task-title")
-        return p
-    return next((c.raw for c in task_candidates(text)), None)      # (none for a text that is no str)
+        return p, True
+    return next((c.raw for c in task_candidates(text)), None), False     # (none for a text that is no str)
 
 
-def final_task(hint: str | None, text: str) -> str:
+def final_task(hint: str | None, text: str, titled: bool = False) -> str:
     """The exported task: the polished hint when it is a noun phrase of 3-12 words, else the
     best candidate that is, else the first such phrase of the sentences (:func:`_fallback`);
-    'unspecified' when the text has none (a task is never a clause nor a fragment)."""
+    'unspecified' when the text has none (a task is never a clause nor a fragment).
+    ``titled``: the hint is the title's (:func:`titled_task_hint`)."""
     text = blank_notices(text)
     for raw in chain([hint] if hint else [], (c.raw for c in _later(task_candidates, text))):
         p = polish(raw, text)
-        if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p):
+        if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p, titled and raw is hint):
             return p
     p = polish(_fallback(text) or "", text)       # (sought only when no candidate is kept)
     return p if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) else "unspecified"

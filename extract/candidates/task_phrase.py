@@ -72,6 +72,9 @@ PRONOUN = re.compile(r"\b(?:we|they|our|us|them|I|you|he|she|this|these|those)\b
 _BAD_START = re.compile(r"(?:and|or|but|by|on|in|at|from|with|as|since|because|if|when|whether|no|more|can|could|"
                         r"may|might|must|should|would|will|is|are|be|been|has|have|had|was|were|"
                         r"less|very|not|only|(?!(?:early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly)\b(?!-)", re.I)
+# An adverb before an adjective ("provably efficient", "fully convolutional", "weakly supervised")
+_ADVERB_ADJECTIVE = re.compile(r"(?!(?:only|early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly\s+[a-z\-]+"
+                               r"(?:ent|ive|al|able|ible|ic|ous|ed|ful|less|ary|ant|ar|ate|ing)\b", re.I)
 # A finite verb with its object: a clause, never a task ("SwiftDet achieves 52.1 AP on COCO").
 # The verbs that are only verbs ("reduces", "outperforms") make a clause whatever follows them
 # ("LoopLM reduces perplexity on WikiText-103"); a comparison opens none ("outperforming X").
@@ -207,16 +210,20 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
                       else w for w in rest.split()))
     if words_of(p) > MAX_WORDS:
         p = cut(p) or ""
-    return p if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) else None
+    return p if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p, titled=True) else None
 
 
 def words_of(phrase: str) -> int:
     return len(phrase.split())
 
 
-def ok(phrase: str | None) -> bool:
-    """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number)."""
+def ok(phrase: str | None, titled: bool = False) -> bool:
+    """Whether a cut phrase can name a task (not deictic, generic, a pronoun or a number).
+    ``titled``: the phrase is a title's, where an adverb before an adjective opens a noun phrase
+    ("Provably Efficient Maximum Entropy Exploration", "Weakly Supervised Semantic Segmentation";
+    cut from an abstract, "widely used in practice" is a fragment)."""
     head = core(phrase or "")
     return bool(head) and not (_FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head)
                                or _NUMBER_FIRST.match(head) or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
-                               or _BAD_START.match(head) or FINITE.search(head))
+                               or _BAD_START.match(head) and not (titled and _ADVERB_ADJECTIVE.match(head))
+                               or FINITE.search(head))

@@ -115,7 +115,8 @@ def written_task(task: str, proposal: Proposal) -> str:
     cut = cut_task(task, proposal.text)
     if len(cut.split()) >= 2:
         return cut
-    return proposal.rules.get("task") or final_task(proposal.candidates.task_hint, proposal.text)
+    return proposal.rules.get("task") or final_task(proposal.candidates.task_hint, proposal.text,
+                                                   proposal.candidates.task_titled)
 
 
 def _resolver(proposal: Proposal):

@@ -168,3 +168,12 @@ def test_a_title_opening_with_an_adverb_before_an_adjective_gives_its_task():
     assert decide(text, title="Weakly Supervised Semantic Segmentation with Boundary Exploration")["task"] == \
         "weakly supervised semantic segmentation with boundary exploration"
     assert not ok("widely used in practice") and ok("widely used in practice", titled=True)
+
+
+def test_a_question_the_title_then_answers_gives_the_answer_as_task():
+    assert title_phrase("Can We Detect Failures Without Failure Data? Uncertainty-Aware Runtime Failure "
+                        "Detection for Imitation Learning Policies") == \
+        "uncertainty-aware runtime failure detection for imitation learning policies"
+    assert title_phrase("Is GPT-3 Text Indistinguishable from Human Text? Scarecrow: A Framework for "
+                        "Scrutinizing Machine Text") == "framework for scrutinizing machine text"
+    assert title_phrase("Are Labels Necessary for Neural Architecture Search?") is None

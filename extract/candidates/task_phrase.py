@@ -185,6 +185,7 @@ def _inside(text: str, word: str) -> bool:
 # "X Leads to Y" -> "X for Y" ("volitional EMG control for stair climbing with ..."), "X Makes Y Z",
 # "X Requires Y" -> X ("exploiting CLIP for zero-shot HOI detection"), never "what makes"
 _TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s+(?=\S)")
+_QUESTION_HEAD = re.compile(r"[^?]{3,}\?\s+(?:[–—-]+\s+)?(?=\w)")      # a question the title then answers
 _TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
 _TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
                          r"helps?|meets?)\b", re.I)
@@ -199,7 +200,9 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
     a clause boundary past :data:`MAX_WORDS`, a finding made a noun phrase (:data:`_TITLE_FINDING`);
     None for a question, another clause or no noun phrase of 3-12 words.  On dev2, dev4 and dev5 its token F1 against the gold task is 0.61, 0.53 and
     0.62, against 0.29, 0.28 and 0.35 for the phrase cut from the abstract (README, Benchmarks)."""
-    rest = " ".join((title or "").split()).rstrip("*")          # (a footnote mark)
+    rest = " ".join((title or "").split()).rstrip("*. ")        # (a footnote mark)
+    if m := _QUESTION_HEAD.match(rest):
+        rest = rest[m.end():]                                   # "Can We Detect Failures ...? Uncertainty-Aware ..."
     if m := _TITLE_HEAD.match(rest):
         rest = rest[m.end():]
     if m := _TITLE_FINDING.search(" " + rest):

@@ -179,16 +179,18 @@ def _inside(text: str, word: str) -> bool:
 
 
 # A title's head ("SEGA: ", "Less Is More: "), a Title Case word ("Multi-Part", "Re-Identification"),
-# and the verbs a title that is a clause holds: the auxiliaries, and the three lexical verbs titles
-# use on 10 or more corpus titles each ("X Meets Y", "Data Matters", "Can Attention Help?").  A
+# and the verbs a title that is a clause holds: the auxiliaries, and the lexical verbs titles use
+# on 10 or more corpus titles each ("Data Matters", "Can Attention Help?"; "X Meets Y" -> "X and Y",
+# 14 corpus titles: "knowledge compilation and logical separability").  A
 # title that states a finding is made a noun phrase (25 corpus titles): "X Enables Y", "X Yields Y",
 # "X Leads to Y" -> "X for Y" ("volitional EMG control for stair climbing with ..."), "X Makes Y Z",
 # "X Requires Y" -> X ("exploiting CLIP for zero-shot HOI detection"), never "what makes"
 _TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s+(?=\S)")
+_TITLE_MEETS = re.compile(r"\smeets?\s+", re.I)
 _QUESTION_HEAD = re.compile(r"[^?]{3,}\?\s+(?:[–—-]+\s+)?(?=\w)")      # a question the title then answers
 _TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
 _TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
-                         r"helps?|meets?)\b", re.I)
+                         r"helps?)\b", re.I)
 _TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to)|makes?|requires?)\s+",
                             re.I)
 
@@ -207,6 +209,8 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
         rest = rest[m.end():]
     if m := _TITLE_FINDING.search(" " + rest):
         rest = rest[:m.start()] + (" for " + rest[m.end() - 1:] if m["achieves"] else "")
+    elif m := _TITLE_MEETS.search(" " + rest):
+        rest = rest[:m.start()] + " and " + rest[m.end() - 1:]
     if not rest or rest.endswith("?") or FINITE.search(" " + rest) or _TITLE_VERB.search(" " + rest):
         return None
     p = core(" ".join(w.lower() if _TITLE_CASE.fullmatch(w.rstrip(",;.")) and not _inside(text, w.rstrip(",;."))

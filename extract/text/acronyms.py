@@ -32,7 +32,7 @@ def upper_count(s: str) -> int:
     return sum(ch.isupper() for ch in s)
 
 
-def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
+def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, int] | None:
     """Span of the long form of ``acr`` written right before ``text[paren] == "("``, or None.
 
     >>> t = "Low-Rank Adaptation (LoRA)"; s, e = long_form(t, t.index("("), "LoRA"); t[s:e]
@@ -79,8 +79,8 @@ def long_form(text: str, paren: int, acr: str) -> tuple[int, int] | None:
         # (GPPVAE)" starts where the inner acronym's long form does, never at "GP) Prior"
         inner = text.rfind("(", 0, start)
         close = text.find(")", inner)
-        found = long_form(text, inner, text[inner + 1:close].strip()) \
-            if inner > 0 and close < end and not _SIBLING.search(text, close, end) else None
+        found = long_form(text, inner, text[inner + 1:close].strip(), _depth + 1) \
+            if inner > 0 and close < end and _depth < 2 and not _SIBLING.search(text, close, end) else None
         if found is None:
             return None
         start = found[0]

@@ -22,6 +22,8 @@ SHAPES = {
     "numbers and separators": NORMAL + " ".join(f"{i % 97}.{i % 7}% ;" for i in range(2500)) + ". " + NORMAL,
     "brackets": NORMAL + "(" * 10000 + ")" * 10000 + " " + NORMAL,
     "one 20k-character sentence": NORMAL + "FooNet improves BLEU by 2.1 points on WMT14 and " * 420 + "ends. " + NORMAL,
+    "acronyms inside long forms": NORMAL + " ".join(f"gamma delta (GD{i % 9}) based model combination (GD{i % 9}MC)"
+                                                     for i in range(600)) + ". " + NORMAL,
 }
 
 

@@ -141,6 +141,7 @@ def test_a_group_of_partners_reads_the_same_under_any_hash_seed():
     ("Learning What Makes a Difference from Counterfactual Examples and Gradient Supervision",
      "learning what makes a difference from counterfactual examples and gradient supervision"),
     ("Learning to Make Decisions under Uncertainty", "learning to make decisions under uncertainty"),
+    ("Learning to Meet Deadlines in Real-Time Scheduling", "learning to meet deadlines in real-time scheduling"),
 ])
 def test_a_title_that_states_a_finding_gives_a_noun_phrase(title, task):
     """A task is never a clause with a finite verb (issue 17 item 4): "X Enables Y" -> "X for Y",

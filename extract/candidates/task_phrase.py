@@ -69,12 +69,13 @@ _CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _TITLE_WORD = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)*")
 PRONOUN = re.compile(r"\b(?:we|they|our|us|them|I|you|he|she|this|these|those)\b|\bit\b(?!-)", re.I)
 # A noun phrase does not open with a preposition, subordinator, adverb or quantifier.
+_LY_WORD = r"(?!(?:early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly"     # an adverb, mostly
 _BAD_START = re.compile(r"(?:and|or|but|by|on|in|at|from|with|as|since|because|if|when|whether|no|more|can|could|"
                         r"may|might|must|should|would|will|is|are|be|been|has|have|had|was|were|"
-                        r"less|very|not|only|(?!(?:early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly)\b(?!-)", re.I)
+                        r"less|very|not|only|" + _LY_WORD + r")\b(?!-)", re.I)
 # An adverb before an adjective ("provably efficient", "fully convolutional", "weakly supervised")
-_ADVERB_ADJECTIVE = re.compile(r"(?!(?:only|early|family|supply|assembly|anomaly|poly)\b)[a-z]{2,}ly\s+[a-z\-]+"
-                               r"(?:ent|ive|al|able|ible|ic|ous|ed|ful|less|ary|ant|ar|ate|ing)\b", re.I)
+_ADVERB_ADJECTIVE = re.compile(r"(?!only\b)" + _LY_WORD + r"\s+[a-z\-]+(?:ent|ive|al|able|ible|ic|ous|ed|ful|less|ary|ant|"
+                               r"ar|ate|ing)\b", re.I)
 # A finite verb with its object: a clause, never a task ("SwiftDet achieves 52.1 AP on COCO").
 # The verbs that are only verbs ("reduces", "outperforms") make a clause whatever follows them
 # ("LoopLM reduces perplexity on WikiText-103"); a comparison opens none ("outperforming X").
@@ -186,13 +187,12 @@ def _inside(text: str, word: str) -> bool:
 # "X Leads to Y" -> "X for Y" ("volitional EMG control for stair climbing with ..."), "X Makes Y Z",
 # "X Requires Y" -> X ("exploiting CLIP for zero-shot HOI detection"), never "what makes"
 _TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s+(?=\S)")
-_TITLE_MEETS = re.compile(r"\smeets?\s+", re.I)
 _QUESTION_HEAD = re.compile(r"[^?]{3,}\?\s+(?:[–—-]+\s+)?(?=\w)")      # a question the title then answers
 _TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
 _TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
                          r"helps?)\b", re.I)
-_TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to)|makes?|requires?)\s+",
-                            re.I)
+_TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to)|(?P<meets>meets?)|"
+                            r"makes?|requires?)\s+", re.I)
 
 
 def title_phrase(title: str | None, text: str = "") -> str | None:
@@ -209,9 +209,8 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
     if m := _TITLE_HEAD.match(rest):
         rest = rest[m.end():]
     if m := _TITLE_FINDING.search(" " + rest):
-        rest = rest[:m.start()] + (" for " + rest[m.end() - 1:] if m["achieves"] else "")
-    elif m := _TITLE_MEETS.search(" " + rest):
-        rest = rest[:m.start()] + " and " + rest[m.end() - 1:]
+        joined = " for " if m["achieves"] else " and " if m["meets"] else None
+        rest = rest[:m.start()] + (joined + rest[m.end() - 1:] if joined else "")
     if not rest or rest.endswith("?") or FINITE.search(" " + rest) or _TITLE_VERB.search(" " + rest):
         return None
     p = core(" ".join(w.lower() if _TITLE_CASE.fullmatch(w.rstrip(",;.")) and not _inside(text, w.rstrip(",;."))

@@ -167,7 +167,7 @@ def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
     if policy.task_from_hint and cands.task_hint:
         # the rules' phrase (the hint polished, else their best candidate, else a cut of the
         # first sentence: always 3-12 words when the abstract has them)
-        plan.task = final_task(cands.task_hint, text, getattr(cands, "task_titled", False))
+        plan.task = final_task(cands.task_hint, text, cands.task_titled)
     else:
         phrases = task_phrases(text) if policy.task_style == "pick" and text else []
         fallback = final_task(None, text) if policy.task_style == "pick" and text and not phrases else None
@@ -217,7 +217,7 @@ def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
             plan.kept_datasets += [n for n in plan.offered if n.role_hint == "dataset"]
         props, lines, method_enum, dataset_enum = {}, [], [], []
         plan.offered, plan.asked_kinds, plan.name_keys = [], {}, {}
-        plan.task = plan.task or final_task(cands.task_hint, text, getattr(cands, "task_titled", False))
+        plan.task = plan.task or final_task(cands.task_hint, text, cands.task_titled)
         plan.contribution = plan.contribution or cands.contribution_hint
     plan.schema = {"type": "object", "properties": props, "required": list(props),
                    "additionalProperties": False}

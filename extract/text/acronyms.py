@@ -26,6 +26,8 @@ ACRO_PAREN = re.compile(
 ACRO_BEFORE_PAREN = re.compile(
     r"(?P<acr>[A-Z](?<![\w\-][A-Z])[A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z][^()\n;]{2,120}?)\s*\)")
 
+_SIBLING = re.compile(r",|\b(?:and|or)\b")      # "graph pooling (gPool) and unpooling (gUnpool)": a sibling's acronym
+
 
 def upper_count(s: str) -> int:
     """How many capital letters ``s`` holds."""
@@ -90,9 +92,6 @@ def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, in
     if span.startswith(acr):                # "CIFAR-10 (CIFAR)", never "Keyphrase extraction (KE)"
         return None
     return start, end
-
-
-_SIBLING = re.compile(r",|\b(?:and|or)\b")      # "graph pooling (gPool) and unpooling (gUnpool)": a sibling's acronym
 
 
 def _spelled(window: str, letters: list[str]) -> int | None:

@@ -76,6 +76,7 @@ def test_task_cue_words_are_in_every_match():
 from extract.candidates import contribution  # noqa: E402
 from extract.candidates import name_cues as cue  # noqa: E402
 from extract.candidates import name_finder as nf  # noqa: E402
+from extract.candidates import name_forms  # noqa: E402
 from extract.candidates import name_naming as naming  # noqa: E402
 from extract.candidates.name_shapes import SPLIT_AFTER_NAME  # noqa: E402
 from extract.text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUN_STARTS, DATASET_NOUNS, WE_STARTS  # noqa: E402
@@ -147,7 +148,7 @@ OLD = {
     tp.BOUNDARY: tp.BOUNDARY.pattern.replace(r"(?=[\s,;:?!.$\\])", "", 1),
     nf._CAPITALIZED_RUN: r"(?<![\w\-])(?:[A-Z][\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
                          r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}",
-    nf._SPELLING_RUN: r"(?<![\w\-])[A-Z][\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
+    name_forms._SPELLING_RUN: r"(?<![\w\-])[A-Z][\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
                       r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}",
     acronyms.ACRO_BEFORE_PAREN: r"(?<![\w\-])(?P<acr>[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*)\s*\((?P<long>[A-Za-z]"
                                 r"[^()\n;]{2,120}?)\s*\)",

@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-from ..text.acronyms import ACRO_PAREN, acronym_definitions, long_form, upper_count
+from ..text.acronyms import acronym_definitions, upper_count
 from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, FUNCTION_WORDS, GENERIC_ACRONYMS, LANGUAGES, WE_STARTS,
                             is_known_dataset, we)
 from ..text.literal import matches_from, word_starts
@@ -21,6 +21,7 @@ from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_naming import named_own, naming_matches
 from .name_scoring import score
+from .name_forms import dated, parenthesized_short_forms, spelled_acronyms
 from .name_title import title_head
 from .name_shapes import (COINAGE_SUFFIX_WORDISH, ENGLISH_COMPOUND, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME,
                           TOKEN, WRAPPED, is_namey)
@@ -57,18 +58,12 @@ _INTRO_VERB_THEN = re.compile(we() + r"(?:(?:call|nam|term|dub|denot)\w*\s+(?:th
 # What every WRAPPED match holds one of ("**", "__", "`", "\\textbf{", quotes, "$"), and the cue of each group
 _WRAPPERS = "*_`\\\"“$"
 _WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt": "code", "q": "quoted"}
-# Runs of capitalized words (capitalized_runs, spelled_acronyms); the look-behind after the
+# Runs of capitalized words (capitalized_runs); the look-behind after the
 # first capital (re scans for a capital fast)
 _CAPITALIZED_RUN = re.compile(r"(?:[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
                               r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
-_SPELLING_RUN = re.compile(r"[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9](?:\s+(?:(?:of|for|from|and)\s+)?"
-                           r"[A-Z][\w\-‐–]*[A-Za-z0-9]){0,6}")
 _PLUS = re.compile(r"\+{1,2}(?![\w+])")
 _VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
-# a year or a version after a name: "2012", "v2", "2.1" (never "2012%", "2.1x", "2.1 million")
-_DATED = re.compile(r" (?:(?:19|20)\d\d|v\d+(?:\.\d+)*|\d\.\d+)(?![\w%\-]|\.\d|\s*(?:%|x\b|×|million|billion))")
-_WORD_BEFORE = re.compile(r"[\w\-‐]")        # the name goes on before: "YouTube-VOS 2018" is not "VOS 2018"
-_DATED_SHAPES = ("run", "known", "acronym", "camelcase", "alnum", "hyphenated")
 _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
 _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
                               r"only|free|level|scale|sized|generated|written|aligned|tuned|trained)$")
@@ -340,78 +335,6 @@ class _Finder:
             fire("capitalized-run")
             self.add(s, e, {"capitalized-run"}, shape="run")
 
-    def dated(self) -> None:
-        """A name and the year or version written after it ("PASCAL VOC 2012", "KITTI 2015",
-        "NYU Depth v2"): the name as written (a single token's version is the tokens' pass)."""
-        t, by_end = self.text, {}
-        for a in self.aggs.values():                # the names by their last two characters ("NeurIPS 2018": a venue)
-            if a.shape in _DATED_SHAPES and a.text not in GENERIC_ACRONYMS:
-                by_end.setdefault(a.text[-2:], []).append(a)
-        for m in _DATED.finditer(t) if by_end else ():
-            for a, s0 in self.written_before(by_end, m.start()):
-                fire("dated-name")
-                self.add(s0, m.end(), {a.shape, "versioned"}, shape=a.shape)
-
-    def written_before(self, by_end: dict[str, list[Evidence]], p: int):
-        """(candidate, start) of the candidates of ``by_end`` (keyed by their last two characters)
-        written whole right before ``p`` (no word goes on before them: "YouTube-VOS", not "VOS")."""
-        t = self.text
-        for a in by_end.get(t[p - 2:p], ()):
-            s0 = p - len(a.text)
-            if t.endswith(a.text, 0, p) and not (s0 and _WORD_BEFORE.match(t, s0 - 1)):
-                yield a, s0
-
-    def spelled_acronyms(self) -> None:
-        """A coined acronym and a capitalized phrase elsewhere whose words spell it, without
-        parentheses: "we propose SoFTA, a Slow-Fast Two-Agent framework", "MVMD a novel
-        Multi-View Mirror Detection method".  The phrase is its long form when its capitals are
-        the acronym's capitals, in order (so DITrans is not "Document Parsing and Translation")."""
-        t = self.text
-        acrs = [a for a in self.aggs.values() if not a.partners and a.shape in ("acronym", "camelcase")
-                and 2 <= upper_count(a.text) and len(a.text) <= 10 and a.text.isalpha()
-                and a.text not in GENERIC_ACRONYMS]
-        if not acrs:
-            return
-        by_caps: dict[str, list[Evidence]] = {}       # an acronym by its capitals, in order
-        for a in acrs:
-            by_caps.setdefault("".join(ch for ch in a.text if ch.isupper()), []).append(a)
-        for m in _SPELLING_RUN.finditer(t):
-            if " " not in m.group(0) and "-" not in m.group(0):
-                continue
-            for w in re.finditer(r"\S+", m.group(0)):    # "The Multi-View Mirror Detection": drop leading words
-                phrase = m.group(0)[w.start():]
-                if phrase.split()[0].lower() in FUNCTION_WORDS:
-                    continue
-                for a in by_caps.get("".join(ch for ch in phrase if ch.isupper()), ()):
-                    if not a.partners and long_form(phrase + " (", len(phrase) + 1, a.text) == (0, len(phrase)) \
-                            and a.text.lower() not in phrase.lower():
-                        fire("spelled-acronym")
-                        self.add(m.start() + w.start(), m.end(), {"long-form"}, shape="long", partner=a)
-
-    def parenthesized_short_forms(self) -> None:
-        """A short form in parentheses right after a name, starting with its letter, is that
-        name's other form whether or not its letters spell it ("Noise2Void (N2V)", "PatchRefineNet
-        (PRN)", "DexterityGen (DexGen)"): the two share what the text says of either."""
-        t = self.text
-        if "(" not in t:
-            return
-        by_end: dict[str, list[Evidence]] = {}
-        for a in self.aggs.values():
-            if a.text not in GENERIC_ACRONYMS:
-                by_end.setdefault(a.text[-2:], []).append(a)
-        for m in ACRO_PAREN.finditer(t):
-            short, p = m.group("acr"), m.start()
-            if short in GENERIC_ACRONYMS or short == "CITATION" or getattr(self.aggs.get(short), "partners", None) \
-                    or upper_count(short) < 2 and not (upper_count(short) and any(map(str.isdigit, short))):
-                continue    # (an acronym the finder paired already, a citation placeholder, "(Fig)")
-            while p and t[p - 1].isspace():
-                p -= 1
-            for a, _ in self.written_before(by_end, p):
-                if len(short) < len(a.text) and short[0].lower() == a.text[0].lower():
-                    fire("parenthesized-short-form")
-                    self.add(m.start("acr"), m.end("acr"), {"acronym-def"}, shape="acronym", partner=a)
-                    break
-
 
 def find_names(text: str, title: str | None = None) -> list[NameCandidate]:
     """Name candidates of ``text``, deduplicated by surface form, ordered by position
@@ -420,8 +343,10 @@ def find_names(text: str, title: str | None = None) -> list[NameCandidate]:
         return []
     f = _Finder(text)
     for find in (f.tokens, f.symbol_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
-                 f.capitalized_runs, f.dated, f.spelled_acronyms, f.parenthesized_short_forms):
+                 f.capitalized_runs):
         find()
+    for find in (dated, spelled_acronyms, parenthesized_short_forms):     # (the forms of the names found)
+        find(f)
     if title:
         title_head(f, title)
     return score(f)

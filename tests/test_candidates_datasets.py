@@ -88,3 +88,18 @@ def test_year_and_version_belong_to_the_dataset_name():
     assert {"PASCAL VOC 2012", "COCO 2017", "NYU Depth v2"} <= set(got)
     assert not {"PASCAL VOC", "NYU Depth", "v2", "NeurIPS 2018"} & set(got)
     assert _claims(text)["85.3%"][0] == "PASCAL VOC 2012" and _claims(text)["2.1"][0] == "NYU Depth v2"
+
+
+@pytest.mark.parametrize("text,kept,dropped", [
+    ("We test on 3D detection datasets such as KITTI, Waymo, and nuScenes, and on nothing else.",
+     {"KITTI", "Waymo", "nuScenes"}, {"Scenes"}),
+    ("Experiments on large-scale datasets including ImageNet and iNaturalist 2018 show it.",
+     {"ImageNet", "iNaturalist 2018"}, {"Naturalist 2018"}),
+    ("We report results on datasets such as Human 3.6M and Matterport 3D for completeness.",
+     {"Human 3.6M", "Matterport 3D"}, {"Human 3.6", "Matterport 3"}),
+])
+def test_a_dataset_name_is_whole_words(text, kept, dropped):
+    """A name never starts or ends inside a word: "nuScenes", never its "Scenes"; a version
+    with a unit letter is whole ("Human 3.6M")."""
+    got = set(_datasets(text))
+    assert kept <= got and not dropped & got, got

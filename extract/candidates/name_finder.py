@@ -70,7 +70,7 @@ _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|speci
 _ED_SUFFIX = re.compile(r"[-‐–][a-z]{3,}ed$")
 # A dataset_lists item and a list of them (the item written once: "A X|B X" as "(?:A|B) X", same matches)
 _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
-         r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
+         r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?!\w)|[A-Z][\w\-]*[\w]))?"
          r"(?:\s+(?:repository|database|archive|corpus))?")
 _LIST = _ITEM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _ITEM + r")*"
 _ITEM_RX = re.compile(_ITEM)
@@ -126,6 +126,9 @@ class _Finder:
             end -= 1
         s = t[start:end]
         if end - start < 2 or end - start > 90 or not any(ch.isalpha() for ch in s):
+            return None
+        if start and t[start - 1].isalnum() and t[start].isalnum() or end < len(t) and t[end].isalnum() and t[end - 1].isalnum():
+            fire("mid-word")
             return None
         if _CITED.match(t, end):
             return None         # an author cited: "(Reddy et al., 2021)", "Andreas and Klein (2015)"

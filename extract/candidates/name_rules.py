@@ -260,6 +260,8 @@ FINDER_RULES: tuple[Rule, ...] = (
     Rule("symbol-led-name", None, "led by a symbol or Greek letter", "Agents are scored on the τ-bench suite.", "τ-bench"),
     Rule("known-dataset-word", None, "a capitalized famous dataset", "We pretrain on Wikipedia first.", "Wikipedia"),
     Rule("compound-modifier", None, "'X-based', 'X-like': a modifier", "An LLM-based grader scores answers.", "LLM-based"),
+    Rule("mid-word", None, "a span starting or ending inside a word is no name",
+         "We test on datasets such as KITTI, Waymo, and nuScenes, then on others.", "nuScenes"),
     Rule("version-suffix", None, "a version belongs to the name", "We compare against DeepPlan v2 on mazes.", "DeepPlan v2"),
     Rule("plus-suffix", None, "'+'/'++' belongs to the name", "We extend GCD+ to graphs.", "GCD+"),
     Rule("dataset-version", None, "a dataset takes a word or number", "Results on ImageNet Sketch drop.", "ImageNet Sketch"),

@@ -103,3 +103,15 @@ def test_a_dataset_name_is_whole_words(text, kept, dropped):
     with a unit letter is whole ("Human 3.6M")."""
     got = set(_datasets(text))
     assert kept <= got and not dropped & got, got
+
+
+def test_no_name_comes_from_a_web_address():
+    """A web address, with or without its scheme, holds no name: "github.com/acme/FooBench-2022.git"
+    is no dataset, "DiBiMT at https" no method; the name written outside it stays."""
+    text = ("We introduce DiBiMT, a benchmark for lexical translation. DiBiMT is available at "
+            "https://nlp.example.org/dibimt. Data and code: github.com/acme/FooBench-2022.git and "
+            "acme.github.io/Bat-Dataset.")
+    rec = decide(text)
+    names = rec["datasets"] + rec["method_names"]
+    assert "DiBiMT" in names
+    assert not [n for n in names if "/" in n or "http" in n or "github" in n.lower()], names

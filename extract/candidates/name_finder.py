@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..text.acronyms import acronym_definitions, upper_count
 from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES, FUNCTION_WORDS, GENERIC_ACRONYMS, LANGUAGES, WE_STARTS,
                             is_known_dataset, we)
 from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
-from ..text.spans import SpanIndex, math_spans
+from ..text.spans import SpanIndex, math_spans, url_spans
 from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_naming import named_own, naming_matches
@@ -105,6 +105,10 @@ class _Finder:
         self.starts = [s for s, _ in self.bounds]
         self.memo: dict = {}                # what each sentence says, read once (Occurrence)
 
+    @cached_property
+    def urls(self) -> SpanIndex:
+        return SpanIndex(url_spans(self.text))
+
     def sent(self, pos: int) -> tuple[int, int, int]:
         """(index, start, end) of the sentence holding ``pos`` (or the white space after it)."""
         i = bisect_right(self.starts, pos) - 1
@@ -130,6 +134,9 @@ class _Finder:
         if start and t[start - 1].isalnum() and t[start].isalnum() or end < len(t) and t[end].isalnum() and t[end - 1].isalnum():
             fire("mid-word")
             return None
+        if "/" in t and (self.urls.find(start) or self.urls.find(end - 1)):
+            fire("in-url")
+            return None         # "github.com/org/FooBench", "DiBiMT at https://..."
         if _CITED.match(t, end):
             return None         # an author cited: "(Reddy et al., 2021)", "Andreas and Klein (2015)"
         if partner is None and ("-" in s or "‐" in s or "–" in s) and _compound_modifier(s.rsplit(None, 1)[-1]):

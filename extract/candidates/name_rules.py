@@ -262,6 +262,8 @@ FINDER_RULES: tuple[Rule, ...] = (
     Rule("compound-modifier", None, "'X-based', 'X-like': a modifier", "An LLM-based grader scores answers.", "LLM-based"),
     Rule("mid-word", None, "a span starting or ending inside a word is no name",
          "We test on datasets such as KITTI, Waymo, and nuScenes, then on others.", "nuScenes"),
+    Rule("in-url", None, "no name is part of a web address",
+         "Code and data are at github.com/acme/FooBench for all.", "FooBench"),
     Rule("version-suffix", None, "a version belongs to the name", "We compare against DeepPlan v2 on mazes.", "DeepPlan v2"),
     Rule("plus-suffix", None, "'+'/'++' belongs to the name", "We extend GCD+ to graphs.", "GCD+"),
     Rule("dataset-version", None, "a dataset takes a word or number", "Results on ImageNet Sketch drop.", "ImageNet Sketch"),

@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-__all__ = ["SpanIndex", "blank_notices", "excluded_spans", "math_spans", "notice_spans"]
+__all__ = ["SpanIndex", "blank_notices", "excluded_spans", "math_spans", "notice_spans", "url_spans"]
 
 # Inline math: $...$ (not $$), \( ... \).  Bounded length, no blank line inside.  (Each
 # alternative opens with its literal, the look-behinds after it: re scans for "$" and "\" fast.)
 _MATH = re.compile(r"\$(?<![\\$]\$)(?!\$)([^$\n]{1,300}?)(?<!\\)\$|\\\((.{1,300}?)\\\)")
 # (``\bwww\.`` written ``w(?<=\bw)ww\.``: every alternative opens with a literal, scanned for fast)
 _URL = re.compile(r"https?://[^\s)\]>]+|\]\([^)\s]*\)|w(?<=\bw)ww\.[^\s)]+")
+# A bare web address with a path ("github.com/org/repo", "name.github.io/page"), found by the end
+# of its domain and widened to its whole token (url_spans)
+_BARE_URL = re.compile(r"\.(?:com|org|io|net|edu|ai)/[^\s)\]>]*")
 # Citation-like brackets: [12], [3, 4], [12-15], \cite{...}, a bracket holding a year
 _CITE = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]|\\cite[tp]?\{[^}]*\}"
                    r"|\[[^\[\]\n]{0,80}?\b(?:19|20)\d\d[a-z]?\b[^\[\]\n]{0,80}\]")   # [Smith, 2021], [JMLR 19 (2018)]
@@ -43,9 +46,22 @@ def math_spans(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _MATH.finditer(text)]
 
 
+def url_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every web address, with or without its scheme, and markdown link target."""
+    out = [m.span() for m in _URL.finditer(text)]
+    for m in _BARE_URL.finditer(text) if "/" in text else ():
+        if any(a <= m.start() < b for a, b in out):
+            continue
+        s = m.start()
+        while s > 0 and not text[s - 1].isspace() and text[s - 1] not in "([<\"'“":
+            s -= 1
+        out.append((s, m.end()))
+    return sorted(out)
+
+
 def excluded_spans(text: str) -> list[tuple[int, int]]:
     """URLs, markdown link targets and citation brackets: digits there are never quantities."""
-    return sorted([m.span() for m in _URL.finditer(text)] + [m.span() for m in _CITE.finditer(text)])
+    return sorted(url_spans(text) + [m.span() for m in _CITE.finditer(text)])
 
 
 class SpanIndex:

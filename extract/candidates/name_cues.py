@@ -206,6 +206,12 @@ DATASET_AFTER = re.compile(
 MODEL_AFTER = re.compile(
     r"^(?:\s*(?:,|and|or|&)\s*[A-Z][\w\-.]*)*,?\s*(?:(?!(?:to|and|or)\s)[\w\-]+\s+){0,2}?"
     r"(?:" + MODEL_NOUNS + r")\b")
+# "language models such as BERT and HateBERT", "architectures, e.g., ResNet, PolyNet and RevNet":
+# a name listed as an example of a model noun (not after "including", which may reach back past
+# the noun: "reward models and one-step generators, including HPSv3 and GenEval as benchmarks")
+MODEL_LIST_BEFORE = EndCue(r"\b(?:" + MODEL_NOUNS + r"|synthesizers?)\s*,?\s*\(?(?:such\s+as|like|e\.g\.,?)\s+"
+                           r"(?:[\w\-.&+]+(?:\s+[\w\-.&+]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
+                           ends=("as", "like", "e.g.", "e.g.,") + _LIST_ENDS, needs=(("such as", "like", "e.g."),))
 ON_BEFORE = EndCue(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends )(?<!depend )"
                    r"(?<!conditioned )(?<!built )(?<!focuses )(?<!impact )(?<!effect )"
                    r"\b(?:on|across)\s+(?:the\s+)?(?:challenging\s+|standard\s+|popular\s+)?"
@@ -215,7 +221,7 @@ ON_BEFORE = EndCue(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends )(?
 # a number or a result noun right before "on" reports on a dataset
 RESULT_ON_BEFORE = EndCue(
     r"(?:\d(?:\s*(?:%|\\%|points?|pp|x|×))?|\b(?:experiments?|results?|evaluations?|performance|accuracy|"
-    r"gains?|improvements?|sota|state-of-the-art))\s+(?:(?!on\b)[\w\-]+\s+){0,2}?(?:on|across)\s+(?:the\s+)?"
+    r"gains?|improvements?|sota|state-of-the-art))\s+(?:(?!on\b)[\w\-]+\s+){0,2}?(?<!based )(?<!built )(?:on|across)\s+(?:the\s+)?"
     r"(?:[\w\-.&+]+(?:\s+[\w\-.&+]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
     ends=("on", "across") + _LIST_ENDS)
 # "the Needle-in-a-Haystack and BABILong task", "the D4RL and AntMaze tasks": a name before "task(s)"

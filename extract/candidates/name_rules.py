@@ -220,6 +220,8 @@ OCCURRENCE_RULES: tuple[Rule, ...] = (
     Rule("model-cue", lambda o: cue.MODEL_AFTER.match(o.after(60)) and not cue.OUR_BEFORE.search(o.before)
          and not cue.PROPOSED_BEFORE.search(o.before),
          ("cue", 0, {"model-cue"}), "We fine-tune FooBERT models on the task.", "FooBERT"),
+    Rule("model-list", lambda o: cue.MODEL_LIST_BEFORE.search(o.before),
+         ("cue", 0, {"model-cue"}), "Language models such as BERT and FooBERT are strong.", "FooBERT"),
     Rule("self-dataset", lambda o: cue.SELF_DATASET_BEFORE.search(o.before_within(80))
          or cue.INTRO_DATASET_BEFORE.search(o.before),
          ("introduced-dataset", 0.85, {"introduced", "dataset-cue"}),

@@ -111,3 +111,19 @@ def test_merging_is_idempotent(papers):
             d = shown[idx.group(n, f"p{i}")]
             assert shown2[again.group(d, f"p{i}")] == d
     assert len(shown2) == len(shown)
+
+
+def test_each_item_of_an_introduced_colon_list_is_introduced():
+    """"We propose two X: A (..) and B (..)": both items are the paper's; a counted task, problem
+    or question is no method, and an item's first words are not its name."""
+    from extract.backends.rules import decide
+    rec = decide("We introduce two simple modifications: Word Replacement considering Length (WR-L) and "
+                 "Compositional Word Replacement (CWR). We propose two algorithms: SHVar for known variances "
+                 "and SHAdaVar for unknown ones. We design four objectives: Masked Region Modeling (MRM) and "
+                 "Image-Text Matching (ITM). Gains on Image-Text Retrieval are large.")
+    for name in ("WR-L", "CWR", "Compositional Word Replacement", "SHVar", "SHAdaVar", "MRM", "ITM"):
+        assert name in rec["method_names"], (name, rec["method_names"])
+    assert "Image-Text" not in rec["method_names"]
+    rec = decide("We propose two benchmark tasks using ConeQuest: (i) Spatial Generalization and (ii) Cone-size "
+                 "Generalization. Models reach 52.5% IoU.")
+    assert "Spatial Generalization" not in rec["method_names"]

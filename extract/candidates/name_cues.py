@@ -163,6 +163,15 @@ OBJECT_APPOSITIVE_BEFORE = EndCue(
 # among them ("a reinforcement learning (RL) based model combination (RLMC)")
 INTRO_DEFINED_BEFORE = EndCue(we() + INTRO_VERB + r"\w*\s+(?:a|an)\s+(?:(?!" + NAMING + r")(?:" + _MODIFIER + r"|\([^()\s]{1,12}\))\s+){1,8}?\(\s*$",
                               ends=("(",), needs=(NAMING_STEMS,))
+# "we introduce two methods: Definition Neural Network (DefiNNet) and Define BERT (DefBERT)", "we propose
+# two algorithms: SHVar for known variances and SHAdaVar for unknown ones": each item of a list the
+# colon opens after a counted object starts a name the paper introduces (not a task, a problem, a
+# question or a finding: "two benchmark tasks using ConeQuest: (i) Spatial Generalization")
+_COUNTS = ("two", "three", "four", "five", "several", "following")
+INTRO_COLON_LIST_BEFORE = EndCue(we() + INTRO_VERB + r"\w*\s+(?:the\s+)?(?:" + "|".join(_COUNTS) + r")\s+"
+                                 r"(?!(?:[\w\-]+\s+){0,4}(?:tasks?|problems?|questions?|settings?|scenarios?|results|findings)\b)[^.:;]{0,100}:"
+                                 r"(?:[^.;:]*?(?:,|\band\b))?\s*(?:\(?(?:\d|[a-e]|i{1,3}|iv)\)\s*)?$",
+                                 ends=(":", ",", "and", ")"), needs=(NAMING_STEMS, _COUNTS))
 # what closes such an appositive: not a list's next item ("datasets, UBFC-rPPG, PURE and")
 APPOSITIVE_CLOSES = re.compile(r"^['\"”’]?\s*(?:[.;(]|—|:|$|,(?!\s*[A-Z][\w\-]*\s*(?:,|and\b|or\b))|\s+(?:which|that)\b)")
 # "an Illumination Preserving Module (IPM) is proposed to", "the viewport proposal network (VP-net) is

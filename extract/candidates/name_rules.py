@@ -172,6 +172,10 @@ INTRO_RULES: tuple[Rule, ...] = (
          "We propose an end-to-end model for this task, FSS-Net, that reads signs.", "FSS-Net"),
     Rule("introduced-defined", lambda o: o.strength < 0.75 and cue.INTRO_DEFINED_BEFORE.search(o.before),
          ("max", 0.75, {"we-propose"}), "We introduce a concentric bellows linear actuator (CBLA) for MRI.", "CBLA"),
+    Rule("introduced-colon-list", lambda o: o.strength < 0.75 and cue.INTRO_COLON_LIST_BEFORE.search(o.before)
+         and not re.match(r"\s+[A-Z0-9]", o.after(3)),      # the item's whole name: not "Image-Text" of "Image-Text Matching"
+         ("max", 0.75, {"we-propose"}), "We propose two planners: FastPlan for small maps and DeepPlan for large ones.",
+         "DeepPlan"),
     Rule("passive-intro", lambda o: o.strength < 0.75 and _passive_intro(o, True), ("max", 0.75, {"we-propose"}),
          "To weigh regions, a Quality-Aware Network (QAN) is developed.", "Quality-Aware Network"),
     Rule("passive-intro-clause", lambda o: o.strength < 0.75 and _passive_intro(o, False),

@@ -127,3 +127,13 @@ def test_each_item_of_an_introduced_colon_list_is_introduced():
     rec = decide("We propose two benchmark tasks using ConeQuest: (i) Spatial Generalization and (ii) Cone-size "
                  "Generalization. Models reach 52.5% IoU.")
     assert "Spatial Generalization" not in rec["method_names"]
+
+
+def test_a_novel_capitalized_name_with_its_acronym_is_introduced():
+    """"within a novel Multi-Agent Tensor Fusion (MATF) network": new, whatever verb is far
+    before; a generic acronym's long form ("a novel Graph Neural Network (GNN)") is no name the paper makes."""
+    from extract.backends.rules import decide
+    rec = decide("Our approach models the interactions jointly within a novel Multi-Agent Tensor Fusion (MATF) "
+                 "network. Its planner relies on a novel Graph Neural Network (GNN) layer.")
+    assert {"Multi-Agent Tensor Fusion", "MATF"} <= set(rec["method_names"]), rec["method_names"]
+    assert not {"GNN", "Graph Neural Network"} & set(rec["method_names"])

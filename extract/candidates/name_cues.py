@@ -163,6 +163,11 @@ OBJECT_APPOSITIVE_BEFORE = EndCue(
 # among them ("a reinforcement learning (RL) based model combination (RLMC)")
 INTRO_DEFINED_BEFORE = EndCue(we() + INTRO_VERB + r"\w*\s+(?:a|an)\s+(?:(?!" + NAMING + r")(?:" + _MODIFIER + r"|\([^()\s]{1,12}\))\s+){1,8}?\(\s*$",
                               ends=("(",), needs=(NAMING_STEMS,))
+# "within a novel Multi-Agent Tensor Fusion (MATF) network", "by incorporating a novel Semantic Regularized
+# Loss (SR-Loss)": a new Capitalized name, whatever verb introduces the phrase (NOVEL_DEFINED_AFTER: its
+# acronym follows; a lower-case phrase is as often a known technique: "a novel image-based visual servoing (IBVS)")
+NOVEL_BEFORE = EndCue(r"\b(?:a|an)\s+(?:novel|new)\s+$", ends=("novel", "new"), needs=(("novel", "new"),))
+NOVEL_DEFINED_AFTER = re.compile(r"\s*\([A-Za-z][\w\-]*[A-Z][\w\-]*\)")
 # "we introduce two methods: Definition Neural Network (DefiNNet) and Define BERT (DefBERT)", "we propose
 # two algorithms: SHVar for known variances and SHAdaVar for unknown ones": each item of a list the
 # colon opens after a counted object starts a name the paper introduces (not a task, a problem, a

@@ -172,6 +172,9 @@ INTRO_RULES: tuple[Rule, ...] = (
          "We propose an end-to-end model for this task, FSS-Net, that reads signs.", "FSS-Net"),
     Rule("introduced-defined", lambda o: o.strength < 0.75 and cue.INTRO_DEFINED_BEFORE.search(o.before),
          ("max", 0.75, {"we-propose"}), "We introduce a concentric bellows linear actuator (CBLA) for MRI.", "CBLA"),
+    Rule("novel-defined", lambda o: o.strength < 0.75 and o.word[0].isupper() and cue.NOVEL_BEFORE.search(o.before)
+         and cue.NOVEL_DEFINED_AFTER.match(o.after(40)), ("max", 0.75, {"we-propose"}),
+         "The gains come from a novel Tensor Fusion Block (TFB) inside the model.", "Tensor Fusion Block"),
     Rule("introduced-colon-list", lambda o: o.strength < 0.75 and cue.INTRO_COLON_LIST_BEFORE.search(o.before)
          and not re.match(r"\s+[A-Z0-9]", o.after(3)),      # the item's whole name: not "Image-Text" of "Image-Text Matching"
          ("max", 0.75, {"we-propose"}), "We propose two planners: FastPlan for small maps and DeepPlan for large ones.",
@@ -317,7 +320,7 @@ SCORING_RULES: tuple[Rule, ...] = (
     Rule("corroborated-dataset", None, "form + context, or two contexts: 0.8",
          "Pretrained on TriviaQA, RankFuse also wins on TriviaQA.", "TriviaQA"),
     Rule("co-introduced", None, "ACR 'with a ...' near an introduced name: 0.6",
-         "We propose TideNet, built with a new Wave Mixing Unit (WMU).", "WMU"),
+         "We propose TideNet, built with a Wave Mixing Unit (WMU).", "WMU"),
     Rule("composed-of", None, "ACR defined among the parts of an introduced name: 0.6",
          "We propose TideNet. TideNet consists of a wave mixing unit (WMU) and a head.", "WMU"),
     Rule("introduced-acronym-subject", None, "an acronym its sentence introduces, a later subject: 0.75",

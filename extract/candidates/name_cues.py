@@ -174,9 +174,9 @@ NOVEL_DEFINED_AFTER = re.compile(r"\s*\([A-Za-z][\w\-]*[A-Z][\w\-]*\)")
 # question or a finding: "two benchmark tasks using ConeQuest: (i) Spatial Generalization")
 _COUNTS = ("two", "three", "four", "five", "several", "following")
 INTRO_COLON_LIST_BEFORE = EndCue(we() + INTRO_VERB + r"\w*\s+(?:the\s+)?(?:" + "|".join(_COUNTS) + r")\s+"
-                                 r"(?!(?:[\w\-]+\s+){0,4}(?:tasks?|problems?|questions?|settings?|scenarios?|results|findings)\b)[^.:;]{0,100}:"
-                                 r"(?:[^.;:]*?(?:,|\band\b))?\s*(?:\(?(?:\d|[a-e]|i{1,3}|iv)\)\s*)?$",
-                                 ends=(":", ",", "and", ")"), needs=(NAMING_STEMS, _COUNTS))
+                                 r"(?!(?:[\w\-]+\s+){0,4}(?:tasks?|problems?|questions?|settings?|scenarios?|results|findings)\b)[^.:;]{0,100}"
+                                 r"(?::|,\s+namely)(?:[^.;:]*?(?:,|\band\b))?\s*(?:\(?(?:\d|[a-e]|i{1,3}|iv)\)\s*)?(?:(?:the|a|an)\s+)?$",
+                                 ends=(":", ",", "and", ")", "namely", "the", "a", "an"), needs=(NAMING_STEMS, _COUNTS))
 # what closes such an appositive: not a list's next item ("datasets, UBFC-rPPG, PURE and")
 APPOSITIVE_CLOSES = re.compile(r"^['\"”’]?\s*(?:[.;(]|—|:|$|,(?!\s*[A-Z][\w\-]*\s*(?:,|and\b|or\b))|\s+(?:which|that)\b)")
 # "an Illumination Preserving Module (IPM) is proposed to", "the viewport proposal network (VP-net) is

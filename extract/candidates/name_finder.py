@@ -232,6 +232,8 @@ class _Finder:
         m = _INTRO_THEN_PHRASE.search(t, max(ss, d.start - 240), d.start - 1)
         if not m or len(m.group("phrase").split()) < 2:
             return
+        if "".join(filter(str.isupper, m.group("phrase").split()[-1])) == d.short.rstrip("s"):
+            return                  # "a time-travelling visual solution DeepVisualInsight (DVI)": its one word spells it
         fire("introduced-long-form")
         self.add(m.start("phrase"), m.end("phrase"), {"long-form", "we-propose"}, method=0.85, shape="long",
                  partner=short)

@@ -239,3 +239,23 @@ def test_a_dataset_after_a_comma_belongs_to_the_next_clause_when_this_one_names_
             "the BLEU-4 on TibetanQA reaches 25.58.")
     assert [(n["text"], n["dataset"]) for n in decide(text)["numbers"]] == \
         [("17.52", "SQuAD"), ("19.31", "HotpotQA"), ("25.58", "TibetanQA")]
+
+
+@pytest.mark.parametrize("text,metric", [
+    ("On the detection task, the approach reduces the error of the baseline models from 6.8% to 1.5%.", "error"),
+    ("On Cityscapes we improve mask-AP from 23.7 to 33.9 with only 10% of the labels.", "mask-AP"),
+    ("Our method reduces the search time from 36 hours to 9 hours on CIFAR-10.", "search time"),
+])
+def test_both_ends_of_from_to_measure_the_changed_noun_phrase(text, metric):
+    got = claims_of(text)
+    values = [k for k in got if k[0].isdigit() and k not in ("10%",)]
+    assert len(values) == 2 and all(got[v][0] == metric for v in values), got
+
+
+@pytest.mark.parametrize("text", [
+    "Our anchors help, e.g. boosting Mask RCNN from 40.3% to 42.3% on COCO.",
+    "Gains are consistent, with relative improvements ranging from 2% to 11% on all sets.",
+])
+def test_a_system_or_a_participle_is_no_measure(text):
+    got = claims_of(text)
+    assert all(m not in ("Mask RCNN", "ranging") for m, _, _ in got.values()), got

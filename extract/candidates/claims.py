@@ -63,12 +63,14 @@ class Claim:
 
 def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
     """"an IoU gain of 1.6% on A and 1.5% on B": a number joined by "and" to the previous one
-    in its clause, with no measure of its own, measures what that one does."""
+    in its clause, or the end of its "from 6.8% to 1.5%", with no measure of its own, measures
+    what that one does."""
     if n.i == 0:                    # (the first number: no claim before it)
         return None
     prev, last = doc.nums[n.i - 1], claims[-1]
     gap = doc.text[prev.end:n.start]
-    if prev.sent != n.sent or last.metric is None or not re.search(r"\band\b|,", gap) or \
+    to = re.fullmatch(r"\s*to\s+(?:about\s+|over\s+|only\s+)?\$?", gap) and re.search(r"\bfrom\s+\$?$", doc.text[:prev.start])
+    if prev.sent != n.sent or last.metric is None or not (to or re.search(r"\band\b|,", gap)) or \
             re.search(r"[;:]", gap) or len(gap) > 80 or doc.between(doc.metrics, prev.end, n.start) \
             or last.metric.start >= prev.end:       # ("2.68 MOS for TTS, and 11.7% PER": its own after it)
         return None

@@ -77,7 +77,8 @@ def _widen(text: str, start: int, head: str = "") -> int:
             start -= len(m.group(0))            # "false positive rate"
     for _ in range(2):
         m = _WORD_BEFORE.search(text[max(0, start - 40):start])
-        if not m or m[1].lower() not in _MODIFIERS and not (m[1].isupper() and 2 <= len(m[1]) <= 6):
+        if not m or m[1].lower() not in _MODIFIERS and not (m[1].isupper() and 2 <= len(m[1]) <= 6) \
+                and not HEADS.fullmatch(m[1]):          # ("mAP scores": a measure's own word)
             break
         start -= len(m.group(0))
     return start

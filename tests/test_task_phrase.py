@@ -49,6 +49,9 @@ def test_cut_stops_at_clause_boundaries_and_trailing_function_words():
 def test_cut_of_a_long_phrase_drops_an_unfinished_prepositional_phrase():
     out = cut("memory footprint of the key-value cache in long-context inference in large language models today")
     assert out == "memory footprint of the key-value cache in long-context inference"
+    # the participle that opens the dropped phrase goes with it ("based on ...")
+    out = cut("estimating human comfort levels in autonomous vehicles based on vehicular behaviors and signals")
+    assert out == "estimating human comfort levels in autonomous vehicles"
 
 
 def test_polish_drops_determiners_and_lowercases_only_common_first_words():

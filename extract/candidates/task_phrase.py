@@ -137,6 +137,8 @@ def cut(phrase: str) -> str | None:
         words = words[:MAX_WORDS]
         if preps := [i for i, w in enumerate(words) if w.lower() in PREP and i >= MIN_WORDS]:
             words = words[:preps[-1]]
+            if words[-1].lower().endswith("ed") and len(words) > MIN_WORDS:
+                words.pop()         # "... in autonomous vehicles based on ...": the participle is the phrase's
     while words and (words[-1].lower().strip(",.") in TRAIL or _ADVERB.fullmatch(words[-1])):
         words.pop()
     out = " ".join(words).strip(" ,.;:-–—'\"`*")

@@ -63,6 +63,8 @@ _WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt
 _CAPITALIZED_RUN = re.compile(r"(?:[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
                               r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
 _PLUS = re.compile(r"\+{1,2}(?![\w+])")
+_DIGIT_LED = re.compile(r"(?<![\w\-.$\\])\d+[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*")
+_UNIT_LED = re.compile(r"\d+(?:D|DoF|DOF|K|M|B|G|T|GB|MB|TB|GHz|MHz|FPS|HD|USD)(?:[-‐–].*)?")
 _VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
 _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
 _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|specific|driven|guided|compatible|"
@@ -198,6 +200,15 @@ class _Finder:
                 if ext and ext.group(0).strip().lower() not in ("and", "or", "the", "we", "in", "on"):
                     fire("dataset-version")
                     self.add(s, e + len(ext.group(0)), {shape, "versioned"}, shape=shape)
+
+    def digit_led_names(self) -> None:
+        """Names led by digits ("3DPW", "3DMatch", "2WikiMultiHopQA", "1DSfM"): two capitals
+        among three letters or more, not a size or a unit ("3D", "6DoF", "1B", "4K", "2GHz")."""
+        for m in _DIGIT_LED.finditer(self.text) if any(ch.isdigit() for ch in self.text) else ():
+            letters = [ch for ch in m[0] if ch.isalpha()]
+            if len(letters) >= 3 and upper_count(m[0]) >= 2 and not _UNIT_LED.fullmatch(m[0]):
+                fire("digit-led-name")
+                self.add(*m.span(), {"alnum"}, shape="alnum")
 
     def symbol_names(self) -> None:
         """Names led by a symbol or a Greek letter ("∞-bench", "τ-bench", "$\\tau$-bench",
@@ -354,7 +365,7 @@ def find_names(text: str, title: str | None = None) -> list[NameCandidate]:
     if not isinstance(text, str) or not text:
         return []
     f = _Finder(text)
-    for find in (f.tokens, f.symbol_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
+    for find in (f.tokens, f.symbol_names, f.digit_led_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
                  f.capitalized_runs):
         find()
     for find in (dated, spelled_acronyms, parenthesized_short_forms):     # (the forms of the names found)

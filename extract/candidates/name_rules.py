@@ -266,6 +266,7 @@ FINDER_RULES: tuple[Rule, ...] = (
     Rule("title-long-form", None, "the title is an acronym's long form", "We propose Rotational Unit of Memory (RUM).",
          "Rotational Unit of Memory", "Rotational Unit of Memory"),
     Rule("plus-plus-coinage", None, "a capitalized word + '++'", "We propose Tabformer++ for tables.", "Tabformer++"),
+    Rule("digit-led-name", None, "led by digits, two capitals", "Errors on the 3DPW dataset drop.", "3DPW"),
     Rule("symbol-led-name", None, "led by a symbol or Greek letter", "Agents are scored on the τ-bench suite.", "τ-bench"),
     Rule("known-dataset-word", None, "a capitalized famous dataset", "We pretrain on Wikipedia first.", "Wikipedia"),
     Rule("compound-modifier", None, "'X-based', 'X-like': a modifier", "An LLM-based grader scores answers.", "LLM-based"),

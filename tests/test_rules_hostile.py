@@ -61,6 +61,7 @@ GROWING = {
     + ", ".join(["1.5%"] * (n // 12)) + ". " + NORMAL,
     # thousands of distinct names (name scoring was one pass over the text per name)
     "thousands of distinct names": lambda n: NORMAL + "We compare with " + ", ".join(f"Net{i}" for i in range(n // 8)) + ".",
+    "bare web addresses": lambda n: NORMAL + "see a.com/Net) " + "a.com/x)" * (n // 8) + ". " + NORMAL,
     "many introduced names": lambda n: NORMAL + " ".join(f"We propose Big{i}Net (BN{i}), a model." for i in range(n // 36)),
 }
 

@@ -49,13 +49,15 @@ def math_spans(text: str) -> list[tuple[int, int]]:
 def url_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every web address, with or without its scheme, and markdown link target."""
     out = [m.span() for m in _URL.finditer(text)]
-    for m in _BARE_URL.finditer(text) if "/" in text else ():
-        if any(a <= m.start() < b for a, b in out):
-            continue
-        s = m.start()
-        while s > 0 and not text[s - 1].isspace() and text[s - 1] not in "([<\"'“":
-            s -= 1
-        out.append((s, m.end()))
+    if "/" in text:
+        inside = SpanIndex(out).find
+        for m in _BARE_URL.finditer(text):
+            if inside(m.start()):
+                continue
+            s = m.start()               # (back to the token's start, never past a match's end: linear)
+            while s > 0 and not text[s - 1].isspace() and text[s - 1] not in "([<\"'“)]>":
+                s -= 1
+            out.append((s, m.end()))
     return sorted(out)
 
 

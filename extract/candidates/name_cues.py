@@ -166,7 +166,7 @@ INTRO_DEFINED_BEFORE = EndCue(we() + INTRO_VERB + r"\w*\s+(?:a|an)\s+(?:(?!" + N
 # "within a novel Multi-Agent Tensor Fusion (MATF) network", "by incorporating a novel Semantic Regularized
 # Loss (SR-Loss)": a new Capitalized name, whatever verb introduces the phrase (NOVEL_DEFINED_AFTER: its
 # acronym follows; a lower-case phrase is as often a known technique: "a novel image-based visual servoing (IBVS)")
-NOVEL_BEFORE = EndCue(r"\b(?:a|an)\s+(?:novel|new)\s+$", ends=("novel", "new"), needs=(("novel", "new"),))
+NOVEL_BEFORE = EndCue(r"\ba\s+(?:novel|new)\s+$", ends=("novel", "new"), needs=(("novel", "new"),))
 NOVEL_DEFINED_AFTER = re.compile(r"\s*\([A-Za-z][\w\-]*[A-Z][\w\-]*\)")
 # "we introduce two methods: Definition Neural Network (DefiNNet) and Define BERT (DefBERT)", "we propose
 # two algorithms: SHVar for known variances and SHAdaVar for unknown ones": each item of a list the
@@ -223,7 +223,7 @@ MODEL_AFTER = re.compile(
 # "language models such as BERT and HateBERT", "architectures, e.g., ResNet, PolyNet and RevNet":
 # a name listed as an example of a model noun (not after "including", which may reach back past
 # the noun: "reward models and one-step generators, including HPSv3 and GenEval as benchmarks")
-MODEL_LIST_BEFORE = EndCue(r"\b(?:" + MODEL_NOUNS + r"|synthesizers?)\s*,?\s*\(?(?:such\s+as|like|e\.g\.,?)\s+"
+MODEL_LIST_BEFORE = EndCue(r"\b(?:" + MODEL_NOUNS + r")\s*,?\s*\(?(?:such\s+as|like|e\.g\.,?)\s+"
                            r"(?:[\w\-.&+]+(?:\s+[\w\-.&+]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
                            ends=("as", "like", "e.g.", "e.g.,") + _LIST_ENDS, needs=(("such as", "like", "e.g."),))
 ON_BEFORE = EndCue(r"(?<!based )(?<!relies )(?<!rely )(?<!focus )(?<!depends )(?<!depend )"

@@ -63,7 +63,8 @@ _WRAP_CUES = {"bold": "bold", "ubold": "bold", "bf": "bold", "code": "code", "tt
 _CAPITALIZED_RUN = re.compile(r"(?:[A-Z](?<![\w\-][A-Z])[\w\-‐–]*[A-Za-z0-9])(?:\s+(?:(?:of|for|from)\s+)?"
                               r"[A-Z][\w\-‐–]*[A-Za-z0-9]){1,6}")
 _PLUS = re.compile(r"\+{1,2}(?![\w+])")
-_DIGIT_LED = re.compile(r"(?<![\w\-.$\\])\d+[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*")
+# (the look-behind after the first digit: re scans for a digit fast)
+_DIGIT_LED = re.compile(r"\d(?<![\w\-.$\\]\d)\d*[A-Z][A-Za-z0-9]*(?:[-‐–][A-Za-z0-9]+)*")
 _UNIT_LED = re.compile(r"\d+(?:D|DoF|DOF|K|M|B|G|T|GB|MB|TB|GHz|MHz|FPS|HD|USD)(?:[-‐–].*)?")
 _VERSION = re.compile(r"\s(v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?)(?![\w%.]|\s*(?:%|million|billion|x\b|×))")
 _DATASET_VERSION = re.compile(r" (?:[A-Z][a-z]+|v?\d+(?:\.\d+)*)(?![\w\-])")
@@ -204,7 +205,7 @@ class _Finder:
     def digit_led_names(self) -> None:
         """Names led by digits ("3DPW", "3DMatch", "2WikiMultiHopQA", "1DSfM"): two capitals
         among three letters or more, not a size or a unit ("3D", "6DoF", "1B", "4K", "2GHz")."""
-        for m in _DIGIT_LED.finditer(self.text) if any(ch.isdigit() for ch in self.text) else ():
+        for m in _DIGIT_LED.finditer(self.text):
             letters = [ch for ch in m[0] if ch.isalpha()]
             if len(letters) >= 3 and upper_count(m[0]) >= 2 and not _UNIT_LED.fullmatch(m[0]):
                 fire("digit-led-name")

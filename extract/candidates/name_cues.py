@@ -174,10 +174,12 @@ NOVEL_DEFINED_AFTER = re.compile(r"\s*\([A-Za-z][\w\-]*[A-Z][\w\-]*\)")
 # colon opens after a counted object starts a name the paper introduces (not a task, a problem, a
 # question or a finding: "two benchmark tasks using ConeQuest: (i) Spatial Generalization")
 _COUNTS = ("two", "three", "four", "five", "several", "following")
-INTRO_COLON_LIST_BEFORE = EndCue(we() + INTRO_VERB + r"\w*\s+(?:the\s+)?(?:" + "|".join(_COUNTS) + r")\s+"
-                                 r"(?!(?:[\w\-]+\s+){0,4}(?:tasks?|problems?|questions?|settings?|scenarios?|results|findings)\b)[^.:;]{0,100}"
-                                 r"(?::|,\s+namely)(?:[^.;:]*?(?:,|\band\b))?\s*(?:\(?(?:\d|[a-e]|i{1,3}|iv)\)\s*)?(?:(?:the|a|an)\s+)?$",
-                                 ends=(":", ",", "and", ")", "namely", "the", "a", "an"), needs=(NAMING_STEMS, _COUNTS))
+_NOT_NAMES = r"(?!(?:[\w\-]+\s+){0,4}(?:tasks?|problems?|questions?|settings?|scenarios?|results|findings)\b)"
+INTRO_COLON_LIST_BEFORE = EndCue(
+    we() + INTRO_VERB + r"\w*\s+(?:the\s+)?(?:" + "|".join(_COUNTS) + r")\s+" + _NOT_NAMES + r"[^.:;]{0,100}"
+    r"(?::|,\s+namely)(?:[^.;:]*?(?:,|\band\b))?\s*"              # the colon, then the items before this one
+    r"(?:\(?(?:\d|[a-e]|i{1,3}|iv)\)\s*)?(?:(?:the|a|an)\s+)?$",     # an enumerator, an article
+    ends=(":", ",", "and", ")", "namely", "the", "a", "an"), needs=(NAMING_STEMS, _COUNTS))
 # what closes such an appositive: not a list's next item ("datasets, UBFC-rPPG, PURE and")
 APPOSITIVE_CLOSES = re.compile(r"^['\"”’]?\s*(?:[.;(]|—|:|$|,(?!\s*[A-Z][\w\-]*\s*(?:,|and\b|or\b))|\s+(?:which|that)\b)")
 # "an Illumination Preserving Module (IPM) is proposed to", "the viewport proposal network (VP-net) is

@@ -134,8 +134,9 @@ class _Finder:
         s = t[start:end]
         if end - start < 2 or end - start > 90 or not any(ch.isalpha() for ch in s):
             return None
-        if start and t[start - 1].isalnum() and t[start].isalnum() or end < len(t) and t[end].isalnum() and t[end - 1].isalnum():
-            fire("mid-word")
+        if start and t[start - 1].isalnum() and t[start].isalnum() \
+                or end < len(t) and t[end].isalnum() and t[end - 1].isalnum():
+            fire("mid-word")            # "Scenes" of nuScenes, "Matterport 3" of "Matterport 3D"
             return None
         if "/" in t and (self.urls.find(start) or self.urls.find(end - 1)):
             fire("in-url")

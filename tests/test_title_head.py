@@ -101,6 +101,10 @@ def test_the_title_states_the_task():
         assert title_phrase(clause) is None, clause
     assert title_phrase("Knowledge Compilation Meets Logical Separability") == \
         "knowledge compilation and logical separability"
+    # a hyphenated first word is whole: "end-to-end", "two-stage" are no deictic "end", "two"
+    assert title_phrase("End-to-End Object Detection with Transformers") == "end-to-end object detection with transformers"
+    assert title_phrase("Two-Stage Kernel Bayesian Optimization in High Dimensions") == \
+        "two-stage kernel bayesian optimization in high dimensions"
     text = "We sketch gradients. The variance drops."
     assert decide(text, title="SEGA: Variance Reduction via Gradient Sketching")["task"] == \
         "variance reduction via gradient sketching"

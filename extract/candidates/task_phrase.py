@@ -203,7 +203,7 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
     words lower-cased unless ``text`` writes them capitalised inside a sentence (a name), cut at
     a clause boundary past :data:`MAX_WORDS`, a finding made a noun phrase (:data:`_TITLE_FINDING`),
     a question the answer after it; None for a question alone, another clause or no noun phrase
-    of 3-12 words.  With it the task's token F1 on dev2, dev4 and dev5 is 0.61, 0.61 and 0.62,
+    of 3-12 words.  With it the task's token F1 on dev2, dev4 and dev5 is 0.61, 0.60 and 0.62,
     against 0.29, 0.28 and 0.35 for the phrase cut from the abstract (README, Benchmarks)."""
     rest = " ".join((title or "").split()).rstrip("*. ")        # (a footnote mark)
     if m := _QUESTION_HEAD.match(rest):

@@ -101,6 +101,10 @@ def test_the_title_states_the_task():
         assert title_phrase(clause) is None, clause
     assert title_phrase("Knowledge Compilation Meets Logical Separability") == \
         "knowledge compilation and logical separability"
+    # a title's task may open with a word a phrase of the abstract may not ("Question Answering ...")
+    assert title_phrase("QAConv: Question Answering on Informative Conversations") == \
+        "question answering on informative conversations"
+    assert title_phrase("Finding Gray Pixels in Color Images") == "finding gray pixels in color images"
     # a hyphenated first word is whole: "end-to-end", "two-stage" are no deictic "end", "two"
     assert title_phrase("End-to-End Object Detection with Transformers") == "end-to-end object detection with transformers"
     assert title_phrase("Two-Stage Kernel Bayesian Optimization in High Dimensions") == \

@@ -63,6 +63,9 @@ _DEICTIC = set("this these that those such it its our their his her we they them
 _GENERIC = re.compile(r"^(?:(?:the|a|an)\s+)?(?:\w+\s+)?(?:problem|challenge|question|issue|task|gap|"
                       r"setting|phenomenon|limitation|direction|aspects?|area|field|domain|"
                       r"problems|tasks|settings|methods|approaches|models|performance|results)$", re.I)
+# Deictic words that open a title's task as its own words ("Question Answering on ...", "Finding the
+# Dominant Winning Ticket ...", "Second Order Methods ...", "Paper Picking Using ..."; 26 corpus titles)
+_TITLE_OPENERS = {"question", "finding", "second", "paper"}
 _ADVERB = re.compile(r"[a-z]+ly")
 _THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
 _CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -232,7 +235,8 @@ def ok(phrase: str | None, titled: bool = False) -> bool:
     ("Provably Efficient Maximum Entropy Exploration", "Weakly Supervised Semantic Segmentation";
     cut from an abstract, "widely used in practice" is a fragment)."""
     head = core(phrase or "")
-    return bool(head) and not (_FIRST_WORD.match(head).group(0).lower() in _DEICTIC or _GENERIC.match(head)
+    first = _FIRST_WORD.match(head).group(0).lower() if head else ""
+    return bool(head) and not (first in _DEICTIC and not (titled and first in _TITLE_OPENERS) or _GENERIC.match(head)
                                or _NUMBER_FIRST.match(head) or _NO_LETTER.fullmatch(head) or PRONOUN.search(head)
                                or _BAD_START.match(head) and not (titled and _ADVERB_ADJECTIVE.match(head))
                                or FINITE.search(head))

@@ -58,9 +58,9 @@ def trace() -> Iterator[set[str]]:
 
 def all_rules() -> dict[str, tuple[Rule, ...]]:
     """Every rule table by concept: numbers, names, roles (name scoring), contribution, task."""
-    from . import contribution, name_rules, number_rules, task
+    from . import contribution, name_code_rules, name_rules, number_rules, task
     return {"numbers": number_rules.KIND_RULES,
-            "names": name_rules.FINDER_RULES + name_rules.INTRO_RULES + name_rules.FORM_RULES,
-            "roles": (name_rules.DATASET_RULES + name_rules.OCCURRENCE_RULES + name_rules.SCORING_RULES
+            "names": name_code_rules.FINDER_RULES + name_rules.INTRO_RULES + name_rules.FORM_RULES,
+            "roles": (name_rules.DATASET_RULES + name_rules.OCCURRENCE_RULES + name_code_rules.SCORING_RULES
                       + name_rules.CAP_RULES + name_rules.ROLE_RULES),
             "contribution": contribution.CONTRIBUTION_RULES, "task": task.TASK_RULES}

@@ -73,17 +73,20 @@ def _cue(m: re.Match, table: dict[str, str]) -> str:
 
 
 # -- value type rules: a rule returns (value type, cue) or _SKIP
-def _vt_from_to(doc: _Doc, n: _Num) -> Any:
-    """"from 31.2% to 58.7%": both ends are values as measured."""
-    s = doc.sentence(n)[0]
-    if _FROM_TO.search(doc.text[max(s, n.start - 20):n.start]):
-        return ABSOLUTE, "from"
+def to_end(doc: _Doc, n: _Num) -> bool:
+    """Whether ``n`` is the "to" end of "from 31.2% to 58.7%" (the number before it in its
+    sentence is the "from" end)."""
     k = bisect_right(doc._ends, n.start) - 1         # the last number ending before n (sorted, disjoint)
     prev = doc.nums[k] if k >= 0 and doc.nums[k].sent == n.sent else None
-    if prev and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*to\s*" + _OPEN, doc.text[prev.end:n.start], re.I) \
-            and _FROM_TO.search(doc.text[max(s, prev.start - 20):prev.start]):
-        return ABSOLUTE, "to"
-    return _SKIP
+    return bool(prev and re.fullmatch(r"\s*(?:\\?%|×|x)?\s*to\s*" + _OPEN, doc.text[prev.end:n.start], re.I)
+                and _FROM_TO.search(doc.text[max(doc.sentence(n)[0], prev.start - 20):prev.start]))
+
+
+def _vt_from_to(doc: _Doc, n: _Num) -> Any:
+    """"from 31.2% to 58.7%": both ends are values as measured."""
+    if _FROM_TO.search(doc.text[max(doc.sentence(n)[0], n.start - 20):n.start]):
+        return ABSOLUTE, "from"
+    return (ABSOLUTE, "to") if to_end(doc, n) else _SKIP
 
 
 def _vt_sign(doc: _Doc, n: _Num) -> Any:

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 from ..text import is_model_name
 from ..text.literal import starts
-from .claim_change import change_of
+from .claim_change import change_of, to_end
 from .claim_metric import HEADS
 from .claims_doc import CLAUSE_BREAK, Ref, _Doc, _Num
 from .claim_metric_rules import METRIC_RULES
@@ -69,9 +69,7 @@ def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
         return None
     prev, last = doc.nums[n.i - 1], claims[-1]
     gap = doc.text[prev.end:n.start]
-    to = re.fullmatch(r"\s*to\s+(?:about\s+|over\s+|only\s+)?\$?", gap) \
-        and re.search(r"\bfrom\s+\$?$", doc.text[max(0, prev.start - 12):prev.start])
-    if prev.sent != n.sent or last.metric is None or not (to or re.search(r"\band\b|,", gap)) or \
+    if prev.sent != n.sent or last.metric is None or not (to_end(doc, n) or re.search(r"\band\b|,", gap)) or \
             re.search(r"[;:]", gap) or len(gap) > 80 or doc.between(doc.metrics, prev.end, n.start) \
             or last.metric.start >= prev.end:       # ("2.68 MOS for TTS, and 11.7% PER": its own after it)
         return None

@@ -138,10 +138,3 @@ def test_a_novel_capitalized_name_with_its_acronym_is_introduced():
     assert {"Multi-Agent Tensor Fusion", "MATF"} <= set(rec["method_names"]), rec["method_names"]
     assert not {"GNN", "Graph Neural Network"} & set(rec["method_names"])
 
-
-def test_a_camelcase_name_spelling_its_acronym_is_its_own_long_form():
-    from extract.backends.rules import decide
-    rec = decide("In this work, we propose a time-travelling visual solution DeepVisualInsight (DVI), aiming to "
-                 "show causality. DVI is fast.")
-    assert {"DeepVisualInsight", "DVI"} <= set(rec["method_names"])
-    assert not [m for m in rec["method_names"] if m.startswith("time-travelling")]

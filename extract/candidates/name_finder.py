@@ -138,7 +138,7 @@ class _Finder:
                 or end < len(t) and t[end].isalnum() and t[end - 1].isalnum():
             fire("mid-word")            # "Scenes" of nuScenes, "Matterport 3" of "Matterport 3D"
             return None
-        if "/" in t and (self.urls.find(start) or self.urls.find(end - 1)):
+        if self.urls.find(start) or self.urls.find(end - 1):
             fire("in-url")
             return None         # "github.com/org/FooBench", "DiBiMT at https://..."
         if _CITED.match(t, end):
@@ -245,8 +245,6 @@ class _Finder:
         m = _INTRO_THEN_PHRASE.search(t, max(ss, d.start - 240), d.start - 1)
         if not m or len(m.group("phrase").split()) < 2:
             return
-        if "".join(filter(str.isupper, m.group("phrase").split()[-1])) == d.short.rstrip("s"):
-            return                  # "a time-travelling visual solution DeepVisualInsight (DVI)": its one word spells it
         fire("introduced-long-form")
         self.add(m.start("phrase"), m.end("phrase"), {"long-form", "we-propose"}, method=0.85, shape="long",
                  partner=short)

@@ -182,6 +182,19 @@ def test_a_plural_long_form_of_the_titles_name_is_the_papers_name_too():
         "method_names"]
 
 
+@pytest.mark.parametrize("text, kept", [
+    # a capitalized long form of a singular acronym names one thing, whatever its last word
+    ("We propose Second Order Difference Adjustments (SODA). SODA beats the rest.",
+     ["Second Order Difference Adjustments", "SODA"]),
+    ("Our Active Manifolds (AM) method reduces the dimension of the input. AM is fast.", ["Active Manifolds", "AM"]),
+    # a lower-case one, or one of a plural acronym, names a class of things unless the paper introduces it
+    ("We use graph attention networks (GAT), a known model, as the encoder.", ["GAT"]),
+    ("With Part Orientation Fields (POFs), our method parses people. POFs are fast.", ["POFs"]),
+])
+def test_a_long_form_ending_in_s_of_a_singular_acronym_is_one_name(text, kept):
+    assert [m for m in decide(text)["method_names"] if m in text] == kept
+
+
 @pytest.mark.parametrize("text, value, metric", [
     # a comparative right after a change says what changes: no measure of the sentence is taken for it
     ("The training speed is about 7x faster than MWA, with half the parameters.", "7x", None),

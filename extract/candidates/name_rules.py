@@ -294,7 +294,7 @@ class Verdict:
             and not is_known_dataset(a.text.split()[0]) and not any(
                 p.isalpha() and p[1:] != p[1:].upper() and p[1:] != p[1:].lower()
                 for p in (a.partners | {a.text}) if " " not in p)
-        self.term = lower_long or task_named
+        self.term, self.lower_long = lower_long or task_named, lower_long
         # a lowercase phrase with a plural noun ("partitioning algorithms") describes, it does not name
         self.plural_phrase = " " in a.text and a.text[:1].islower() and any(
             re.fullmatch(r"[a-z][a-z\-]*[a-z][^su\W]s", w) for w in a.text.split())
@@ -347,9 +347,10 @@ CAP_RULES: tuple[Rule, ...] = (
          "Results improve by 2 points on IC Recall.", "IC Recall"),
     Rule("plural", lambda v: v.plural and v.method < 0.85, ({"method": 0.2, "dataset": 0.3}, {"plural"}),
          "Unlike HMMs and TreeCRFs, ours is exact.", "TreeCRFs"),
+    # (a capitalized one of a singular acronym names one thing: "Sleep-WAke Networks (SWAN)")
     Rule("plural-long-form", lambda v: "long-form" in v.cues and v.plural is False and v.text.endswith("s")
-         and v.method < 0.8, ({"method": 0.3}, set()),
-         "Large language models (LLMs) are everywhere.", "Large language models"),
+         and v.method < 0.8 and (any(p.endswith("s") for p in v.partners) or v.lower_long),
+         ({"method": 0.3}, set()), "Large language models (LLMs) are everywhere.", "Large language models"),
 )
 
 

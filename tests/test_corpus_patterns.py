@@ -205,3 +205,18 @@ def test_a_long_form_ending_in_s_of_a_singular_acronym_is_one_name(text, kept):
 ])
 def test_a_comparative_after_a_change_names_its_measure_or_none(text, value, metric):
     assert _numbers(text)[value]["metric"] == metric
+
+
+@pytest.mark.parametrize("text, kind", [
+    # what "we ... by proposing/introducing X" introduces is the paper's contribution
+    ("Part assembly is hard. We address these issues by proposing a two-module pipeline that infers poses. "
+     "We find that it works on chairs.", "method"),
+    ("We support this new task by introducing the first interactive segmentation dataset with many gesture "
+     "types. We then analyze numerous methods.", "dataset"),
+    # never what prior work introduced ("This is achieved by introducing ...")
+    ("Explanation regularisation (ER) guides classifiers. This is achieved by introducing an auxiliary "
+     "explanation loss. In this work, we explore the relationship between reliance and performance. "
+     "We find that the connection has been overstated.", "analysis"),
+])
+def test_what_we_do_by_introducing_is_the_contribution(text, kind):
+    assert decide(text)["contribution"] == kind

@@ -213,10 +213,12 @@ def test_a_comparative_after_a_change_names_its_measure_or_none(text, value, met
      "We find that it works on chairs.", "method"),
     ("We support this new task by introducing the first interactive segmentation dataset with many gesture "
      "types. We then analyze numerous methods.", "dataset"),
+    ("In this paper, we systematically study failure detection for segmentation and propose a unified "
+     "framework of two modules. We find that it helps.", "method"),
     # never what prior work introduced ("This is achieved by introducing ...")
     ("Explanation regularisation (ER) guides classifiers. This is achieved by introducing an auxiliary "
      "explanation loss. In this work, we explore the relationship between reliance and performance. "
      "We find that the connection has been overstated.", "analysis"),
 ])
-def test_what_we_do_by_introducing_is_the_contribution(text, kind):
+def test_what_we_do_by_introducing_or_and_propose_is_the_contribution(text, kind):
     assert decide(text)["contribution"] == kind

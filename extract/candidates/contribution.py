@@ -23,8 +23,9 @@ _KIND = re.compile(
     r"collection\s+of)|(?P<method>method|algorithm|approach|framework|model|architecture|objective|technique|"
     r"loss|strategy|mechanism|module|procedure|estimator|optimizer|formulation|paradigm|recipe|scheme|"
     r"pipeline|policy|metric|regularizer|network|layer|attack|defense|sampler|solver|training))\b", re.I)
-# "we address this by introducing X": what a sentence of another verb introduces
-_BY_INTRO = re.compile(r"\bby\s+(?:introduc|propos|develop|design|present|devis)ing\b", re.I)
+# "we address this by introducing X", "we study Y and propose X": what a sentence of another verb introduces
+_BY_INTRO = re.compile(r"\b(?:by\s+(?:introduc|propos|develop|design|present|devis)ing|(?:and|,)\s+(?:then\s+|further\s+|also\s+)?"
+                       r"(?:propose|introduce|present|develop|design|devise)s?)\b", re.I)
 _OUR_CLAUSE = re.compile(r"\b(?:we|our|this\s+(?:paper|work))\b", re.I)
 _STUDY = re.compile(r"(?:an?\s+|the\s+|our\s+)?(?:(?:systematic|empirical|large-scale|comprehensive|controlled|"
                     r"careful|detailed|first)\s+)*(?:study|analysis|investigation|survey|evaluation)\b", re.I)
@@ -95,7 +96,7 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     objects, subjects = [], word_starts(text, WE_STARTS)       # (_INTRO and _NEW are tried at a subject only)
     # the ~14 words after each introducing verb ("we propose", "by introducing")
     for m in [*matches_from(_INTRO, text, subjects), *(m for m in _BY_INTRO.finditer(text) if theory < 3 and
-              _OUR_CLAUSE.search(text, max(text.rfind(". ", 0, m.start()), text.rfind(", ", 0, m.start())) + 1, m.start()))]:
+              _OUR_CLAUSE.search(text, text.rfind(". ", 0, m.start()) + 1, m.start()))]:
         seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
         objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))
     for verb, obj in objects:

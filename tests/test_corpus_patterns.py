@@ -222,3 +222,22 @@ def test_a_comparative_after_a_change_names_its_measure_or_none(text, value, met
 ])
 def test_what_we_do_by_introducing_or_and_propose_is_the_contribution(text, kind):
     assert decide(text)["contribution"] == kind
+
+
+@pytest.mark.parametrize("title, text, name, kept", [
+    ("Staged Contact Optimization: Combining Contact-Implicit and Multi-Phase Hybrid Trajectory Optimization",
+     "This work combines them into one algorithm: Staged Contact Optimization (SCO). SCO tightens constraints.",
+     "Staged Contact Optimization", True),
+    # a run the text goes on with is part of a longer name
+    ("Behind the Curtain: Learning Occluded Shapes for 3D Object Detection",
+     "We present a detector, dubbed Behind the Curtain Detector (BtcDet), which learns shapes.", "Behind the Curtain",
+     False),
+    # a task's or a problem's name is no artifact
+    ("Complete the Look: Scene-based Complementary Product Recommendation",
+     "In this work, we propose a new task called 'Complete the Look', which recommends products.", "Complete the Look",
+     False),
+    ("Federated Learning: Strategies for Improving Communication Efficiency",
+     "Federated Learning is a machine learning setting where clients train a model.", "Federated Learning", False),
+])
+def test_a_titles_head_of_several_words_is_the_papers_name(title, text, name, kept):
+    assert (name in decide(text, title=title)["method_names"]) is kept

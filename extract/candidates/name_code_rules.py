@@ -12,6 +12,9 @@ __all__ = ["FINDER_RULES", "SCORING_RULES"]
 FINDER_RULES: tuple[Rule, ...] = (
     Rule("title-head", None, "the title's head, written in the abstract", "Sever detects outliers fast.", "Sever",
          "Sever: A Robust Meta-Algorithm"),
+    Rule("title-run", None, "the title's head of 2-5 capitalized words, written in the abstract",
+         "At its heart, Deep Reflectance Volumes render scenes.", "Deep Reflectance Volumes",
+         "Deep Reflectance Volumes: Relightable Reconstructions"),
     Rule("title-long-form", None, "the title is an acronym's long form", "We propose Rotational Unit of Memory (RUM).",
          "Rotational Unit of Memory", "Rotational Unit of Memory"),
     Rule("plus-plus-coinage", None, "a capitalized word + '++'", "We propose Tabformer++ for tables.", "Tabformer++"),

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-from ..text.lexicon import GENERIC_ACRONYMS
+from ..text.lexicon import FUNCTION_WORDS, GENERIC_ACRONYMS
 from ..text.literal import bounded_starts
 from ..text.spans import excluded_spans
+from .name_rules import TASK_NOUN_END
 from .name_shapes import is_namey
 from .rules import fire
 
@@ -29,10 +30,21 @@ _KIND = re.compile(r"(?:(?!\b(?:for|of|with|to|in|on|via|from|by|and|towards?)\b
                    r")\b", re.I)
 
 
+# A title's head of two to five words, capitalized but for function words ("Staged Contact
+# Optimization: ...", "The Moral Integrity Corpus: ..."), no list ("TreeQN and ATreeC").
+_TITLE_RUN = re.compile(r"\s*(?:The\s+)?(?P<head>[A-Z0-9][^\s:,;&()]*(?:\s+(?!and\b)[^\s:,;&()]+){1,4})\s*:\s+(?P<rest>\S.*)",
+                        re.S)
+_GOES_ON = re.compile(r"\s+(?:[A-Z]|for\s+[A-Z])")
+# ... and no task's or problem's name ("we propose a new task called 'Complete the Look'", "the
+# problem of Competitive Ant Coverage", "Federated Learning is a machine learning setting")
+_TASK_BEFORE = re.compile(r"\b(?:tasks?|problems?|settings?)\b\W+(?:\w+\W+){0,2}$")
+_TASK_AFTER = re.compile(r"\W*(?:\([^)]*\)\s*)?is\s+an?\s+(?:[\w-]+\s+){0,4}(?:task|problem|setting|topic)\b")
+
+
 def title_kind(title: str | None) -> str | None:
     """What the title says its head is: dataset, benchmark or system; None for anything else
     (a method) or a title without a head."""
-    m = TITLE_HEAD.match(title or "")
+    m = TITLE_HEAD.match(title or "") or _TITLE_RUN.match(title or "")
     k = _KIND.match(m.group("rest")) if m else None
     return k.lastgroup if k else None
 
@@ -48,14 +60,23 @@ def title_head(f, title: str) -> None:
         if "long-form" in a.cues and " " in a.text and a.text.lower() in whole:
             fire("title-long-form")
             f.add(a.start, a.end, {"title"}, method=0.8)
-    if not m or m.group("head") in GENERIC_ACRONYMS:
+    if not m:
+        m = _TITLE_RUN.match(title)
+        if not m or TASK_NOUN_END.search(m.group("head")) or any(
+                w[:1].islower() and w not in FUNCTION_WORDS for w in m.group("head").split()):
+            return
+    if m.group("head") in GENERIC_ACRONYMS:
         return
     head, t = m.group("head"), f.text
     urls = excluded_spans(t)
-    at = next((s for s in bounded_starts(t, head) if not any(a <= s < b for a, b in urls)), None)
+    # (a run of words is the name where the text does not go on with it: never "Behind the
+    # Curtain" of "Behind the Curtain Detector")
+    at = next((s for s in bounded_starts(t, head) if not any(a <= s < b for a, b in urls)
+               and not (" " in head and (_GOES_ON.match(t, s + len(head)) or _TASK_BEFORE.search(t, max(0, s - 40), s)
+                                        or _TASK_AFTER.match(t, s + len(head))))), None)
     if at is None:
         return
-    fire("title-head")
+    fire("title-run" if " " in head else "title-head")
     shape = is_namey(head)[1] or "title"
     if title_kind(title) in ("dataset", "benchmark"):
         f.add(at, at + len(head), {"title", "introduced", "dataset-cue"}, method=0.85, dataset=0.85, shape=shape)

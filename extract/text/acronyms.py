@@ -68,7 +68,7 @@ def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, in
         while start > lo and text[start - 1].isalnum():
             start -= 1
     end = paren
-    while end > start and text[end - 1] in " \t":
+    while end > start and text[end - 1] in " \t\"'”’}*`":       # ("“Elastic-Link” (EL)", "\\emph{OFE words} (OFE)")
         end -= 1
     # the acronym's capitals are its words' initials: "Multilevel Medical Embedding (MiME)", not
     # the shortest spelling "Medical Embedding"

@@ -64,6 +64,9 @@ def test_acronym_long_forms_are_source_slices():
     # a digit-led acronym; glued to a word, a parenthesis holds arguments
     ("we then present 3D Neural Architecture Search (3D-NAS) to search", "3D Neural Architecture Search"),
     ("We design a new algorithm for WB(3CNF, 0-Val) by reducing it", []),
+    # a hyphen in the acronym separates nothing its words spell
+    ("we proposed an efficient Coarse-to-Fine Facet-Aware Ranking (C2F-FAR) framework",
+     "Coarse-to-Fine Facet-Aware Ranking"),
     # a long form in quotes or emphasis ends before its closing mark
     ("we propose the “inverse square root linear unit” (ISRLU), a new", "inverse square root linear unit"),
     ("two submodules: \\emph{Optical Flow Encoder} (OFE) and", "Optical Flow Encoder"),

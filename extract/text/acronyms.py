@@ -123,7 +123,7 @@ def _initials(window: str, acr: str) -> int | None:
     "Asymmetric Mixed-Modal Moderation", or a 2 or a 4 is the word "to" or "for", "L2L" =
     "learning-to-learn"), else None: Schwartz–Hearst's shortest spelling would read
     "Constrained Hierarchical Federated Learning (CRCHFL)" inside "Hierarchical"."""
-    core = acr[:-1] if acr.endswith("s") and upper_count(acr) >= 2 else acr
+    core = (acr[:-1] if acr.endswith("s") and upper_count(acr) >= 2 else acr).replace("-", "")
     if not _REPEATS.fullmatch(core) or upper_count(core) < 2 and not core[-1].isdigit():
         return None
     parts = _REPEATS_PART.findall(core)

@@ -241,3 +241,9 @@ def test_what_we_do_by_introducing_or_and_propose_is_the_contribution(text, kind
 ])
 def test_a_titles_head_of_several_words_is_the_papers_name(title, text, name, kept):
     assert (name in decide(text, title=title)["method_names"]) is kept
+
+
+def test_a_study_told_in_the_past_tense_is_an_analysis():
+    text = ("In this study, we measured the gait of healthy participants while they walked alone and with a "
+            "small quadruped robot. Participants adapted their gait to the robot.")
+    assert decide(text)["contribution"] == "analysis"

@@ -52,7 +52,8 @@ _EMPIRICAL = re.compile(r"\b(?:experiment\w*|empirical\w*(?!\s+(?:risk|distribut
                         r"datasets?|benchmarks?|real-world|state-of-the-art|outperform\w*|baselines?)\b", re.I)
 _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|examine|find|show|observe|uncover|"
                        r"identify|reveal|demonstrate|measure|quantify|revisit|explore|ask|characterize|evaluate|"
-                       r"benchmark|compare|assess|probe|audit|test)|(?:and|,)\s+(?:we\s+)?find\s+that|"
+                       r"benchmark|compare|assess|probe|audit|test|studied|investigated|analy[sz]ed|examined|evaluated|"
+                       r"assessed|compared|explored|measured|conducted\s+an?\s+(?:\w+\s+)?(?:study|survey))|(?:and|,)\s+(?:we\s+)?find\s+that|"
                        r"^(?:do|does|can|are|is|how|why|what|when)\s[^.?]{5,150}\?|empirical\s+(?:study|analysis)|"
                        r"our\s+(?:analysis|findings|study|results)\s+(?:show|reveal|suggest|indicate)|"
                        r"large-scale\s+(?:study|analysis))\b", re.I)

@@ -15,3 +15,10 @@ def test_a_convergence_analysis_is_theory():
 def test_a_method_that_converges_is_a_method():
     text = "We propose FooNet, a new method for image retrieval that converges faster than prior work."
     assert decide(text)["contribution"] == "method"
+
+
+def test_an_introduced_method_with_a_few_theory_words_is_a_method():
+    # two words of theory ("optimal", "complexity") do not make an abstract of proofs
+    text = ("We propose novel approximation algorithms for the earth mover's distance that achieve linear "
+            "time complexity while remaining optimal on real data.")
+    assert decide(text)["contribution"] == "method"

@@ -116,7 +116,7 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     if (title or "").rstrip().endswith("?") and ours < 2:
         return _gives("question-title", "analysis" if theory < 3 else "theory")     # "Do CNNs act as ...?"
     if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
-            or theory < 2 and any(not _NOT_METHOD.match(text, m.end()) for m in matches_from(_NEW, text, subjects)):
+            or not proofs and any(not _NOT_METHOD.match(text, m.end()) for m in matches_from(_NEW, text, subjects)):
         return _gives("method-after-intro", "theory" if proofs else "method")
     if theory < 2 and ours >= 2:
         return _gives("our-method-words", "method")

@@ -118,7 +118,7 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
             or not proofs and any(not _NOT_METHOD.match(text, m.end()) for m in matches_from(_NEW, text, subjects)):
         return _gives("method-after-intro", "theory" if proofs else "method")
-    if theory < 2 and ours >= 2:
+    if not proofs and ours >= 2:
         return _gives("our-method-words", "method")
     if _ANALYSIS.search(text):
         return _gives("analysis-words", "analysis" if theory < 3 else "theory")

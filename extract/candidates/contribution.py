@@ -24,8 +24,9 @@ _KIND = re.compile(
     r"loss|strategy|mechanism|module|procedure|estimator|optimizer|formulation|paradigm|recipe|scheme|"
     r"pipeline|policy|metric|regularizer|network|layer|attack|defense|sampler|solver|training))\b", re.I)
 # "we address this by introducing X", "we study Y and propose X": what a sentence of another verb introduces
-_BY_INTRO = re.compile(r"\b(?:by\s+(?:introduc|propos|develop|design|present|devis)ing|(?:and|,)\s+(?:then\s+|further\s+|also\s+)?"
-                       r"(?:propose|introduce|present|develop|design|devise)s?)\b", re.I)
+_BY_INTRO = re.compile(r"\b(?:by\s+(?:introduc|propos|develop|design|present|devis)ing|"
+                       r"(?:and|,)\s+(?:then\s+|further\s+|also\s+)?(?:propose|introduce|present|develop|design|devise)s?)\b",
+                       re.I)
 _OUR_CLAUSE = re.compile(r"\b(?:we|our|this\s+(?:paper|work))\b", re.I)
 _STUDY = re.compile(r"(?:an?\s+|the\s+|our\s+)?(?:(?:systematic|empirical|large-scale|comprehensive|controlled|"
                     r"careful|detailed|first)\s+)*(?:study|analysis|investigation|survey|evaluation)\b", re.I)
@@ -54,7 +55,8 @@ _EMPIRICAL = re.compile(r"\b(?:experiment\w*|empirical\w*(?!\s+(?:risk|distribut
 _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|examine|find|show|observe|uncover|"
                        r"identify|reveal|demonstrate|measure|quantify|revisit|explore|ask|characterize|evaluate|"
                        r"benchmark|compare|assess|probe|audit|test|studied|investigated|analy[sz]ed|examined|evaluated|"
-                       r"assessed|compared|explored|measured|conducted\s+an?\s+(?:\w+\s+)?(?:study|survey))|(?:and|,)\s+(?:we\s+)?find\s+that|"
+                       r"assessed|compared|explored|measured|conducted\s+an?\s+(?:\w+\s+)?(?:study|survey))|"
+                       r"(?:and|,)\s+(?:we\s+)?find\s+that|"
                        r"^(?:do|does|can|are|is|how|why|what|when)\s[^.?]{5,150}\?|empirical\s+(?:study|analysis)|"
                        r"our\s+(?:analysis|findings|study|results)\s+(?:show|reveal|suggest|indicate)|"
                        r"large-scale\s+(?:study|analysis))\b", re.I)

@@ -32,8 +32,8 @@ _KIND = re.compile(r"(?:(?!\b(?:for|of|with|to|in|on|via|from|by|and|towards?)\b
 
 # A title's head of two to five words, capitalized but for function words ("Staged Contact
 # Optimization: ...", "The Moral Integrity Corpus: ..."), no list ("TreeQN and ATreeC").
-_TITLE_RUN = re.compile(r"\s*(?:The\s+)?(?P<head>[A-Z0-9][^\s:,;&()]*(?:\s+(?!and\b)[^\s:,;&()]+){1,4})\s*:\s+(?P<rest>\S.*)",
-                        re.S)
+_TITLE_RUN = re.compile(r"\s*(?:The\s+)?(?P<head>[A-Z0-9][^\s:,;&()]*(?:\s+(?!and\b)[^\s:,;&()]+){1,4})"
+                        r"\s*:\s+(?P<rest>\S.*)", re.S)
 _GOES_ON = re.compile(r"\s+(?:[A-Z]|for\s+[A-Z])")
 # ... and no task's or problem's name ("we propose a new task called 'Complete the Look'", "the
 # problem of Competitive Ant Coverage", "Federated Learning is a machine learning setting")

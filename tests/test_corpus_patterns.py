@@ -247,3 +247,17 @@ def test_a_study_told_in_the_past_tense_is_an_analysis():
     text = ("In this study, we measured the gait of healthy participants while they walked alone and with a "
             "small quadruped robot. Participants adapted their gait to the robot.")
     assert decide(text)["contribution"] == "analysis"
+
+
+@pytest.mark.parametrize("title, kind", [
+    ("MVTec AD -- A Comprehensive Real-World Dataset for Unsupervised Anomaly Detection", "dataset"),
+    ("Thai Nested Named Entity Recognition Corpus", "dataset"),
+    ("Text Is No More Enough! A Benchmark for Profile-Based Spoken Language Understanding", "benchmark"),
+    # a kind noun that modifies, follows a preposition or is plural names no collection of the paper's
+    ("Benchmark Generation Framework With Customizable Distortions", "method"),
+    ("Amodal Instance Segmentation With KINS Dataset", "method"),
+    ("Generating Synthetic Datasets by Interpolating along Generalized Geodesics", "method"),
+])
+def test_a_title_whose_phrase_is_a_collection_gives_the_contribution(title, kind):
+    text = "We propose a new approach to the problem and show that it works well on many examples."
+    assert decide(text, title=title)["contribution"] == kind

@@ -11,7 +11,7 @@ import re
 from ..text.lexicon import CONTRIBUTION_STEMS, WE, WE_STARTS, stems
 from ..text.literal import folded, matches_from, word_starts
 from ..text.spans import math_spans
-from .name_title import title_kind
+from .name_title import title_kind, title_phrase_kind
 from .rules import Rule, fire
 
 _INTRO = re.compile(WE + stems(CONTRIBUTION_STEMS) + r"\w*\b", re.I)
@@ -85,6 +85,8 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
              {"we-propose", "introduced", "appositive", "our"} & set(x.cues)), key=lambda x: x.start, default=None)
     if (kind := title_kind(title)) and any("title" in x.cues and x.score >= 0.75 for x in names):
         return _gives("titled-kind", kind)         # "MazeBench: A Benchmark for ...", MazeBench in the text
+    if kind := title_phrase_kind(title):
+        return _gives("title-phrase-kind", kind)   # "MVTec AD -- A Comprehensive Real-World Dataset for ..."
     if c is not None:                              # the first name the paper introduces
         if "introduced" in c.cues:
             near = text[c.end:c.end + 120]
@@ -135,6 +137,8 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
 CONTRIBUTION_RULES: tuple[Rule, ...] = (
     Rule("titled-kind", None, "benchmark, dataset or system", "We introduce MazeBench to test planners.",
          "benchmark", "MazeBench: A Benchmark for Planners"),
+    Rule("title-phrase-kind", None, "dataset or benchmark", "We collect images of rain.", "dataset",
+         "A High Quality Real Rain Dataset for Deraining"),
     Rule("introduced-benchmark", None, "benchmark", "We introduce MazeBench, a benchmark for planners.", "benchmark"),
     Rule("introduced-dataset", None, "dataset", "We release CityWalk, a dataset of street scenes.", "dataset"),
     Rule("introduced-system", None, "system", "We present FastGrep, an open-source library for search.", "system"),

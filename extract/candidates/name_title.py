@@ -18,7 +18,7 @@ from .name_rules import TASK_NOUN_END
 from .name_shapes import is_namey
 from .rules import fire
 
-__all__ = ["TITLE_HEAD", "title_head", "title_kind"]
+__all__ = ["TITLE_HEAD", "title_head", "title_kind", "title_phrase_kind"]
 
 TITLE_HEAD = re.compile(r"\s*(?P<head>[^\s:]{2,40})\s*:\s+(?P<rest>\S.*)", re.S)
 # The head noun of the title's next phrase, by kind (the first one up to a preposition). Not
@@ -47,6 +47,25 @@ def title_kind(title: str | None) -> str | None:
     m = TITLE_HEAD.match(title or "") or _TITLE_RUN.match(title or "")
     k = _KIND.match(m.group("rest")) if m else None
     return k.lastgroup if k else None
+
+
+# A title whose own phrase is a collection ("MVTec AD -- A Comprehensive Real-World Dataset for
+# ...", "Thai Nested Named Entity Recognition Corpus", "Text Is No More Enough! A Benchmark for ..."):
+# its kind noun heads a part of the title (nothing but a preposition or a mark after it, no
+# preposition before it), never a modifier ("Benchmark Generation Framework", "Dataset Geography"),
+# and one: "Generating Synthetic Datasets by ...", "..., Datasets, Models and Methods" name none.
+_PART = re.compile(r"\s*(?::|!|\?|\s[-–—]+\s)\s*")
+_PHRASE_KIND = re.compile(r"(?:towards?\s+)?(?:(?!\b(?:for|of|with|to|in|on|via|from|by|and|towards?|using)\b)[^;:])*?"
+                          r"\b(?:(?P<dataset>dataset|database|corpus|data\s+set)|(?P<benchmark>benchmark))"
+                          r"(?=\s*$|\s*[,.;(]|\s+(?:for|of|with|to|in|on|via|from|by|and|towards?|using|that)\b)", re.I)
+
+
+def title_phrase_kind(title: str | None) -> str | None:
+    """dataset or benchmark when a part of the title is the phrase of one, else None."""
+    for part in _PART.split(title or ""):
+        if m := _PHRASE_KIND.match(part):
+            return m.lastgroup
+    return None
 
 
 def title_head(f, title: str) -> None:

@@ -253,6 +253,7 @@ def test_a_study_told_in_the_past_tense_is_an_analysis():
     ("MVTec AD -- A Comprehensive Real-World Dataset for Unsupervised Anomaly Detection", "dataset"),
     ("Thai Nested Named Entity Recognition Corpus", "dataset"),
     ("Text Is No More Enough! A Benchmark for Profile-Based Spoken Language Understanding", "benchmark"),
+    ("Timor Python: A Toolbox for Industrial Modular Robotics", "system"),
     # a kind noun that modifies, follows a preposition or is plural names no collection of the paper's
     ("Benchmark Generation Framework With Customizable Distortions", "method"),
     ("Amodal Instance Segmentation With KINS Dataset", "method"),
@@ -261,3 +262,8 @@ def test_a_study_told_in_the_past_tense_is_an_analysis():
 def test_a_title_whose_phrase_is_a_collection_gives_the_contribution(title, kind):
     text = "We propose a new approach to the problem and show that it works well on many examples."
     assert decide(text, title=title)["contribution"] == kind
+
+
+def test_a_kind_noun_inside_a_hyphenated_modifier_is_no_kind():
+    text = "We propose MnasNet, an automated mobile neural architecture search approach. MnasNet is fast."
+    assert decide(text, title="MnasNet: Platform-Aware Neural Architecture Search for Mobile")["contribution"] == "method"

@@ -27,7 +27,7 @@ TITLE_HEAD = re.compile(r"\s*(?P<head>[^\s:]{2,40})\s*:\s+(?P<rest>\S.*)", re.S)
 _KIND = re.compile(r"(?:(?!\b(?:for|of|with|to|in|on|via|from|by|and|towards?)\b)[^;:])*?\b(?:"
                    r"(?P<dataset>datasets?|database|corpus|corpora|data\s+set)|(?P<benchmark>benchmarks?|test\s*bed|"
                    r"leaderboard|challenge|suite)|(?P<system>library|toolkit|toolbox|tool|package|software|platform)"
-                   r")\b", re.I)
+                   r")\b(?!-)", re.I)
 
 
 # A title's head of two to five words, capitalized but for function words ("Staged Contact
@@ -56,12 +56,13 @@ def title_kind(title: str | None) -> str | None:
 # and one: "Generating Synthetic Datasets by ...", "..., Datasets, Models and Methods" name none.
 _PART = re.compile(r"\s*(?::|!|\?|\s[-–—]+\s)\s*")
 _PHRASE_KIND = re.compile(r"(?:towards?\s+)?(?:(?!\b(?:for|of|with|to|in|on|via|from|by|and|towards?|using)\b)[^;:])*?"
-                          r"\b(?:(?P<dataset>dataset|database|corpus|data\s+set)|(?P<benchmark>benchmark))"
+                          r"\b(?<!-)(?:(?P<dataset>dataset|database|corpus|data\s+set)|(?P<benchmark>benchmark)|"
+                          r"(?P<system>library|toolkit|toolbox|tool|package|platform))"
                           r"(?=\s*$|\s*[,.;(]|\s+(?:for|of|with|to|in|on|via|from|by|and|towards?|using|that)\b)", re.I)
 
 
 def title_phrase_kind(title: str | None) -> str | None:
-    """dataset or benchmark when a part of the title is the phrase of one, else None."""
+    """dataset, benchmark or system when a part of the title is the phrase of one, else None."""
     for part in _PART.split(title or ""):
         if m := _PHRASE_KIND.match(part):
             return m.lastgroup

@@ -27,6 +27,10 @@ _KIND = re.compile(
 _BY_INTRO = re.compile(r"\b(?:by\s+(?:introduc|propos|develop|design|present|devis)ing|"
                        r"(?:and|,)\s+(?:then\s+|further\s+|also\s+)?(?:propose|introduce|present|develop|design|devise)s?)\b",
                        re.I)
+# A title that says the paper is a study ("An Empirical Study of ...", "A Survey of ...")
+_TITLE_STUDY = re.compile(r"(?:an?\s+)?(?:(?:empirical|systematic|comprehensive|large-scale|critical|controlled)\s+)*"
+                          r"(?:study|analysis|investigation|evaluation|comparison|survey)"
+                          r"(?=\s+(?:of|on|in|into|between|for|to|across|with|through)\b|\s*[:?]|\s*$)", re.I)
 _OUR_CLAUSE = re.compile(r"\b(?:we|our|this\s+(?:paper|work))\b", re.I)
 _STUDY = re.compile(r"(?:an?\s+|the\s+|our\s+)?(?:(?:systematic|empirical|large-scale|comprehensive|controlled|"
                     r"careful|detailed|first)\s+)*(?:study|analysis|investigation|survey|evaluation)\b", re.I)
@@ -87,6 +91,8 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         return _gives("titled-kind", kind)         # "MazeBench: A Benchmark for ...", MazeBench in the text
     if kind := title_phrase_kind(title):
         return _gives("title-phrase-kind", kind)   # "MVTec AD -- A Comprehensive Real-World Dataset for ..."
+    if _TITLE_STUDY.match(title or ""):
+        return _gives("title-study", "analysis" if theory < 3 else "theory")   # "An Empirical Study of ..."
     if c is not None:                              # the first name the paper introduces
         if "introduced" in c.cues:
             near = text[c.end:c.end + 120]
@@ -139,6 +145,8 @@ CONTRIBUTION_RULES: tuple[Rule, ...] = (
          "benchmark", "MazeBench: A Benchmark for Planners"),
     Rule("title-phrase-kind", None, "dataset or benchmark", "We collect images of rain.", "dataset",
          "A High Quality Real Rain Dataset for Deraining"),
+    Rule("title-study", None, "analysis", "We propose a new probe and apply it to tokens.", "analysis",
+         "An Empirical Study of Memorization in NLP"),
     Rule("introduced-benchmark", None, "benchmark", "We introduce MazeBench, a benchmark for planners.", "benchmark"),
     Rule("introduced-dataset", None, "dataset", "We release CityWalk, a dataset of street scenes.", "dataset"),
     Rule("introduced-system", None, "system", "We present FastGrep, an open-source library for search.", "system"),

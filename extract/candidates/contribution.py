@@ -107,8 +107,9 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         return _gives("introduced-method", "method")
     objects, subjects = [], word_starts(text, WE_STARTS)       # (_INTRO and _NEW are tried at a subject only)
     # the ~14 words after each introducing verb ("we propose", "by introducing")
-    for m in [*matches_from(_INTRO, text, subjects), *(m for m in _BY_INTRO.finditer(text) if theory < 3 and
-              _OUR_CLAUSE.search(text, text.rfind(". ", 0, m.start()) + 1, m.start()))]:
+    for m in [*matches_from(_INTRO, text, subjects), *(m for m in (_BY_INTRO.finditer(text) if theory < 3 else ())
+                                                        if _OUR_CLAUSE.search(text, text.rfind(". ", 0, m.start()) + 1,
+                                                                              m.start()))]:
         seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
         objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))
     for verb, obj in objects:

@@ -61,8 +61,14 @@ _PHRASE_KIND = re.compile(r"(?:towards?\s+)?(?:(?!\b(?:for|of|with|to|in|on|via|
                           r"(?=\s*$|\s*[,.;(]|\s+(?:for|of|with|to|in|on|via|from|by|and|towards?|using|that)\b)", re.I)
 
 
+_KIND_WORDS = ("data", "corpus", "benchmark", "librar", "tool", "package", "platform")
+
+
 def title_phrase_kind(title: str | None) -> str | None:
     """dataset, benchmark or system when a part of the title is the phrase of one, else None."""
+    low = (title or "").lower()
+    if not any(w in low for w in _KIND_WORDS):
+        return None
     for part in _PART.split(title or ""):
         if m := _PHRASE_KIND.match(part):
             return m.lastgroup

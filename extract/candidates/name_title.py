@@ -24,7 +24,9 @@ TITLE_HEAD = re.compile(r"\s*(?P<head>[^\s:]{2,40})\s*:\s+(?P<rest>\S.*)", re.S)
 # The head noun of the title's next phrase, by kind (the first one up to a preposition). Not
 # contribution's _KIND: a title's kind noun follows method-like modifiers ("A Large Retail 3D Model
 # Dataset"), and an adjective there is no kind ("MoTo: A Zero-shot Plug-in ... Navigation").
-_KIND = re.compile(r"(?:(?!\b(?:for|of|with|to|in|on|via|from|by|and|towards?)\b)[^;:])*?\b(?:"
+# (the prepositions a title's phrase ends at: no kind noun is read after one)
+_PREPS = r"for|of|with|to|in|on|via|from|by|and|towards?"
+_KIND = re.compile(rf"(?:(?!\b(?:{_PREPS})\b)[^;:])*?\b(?:"
                    r"(?P<dataset>datasets?|database|corpus|corpora|data\s+set)|(?P<benchmark>benchmarks?|test\s*bed|"
                    r"leaderboard|challenge|suite)|(?P<system>library|toolkit|toolbox|tool|package|software|platform)"
                    r")\b(?!-)", re.I)
@@ -55,13 +57,12 @@ def title_kind(title: str | None) -> str | None:
 # preposition before it), never a modifier ("Benchmark Generation Framework", "Dataset Geography"),
 # and one: "Generating Synthetic Datasets by ...", "..., Datasets, Models and Methods" name none.
 _PART = re.compile(r"\s*(?::|!|\?|\s[-–—]+\s)\s*")
-_PHRASE_KIND = re.compile(r"(?:towards?\s+)?(?:(?!\b(?:for|of|with|to|in|on|via|from|by|and|towards?|using)\b)[^;:])*?"
+_PHRASE_KIND = re.compile(rf"(?:towards?\s+)?(?:(?!\b(?:{_PREPS}|using)\b)[^;:])*?"
                           r"\b(?<!-)(?:(?P<dataset>dataset|database|corpus|data\s+set)|(?P<benchmark>benchmark)|"
                           r"(?P<system>library|toolkit|toolbox|tool|package|platform))"
-                          r"(?=\s*$|\s*[,.;(]|\s+(?:for|of|with|to|in|on|via|from|by|and|towards?|using|that)\b)", re.I)
+                          rf"(?=\s*$|\s*[,.;(]|\s+(?:{_PREPS}|using|that)\b)", re.I)
 
-
-_KIND_WORDS = ("data", "corpus", "benchmark", "librar", "tool", "package", "platform")
+_KIND_WORDS = ("data", "corpus", "benchmark", "librar", "tool", "package", "platform")    # (their first letters)
 
 
 def title_phrase_kind(title: str | None) -> str | None:

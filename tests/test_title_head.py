@@ -109,6 +109,13 @@ def test_the_title_states_the_task():
     assert title_phrase("End-to-End Object Detection with Transformers") == "end-to-end object detection with transformers"
     assert title_phrase("Two-Stage Kernel Bayesian Optimization in High Dimensions") == \
         "two-stage kernel bayesian optimization in high dimensions"
+    # a run of capitals keeps them where the abstract writes that run as a whole; a language always
+    abstract = ("We propose a light framework - Conditional Sequential Retouching Network (CSRNet) - for global "
+                "image retouching, with sparse Gaussian processes and a Recurrent Neural Network for Chinese.")
+    assert title_phrase("Conditional Sequential Modulation for Efficient Global Image Retouching", abstract) == \
+        "conditional sequential modulation for efficient global image retouching"
+    assert title_phrase("Gaussian Processes, Recurrent Neural Network and Retouching for Chinese", abstract) == \
+        "Gaussian processes, Recurrent Neural Network and retouching for Chinese"
     text = "We sketch gradients. The variance drops."
     assert decide(text, title="SEGA: Variance Reduction via Gradient Sketching")["task"] == \
         "variance reduction via gradient sketching"

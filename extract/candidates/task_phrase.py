@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..text.lexicon import LANGUAGES
 from ..text.literal import starts as literal_starts
 from ..text.sentences import sentences as split_sentences
 
@@ -194,6 +195,9 @@ def _inside(text: str, word: str) -> bool:
 _TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s+(?=\S)")
 _QUESTION_HEAD = re.compile(r"[^?]{3,}\?\s+(?:[–—-]+\s+)?(?=\w)")      # a question the title then answers
 _TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
+# A run of Title Case words inside a sentence, whole (after a lower-case word or a comma)
+_TEXT_RUN = re.compile(r"(?:\b[a-z][\w\-]*|[,;:(])\s+(" + _TITLE_CASE.pattern + r"(?:\s+" + _TITLE_CASE.pattern
+                       + r")*)(?![\w\-])")
 _TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
                          r"helps?)\b", re.I)
 _TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to)|(?P<meets>meets?)|"
@@ -218,11 +222,32 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
         rest = rest[:m.start()] + (joined + rest[m.end() - 1:] if joined else "")
     if not rest or rest.endswith("?") or FINITE.search(" " + rest) or _TITLE_VERB.search(" " + rest):
         return None
-    p = core(" ".join(w.lower() if _TITLE_CASE.fullmatch(w.rstrip(",;.")) and not _inside(text, w.rstrip(",;."))
-                      else w for w in rest.split()))
+    p = core(_title_cased(rest.split(), text))
     if words_of(p) > MAX_WORDS:
         p = cut(p) or ""
     return p if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p, titled=True) else None
+
+
+def _title_cased(words: list[str], text: str) -> str:
+    """The title's words, a run of Title Case words lower-cased unless ``text`` writes the same
+    run inside a sentence as a whole, neither longer nor shorter ("Gaussian processes" keeps
+    "Gaussian"; "Conditional Sequential Modulation" is lowered though the text names its
+    "Conditional Sequential Retouching Network")."""
+    runs = {" ".join(m[1].split()) for m in _TEXT_RUN.finditer(text)} if text else set()
+    bare = [w.rstrip(",;.") for w in words]
+    out, i = list(words), 0
+    while i < len(words):
+        j = i
+        while j < len(words) and _TITLE_CASE.fullmatch(bare[j]) and (j == i or bare[j - 1] == words[j - 1]):
+            j += 1                      # words[i:j]: a run of Title Case words (a comma ends it)
+        if j == i:
+            i += 1
+        while i < j:                    # its longest runs that the text writes, from the left
+            k = next((k for k in range(j, i, -1) if " ".join(bare[i:k]) in runs), i)
+            if k == i:
+                out[i], k = words[i] if bare[i] in LANGUAGES else words[i].lower(), i + 1
+            i = k
+    return " ".join(out)
 
 
 def words_of(phrase: str) -> int:

@@ -198,6 +198,7 @@ _TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
 # A run of Title Case words inside a sentence, whole (after a lower-case word or a comma)
 _TEXT_RUN = re.compile(r"(?:\b[a-z][\w\-]*|[,;:(])\s+(" + _TITLE_CASE.pattern + r"(?:\s+" + _TITLE_CASE.pattern
                        + r")*)(?![\w\-])")
+_LOWER_WORD = re.compile(r"\b[a-z][a-z\-]*\b")
 _TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
                          r"helps?)\b", re.I)
 _TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to)|(?P<meets>meets?)|"
@@ -232,8 +233,10 @@ def _title_cased(words: list[str], text: str) -> str:
     """The title's words, a run of Title Case words lower-cased unless ``text`` writes the same
     run inside a sentence as a whole, neither longer nor shorter ("Gaussian processes" keeps
     "Gaussian"; "Conditional Sequential Modulation" is lowered though the text names its
-    "Conditional Sequential Retouching Network")."""
-    runs = {" ".join(m[1].split()) for m in _TEXT_RUN.finditer(text)} if text else set()
+    "Conditional Sequential Retouching Network"; "tensor Decomposition" is no name where the text
+    also writes "tensor decomposition")."""
+    lower = set(_LOWER_WORD.findall(text))      # a single word the text also writes in lower case is no name
+    runs = {r for m in _TEXT_RUN.finditer(text) if " " in (r := " ".join(m[1].split())) or r.lower() not in lower}
     bare = [w.rstrip(",;.") for w in words]
     out, i = list(words), 0
     while i < len(words):
@@ -245,7 +248,7 @@ def _title_cased(words: list[str], text: str) -> str:
         while i < j:                    # its longest runs that the text writes, from the left
             k = next((k for k in range(j, i, -1) if " ".join(bare[i:k]) in runs), i)
             if k == i:
-                out[i], k = words[i] if bare[i] in LANGUAGES else words[i].lower(), i + 1
+                out[i], k = words[i] if bare[i] in LANGUAGES and "lingual" not in bare[i] else words[i].lower(), i + 1
             i = k
     return " ".join(out)
 

@@ -63,6 +63,10 @@ def _texts(text):
     ("a 4.7$\\times$ reduction", [("4.7$\\times$", 4.7, "×")]),
     ("latency of 120 ms", [("120 ms", 120.0, "ms")]),
     ("about 1.2 million pairs", [("1.2 million", 1.2e6, None)]),
+    # a "×" before a number multiplies sizes, it is no "times" (unless rendered twice: "2\\times2\\times")
+    ("a resolution of 1024 × 1024 pixels", [("1024", 1024.0, None), ("1024", 1024.0, None)]),
+    ("on $160 \\times 160$ CelebA", [("160", 160.0, None), ("160", 160.0, None)]),
+    ("2.4\\times2.4\\times faster", [("2.4\\times", 2.4, "×"), ("2.4\\times", 2.4, "×")]),
 ])
 def test_find_numbers_forms(text, expected):
     assert _texts(text) == expected

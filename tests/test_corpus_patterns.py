@@ -271,3 +271,19 @@ def test_a_title_whose_phrase_is_a_collection_or_a_study_gives_the_contribution(
 def test_a_kind_noun_inside_a_hyphenated_modifier_is_no_kind():
     text = "We propose MnasNet, an automated mobile neural architecture search approach. MnasNet is fast."
     assert decide(text, title="MnasNet: Platform-Aware Neural Architecture Search for Mobile")["contribution"] == "method"
+
+
+# -- session 19 -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, value, metric", [
+    # any qualifier of the value, as before a value elsewhere ("by approximately", "by more than")
+    ("The proposed algorithm reduces the parking time by approximately 38% compared with planners.", "38%",
+     "parking time"),
+    ("This technique allows us to reduce the model size by roughly 10x.", "10x", "model size"),
+    # a preposition opens no measure: "a reduction in accuracy of less than 1%" measures accuracy
+    ("We keep a reduction in accuracy of less than 1% compared to the dense layers.", "1%", "accuracy"),
+    # nor does a quantifier: "a variety of detection systems" is what improves, not a measure
+    ("Our method improves a variety of detection systems by around 2% on COCO.", "2%", None),
+])
+def test_the_noun_phrase_a_verb_changes_is_the_measure(text, value, metric):
+    assert _numbers(text)[value]["metric"] == metric

@@ -18,13 +18,14 @@ _AFTER_GAP = re.compile(r"\s*(?:\)\s*)?(?:points?\s+(?:of\s+|in\s+)?)?(?:(?:impr
                         r"better|absolute|relative|" + _CHANGED + r")\s+)?")
 #: How far a gap _AFTER_GAP takes can reach: white space and at most 34 of the characters ) a-z.
 _AFTER_REACH = re.compile(r"(?:\s*[)a-z]){0,40}\s*")
+# the words that qualify a value ("by up to 12%", "approximately 38%")
+_QUALIFIER = r"(?:up\s+to|over|about|nearly|around|only|just|approximately|roughly|more\s+than|less\s+than|almost)"
 _BEFORE_GAP = re.compile(r"\s*(?:\)\s*)?(?:[—–]\s*)?(?:scores?\s+)?(?:of|=|:|is|was|at|reaches|reached|to|by|\(|\(\s*\w+\s*)?"
-                         r"\s*(?:up\s+to|over|about|nearly|around|only|just|approximately|roughly|"
-                         r"more\s+than|less\s+than|almost)?\s*\$?\s*(?:\\sim\s*|~\s*|\+\s*)?")
+                         r"\s*" + _QUALIFIER + r"?\s*\$?\s*(?:\\sim\s*|~\s*|\+\s*)?")
 _COUNT_HEADS = {"number", "amount", "fraction", "share", "proportion", "percentage", "size", "count", "level"}
 _VERB_NP_BY = re.compile(r"\b(?:improv\w*|boost\w*|increas\w*|reduc\w*|lower\w*|decreas\w*|"
                          r"enhanc\w*|accelerat\w*|speeds?\s+up)\s+(?:the\s+|its\s+|their\s+)?"
-                         r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)(?:\s*\([\w\-@]+\))?\s+(?:by|of|from)\s+(?:up\s+to\s+|over\s+|about\s+|nearly\s+|"
+                         r"((?:[\w\-@]+\s+){0,5}?[\w\-@]+)(?:\s*\([\w\-@]+\))?\s+(?:by|of|from)\s+(?:" + _QUALIFIER + r"\s+|"
                          r"an\s+average\s+of\s+|a\s+factor\s+of\s+)?\$?\s*$", re.I)
 _STOPS = set("""that which from in on of for with and to across over by at than out per is are was were while whereas
 as into versus vs respectively compared relative them it""".split())
@@ -98,13 +99,14 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     if inside:
         lead = doc.text[ps:inside[0].start]
         if inside[0].end == pe and len(doc.text[ps:pe].split()) <= 3 and re.fullmatch(r"(?:[a-z][a-z\-]*\s+)+", lead) \
-                and not re.search(r"\b(?:the|a|an|its|their|our|of|and|or|overall|mean|average)\b", lead):
+                and not re.search(r"\b(?:the|a|an|its|their|our|of|in|on|for|and|or|overall|mean|average)\b", lead):
             return Ref(doc.text[ps:pe], ps, pe)      # "reducing pivot cost by 79%": the measure's own modifier
         return _ref(inside[0])
     cut = re.split(r"\s+(?:in|of|for|on|across|over|when|while|with|at)\s+", doc.text[ps:pe], maxsplit=1)[0]
     if cut.lower() in _COUNT_HEADS:
         cut = " ".join(doc.text[ps:pe].split()[:5])        # "the number of passages read"
-    if re.match(r"(?:upon|over|on|by|to|from|with|against|the\s+(?:current|previous|prior))\b", cut, re.I) or \
+    if re.match(r"(?:upon|over|on|in|of|by|to|from|with|against|an?|several|many|various|all|most|both|each|"
+                r"the\s+(?:current|previous|prior))\b", cut, re.I) or \
             re.search(r"\b(?:SOTA|state-of-(?:the-)?art|baselines?)\b", cut, re.I) or \
             re.fullmatch(r"[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*)+|[A-Z][\w\-]*[a-z][\w\-]*|[a-z]+ing", cut):
         return _SKIP                # (a system, "boosting Mask RCNN from 40.3%", "improves ResNet by 2%"

@@ -48,18 +48,21 @@ def clear_caches() -> None:
                     obj.cache_clear()
 
 
-def dump(text: str) -> str:
+TITLES: dict[str, str] = {}     # each abstract's title, by id (the title rules read it)
+
+
+def dump(text: str, title: str | None = None) -> str:
     """One abstract's dump; an error is a change too (the last number rule gives every number a kind:
     without it the others leave some kindless)."""
     try:
-        return json.dumps(candidates_dump.one(text), sort_keys=True, ensure_ascii=False)
+        return json.dumps(candidates_dump.one(text, title), sort_keys=True, ensure_ascii=False)
     except Exception as e:  # noqa: BLE001  (a rule taken out may break what relies on it)
         return f"error: {type(e).__name__}"
 
 
 def dumps(rows: list[tuple[str, str]]) -> list[str]:
     clear_caches()
-    return [dump(text) for _, text in rows]
+    return [dump(text, TITLES.get(key)) for key, text in rows]
 
 
 def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tuple[str, str, int | None]]:
@@ -77,7 +80,7 @@ def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tu
             try:
                 with rules.trace() as fired:
                     after = dumps(rows)
-                    dump(rule.example)      # fires its rule (tests check it): tells even where the sample does not
+                    dump(rule.example, rule.title or None)      # fires its rule (tests check it): tells even where the sample does not
                 # a rule that still fires is decided by code that calls rules.fire(name), not by its
                 # table entry's test (the contribution and task tables, some name rules): not ablatable here
                 changed = None if rule.name in fired else sum(a != b for a, b in zip(base, after))
@@ -94,7 +97,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--only", help="a comma-separated list of rule names (default: every rule)")
     a = ap.parse_args(argv)
-    rows = candidates_dump.jsonl(a.corpus) if a.corpus else candidates_dump.corpus()
+    rows = candidates_dump.jsonl(a.corpus, TITLES) if a.corpus else candidates_dump.corpus()
     if a.n and a.n < len(rows):
         rows = random.Random(a.seed).sample(rows, a.n)
     result = ablate(rows, set(a.only.split(",")) if a.only else None)

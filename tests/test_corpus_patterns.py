@@ -287,3 +287,11 @@ def test_a_kind_noun_inside_a_hyphenated_modifier_is_no_kind():
 ])
 def test_the_noun_phrase_a_verb_changes_is_the_measure(text, value, metric):
     assert _numbers(text)[value]["metric"] == metric
+
+
+@pytest.mark.parametrize("text", [
+    "We propose 3 language-agnostic methods, one of which achieves promising results.",
+    "This work proposes 19 benchmarks selected by subject experts, and expands smaller ones.",
+])
+def test_a_count_of_things_introduced_is_no_name(text):
+    assert decide(text)["method_names"] == []

@@ -277,7 +277,7 @@ class _Finder:
         t = self.text
         for m in matches_from(_INTRO_VERB_THEN, t, word_starts(t, WE_STARTS)):      # (tried at a subject only)
             rest = t[m.end():m.end() + 120]
-            if re.match(r"(?:a|an|the|two|three|several|some|this|that|how|whether|to|in|on|"
+            if re.match(r"(?:a|an|the|two|three|several|some|\d+|this|that|how|whether|to|in|on|"
                         r"our|its|their|these|those|new|novel|from|with|by|for|into|upon|at|\$)\b", rest, re.I):
                 continue
             nm = re.match(r"([\w\-‐–']+(?:\s+[\w\-‐–']+){0,3}?)(?=\s*(?:,|:|\(|—|--|\.|;|\s+(?:that|which|"

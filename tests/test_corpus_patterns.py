@@ -295,3 +295,9 @@ def test_the_noun_phrase_a_verb_changes_is_the_measure(text, value, metric):
 ])
 def test_a_count_of_things_introduced_is_no_name(text):
     assert decide(text)["method_names"] == []
+
+
+def test_no_name_opens_with_a_preposition_or_an_article_and_its_acronym_stays():
+    d = decide("In this paper, we propose to meta-learn the ensemble of epoch-wise empirical Bayes models (E3BM) "
+               "to achieve robust predictions.")
+    assert d["method_names"] == ["E3BM"]

@@ -274,6 +274,9 @@ _METRIC_NAME = re.compile(r"(?:^|\s)(?:m?IoU|mIOU|m?AP(?:50|75)?|F1(?:-score)?|(
                           r"Accuracy|AUC|AUROC|BLEU|ROUGE(?:-\w+)?|PSNR|SSIM|FID)$")
 
 
+_FUNCTION_LED = re.compile(r"(?:of|in|on|for|to|with|by|from|at|as|into|a|an|the|this|our|its|their)(?:\s|$)")
+
+
 class Verdict:
     """A candidate's final strengths while :data:`CAP_RULES` and :data:`ROLE_RULES` decide."""
 
@@ -321,6 +324,11 @@ def cap(rules, v: Verdict) -> None:
 
 # Caps on what a candidate's evidence gave it, applied in order.
 CAP_RULES: tuple[Rule, ...] = (
+    # no name opens with a preposition or an article: "to meta-learn the ensemble of ... (E3BM)",
+    # "on" (its acronym keeps what its sentence says of it)
+    Rule("function-led", lambda v: _FUNCTION_LED.match(v.text), ({"method": 0.05, "dataset": 0.05}, set()),
+         "In this paper, we propose to meta-learn the ensemble of epoch-wise empirical Bayes models (E3BM) here.",
+         "to meta-learn the ensemble of epoch-wise empirical Bayes models"),
     # (a generic acronym the paper names its own with "called" is its own: "a novel approach called
     # Cooperative Training (CoT)")
     Rule("generic-acronym", lambda v: v.generic and "called" not in v.cues, ({"method": 0.05, "dataset": 0.05}, {"generic"}),

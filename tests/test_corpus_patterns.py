@@ -301,3 +301,11 @@ def test_no_name_opens_with_a_preposition_or_an_article_and_its_acronym_stays():
     d = decide("In this paper, we propose to meta-learn the ensemble of epoch-wise empirical Bayes models (E3BM) "
                "to achieve robust predictions.")
     assert d["method_names"] == ["E3BM"]
+
+
+@pytest.mark.parametrize("text, datasets", [
+    ("We also present quantitative comparisons on the ScanNet dataset.", ["ScanNet"]),
+    ("Our model beats HRNet-W48 on the COCO benchmark by 2.1 AP.", ["COCO"]),
+])
+def test_a_name_before_on_the_x_dataset_is_not_that_dataset(text, datasets):
+    assert decide(text)["datasets"] == datasets

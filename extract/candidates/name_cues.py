@@ -218,8 +218,8 @@ INTRO_OUR_NOUN = EndCue(r"\b(?:our|the\s+(?:new|proposed|resulting))\s+(?:[\w\-]
                         ends=_OWN_NOUNS + (",", "(") + _CALLED_WORDS, needs=(("our", "new", "proposed", "resulting"),))
 DATASET_AFTER = re.compile(
     r"^\]?(?:\([^)]*\))?(?:\s*(?:,|and|or|&)\s*(?:the\s+)?[A-Z][\w\-.&]*)*,?\s*(?:and\s+|or\s+)?"
-    r"(?:as\s+)?(?:(?:the|our|a|an|representative|\w+-\w+|standard|popular|public|\w+)\s+){0,3}?"
-    r"(?:" + DATASET_NOUNS + r")\b", re.I)
+    r"(?:as\s+)?(?:(?!(?:on|in|of|from|for|with|at|to|by|across|over)\s)(?:the|our|a|an|representative|\w+-\w+|"
+    r"standard|popular|public|\w+)\s+){0,3}?(?:" + DATASET_NOUNS + r")\b", re.I)     # (not "X on the Y dataset")
 MODEL_AFTER = re.compile(
     r"^(?:\s*(?:,|and|or|&)\s*[A-Z][\w\-.]*)*,?\s*(?:(?!(?:to|and|or)\s)[\w\-]+\s+){0,2}?"
     r"(?:" + MODEL_NOUNS + r")\b")

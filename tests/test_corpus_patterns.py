@@ -309,3 +309,13 @@ def test_no_name_opens_with_a_preposition_or_an_article_and_its_acronym_stays():
 ])
 def test_a_name_before_on_the_x_dataset_is_not_that_dataset(text, datasets):
     assert decide(text)["datasets"] == datasets
+
+
+@pytest.mark.parametrize("text, datasets", [
+    # a one-word lower-case long form names a task, not a dataset ("person re-identification (re-ID)")
+    ("We study person re-identification (re-ID). Results on re-ID show gains of 3% over baselines.", []),
+    # a name negated is no name ("non-English tasks"), unlike a long form of a method ("non-local network")
+    ("It is unclear how well mT5 fares on non-English tasks. We evaluate it on the XNLI benchmark.", ["XNLI"]),
+])
+def test_a_task_acronym_and_a_negated_name_are_no_datasets(text, datasets):
+    assert decide(text)["datasets"] == datasets

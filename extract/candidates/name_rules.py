@@ -274,7 +274,7 @@ _METRIC_NAME = re.compile(r"(?:^|\s)(?:m?IoU|mIOU|m?AP(?:50|75)?|F1(?:-score)?|(
                           r"Accuracy|AUC|AUROC|BLEU|ROUGE(?:-\w+)?|PSNR|SSIM|FID)$")
 
 
-_FUNCTION_LED = re.compile(r"(?:of|in|on|for|to|with|by|from|at|as|into|a|an|the|this|our|its|their)(?:\s|$)")
+_FUNCTION_LED = re.compile(r"(?:of|in|on|for|to|with|by|from|at|as|into|a|an|the|this|our|its|their)(?:\s|$)|non-[A-Z]")
 
 
 class Verdict:
@@ -288,7 +288,7 @@ class Verdict:
         self.generic = a.text in GENERIC_ACRONYMS or base in GENERIC_ACRONYMS
         # an acronym pair whose long form is lower case past its first word ("multi-agent
         # reinforcement learning (MARL)", "keyphrase extraction (KE)") names a field or a task
-        longs = [a.text] if a.shape == "long" else [p for p in a.partners if " " in p]
+        longs = [a.text] if a.shape == "long" else [p for p in a.partners if " " in p or p.islower()]
         lower_long = bool(a.partners) and bool(longs) and all(
             all(not w[:1].isupper() for w in lf.split()[1:]) for lf in longs)
         # or one whose last word names a task ("Legal Event Detection (LED)"), unless a known dataset
@@ -324,8 +324,8 @@ def cap(rules, v: Verdict) -> None:
 
 # Caps on what a candidate's evidence gave it, applied in order.
 CAP_RULES: tuple[Rule, ...] = (
-    # no name opens with a preposition or an article: "to meta-learn the ensemble of ... (E3BM)",
-    # "on" (its acronym keeps what its sentence says of it)
+    # no name opens with a preposition, an article or a negation: "to meta-learn the ensemble of ...
+    # (E3BM)", "on", "non-English" (its acronym keeps what its sentence says of it)
     Rule("function-led", lambda v: _FUNCTION_LED.match(v.text), ({"method": 0.05, "dataset": 0.05}, set()),
          "In this paper, we propose to meta-learn the ensemble of epoch-wise empirical Bayes models (E3BM) here.",
          "to meta-learn the ensemble of epoch-wise empirical Bayes models"),

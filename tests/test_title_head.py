@@ -116,6 +116,14 @@ def test_the_title_states_the_task():
         "conditional sequential modulation for efficient global image retouching"
     assert title_phrase("Gaussian Processes, Recurrent Neural Network and Retouching for Chinese", abstract) == \
         "Gaussian processes, Recurrent Neural Network and retouching for Chinese"
+    # a head set off by a dash or an exclamation goes as a colon's does; a tail that only says how the
+    # head is studied leaves the task to the head
+    assert title_phrase("ApproxASP – a Scalable Approximate Answer Set Counter") == "scalable approximate answer set counter"
+    assert title_phrase("Pay Attention! - Robustifying a Deep Visuomotor Policy") == "robustifying a deep visuomotor policy"
+    assert title_phrase("Explaining Deep Learning Models -- A Bayesian Non-parametric Approach") == \
+        "explaining deep learning models"
+    assert title_phrase("Topicalization in Language Models: A Case Study on Japanese") == "topicalization in language models"
+    assert title_phrase("Structural Causal Bandits: Where to Intervene?") == "structural causal bandits"
     text = "We sketch gradients. The variance drops."
     assert decide(text, title="SEGA: Variance Reduction via Gradient Sketching")["task"] == \
         "variance reduction via gradient sketching"

@@ -192,7 +192,12 @@ def _inside(text: str, word: str) -> bool:
 # title that states a finding is made a noun phrase (25 corpus titles): "X Enables Y", "X Yields Y",
 # "X Leads to Y" -> "X for Y" ("volitional EMG control for stair climbing with ..."), "X Makes Y Z",
 # "X Requires Y" -> X ("exploiting CLIP for zero-shot HOI detection"), never "what makes"
-_TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s+(?=\S)")
+_TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s*(?=\S)")          # "SEGA: ...", "UFPMP-Det:Toward ..."
+# or a head set off by a dash or an exclamation ("ApproxASP – a ...", "Look here! A ...", "Push to Know! - ...")
+# a tail that says how the head is studied ("A Bayesian Approach", "A Case Study in Bribri")
+_GENERIC_TAIL = re.compile(r"(?:an?\s+)?(?:[\w\-]+\s+){0,3}(?:approach|framework|perspective|view|solution|(?:study|"
+                           r"evaluation|investigation|assessment|analysis)(?:\s+(?:in|on|of|into|with)\s.*)?)", re.I)
+_TITLE_DASH = re.compile(r"[^:?!]{1,60}?\s*(?:!|\s[–—-]{1,2}|—)[\s!–—-]*(?=\w)")
 _QUESTION_HEAD = re.compile(r"[^?]{3,}\?\s+(?:[–—-]+\s+)?(?=\w)")      # a question the title then answers
 _TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
 # A run of Title Case words inside a sentence, whole (after a lower-case word or a comma)
@@ -213,11 +218,21 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
     a question the answer after it; None for a question alone, another clause or no noun phrase
     of 3-12 words.  With it the task's token F1 on dev2, dev4 and dev5 is 0.61, 0.60 and 0.62,
     against 0.29, 0.28 and 0.35 for the phrase cut from the abstract (README, Benchmarks)."""
-    rest = " ".join((title or "").split()).rstrip("*. ")        # (a footnote mark)
+    rest = " ".join((title or "").split()).rstrip("*. -–—")     # (a footnote mark)
     if m := _QUESTION_HEAD.match(rest):
         rest = rest[m.end():]                                   # "Can We Detect Failures ...? Uncertainty-Aware ..."
-    if m := _TITLE_HEAD.match(rest):
-        rest = rest[m.end():]
+    if m := _TITLE_HEAD.match(rest) or _TITLE_DASH.match(rest):
+        # the rest, or the head where the rest is no task or a kind of approach ("Explaining Deep
+        # Learning Models -- A Bayesian Non-parametric Approach", "Rate Distortion For Model Compression:From
+        # Theory To Practice")
+        tail, p = rest[m.end():], _title_task(rest[m.end():], text)
+        if not p or _GENERIC_TAIL.fullmatch(tail):
+            return title_phrase(rest[:m.end()].rstrip(" :!–—-"), text) or p
+        return p
+    return _title_task(rest, text)
+
+
+def _title_task(rest: str, text: str) -> str | None:
     if m := _TITLE_FINDING.search(" " + rest):
         joined = " for " if m["achieves"] else " and " if m["meets"] else None
         rest = rest[:m.start()] + (joined + rest[m.end() - 1:] if joined else "")

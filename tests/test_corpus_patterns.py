@@ -319,3 +319,15 @@ def test_a_name_before_on_the_x_dataset_is_not_that_dataset(text, datasets):
 ])
 def test_a_task_acronym_and_a_negated_name_are_no_datasets(text, datasets):
     assert decide(text)["datasets"] == datasets
+
+
+@pytest.mark.parametrize("text, datasets", [
+    # an item's gloss goes on the list, its words are no item ("(46.5% PQ)"); an alias is one ("(LFW)")
+    ("Our method performs well on two large datasets: ImageNet (1000 classes) and MS-Celeb-1M (10000 classes).",
+     ["ImageNet", "MS-Celeb-1M"]),
+    ("It sets new records in the MS-COCO (46.5% PQ) and Cityscapes (59.0% PQ) benchmarks.", ["MS-COCO", "Cityscapes"]),
+    ("Results on the MegaFace Challenge and Labeled Faces in the Wild (LFW) datasets improve.",
+     ["MegaFace Challenge", "Labeled Faces in the Wild", "LFW"]),
+])
+def test_a_list_of_datasets_reads_past_each_items_gloss(text, datasets):
+    assert decide(text)["datasets"] == datasets

@@ -75,7 +75,9 @@ _ED_SUFFIX = re.compile(r"[-‐–][a-z]{3,}ed$")
 _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
          r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?!\w)|[A-Z][\w\-]*[\w]))?"
          r"(?:\s+(?:repository|database|archive|corpus))?")
-_LIST = _ITEM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _ITEM + r")*"
+_PAREN = r"(?:\s*\([^()]{1,30}\))?"        # an item's gloss: "ImageNet (1000 classes) and MS-Celeb-1M"
+_GLOSS = re.compile(r"\([^()]*\s[^()]*\)")      # (of words: "(46.5% PQ)"; an alias is an item: "(LFW)")
+_LIST = _ITEM + _PAREN + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _ITEM + _PAREN + r")*"
 _ITEM_RX = re.compile(_ITEM)
 _CITED = re.compile(r"\s+(?:et\.?\s+al\b|(?:and|&)\s+[A-Z][\w\-’']+\s*(?:et\.?\s+al\.?\s*)?[,(]\s*(?:19|20)\d\d)")
 _TITLE_GOES_ON = re.compile(r" (?:(?:of|for)\s+)?(?!(?:Dataset|Benchmark|Corpus|Challenge)s?\b)[A-Z][a-z]")
@@ -326,7 +328,7 @@ class _Finder:
         for pat, found in ((_AFTER_NOUN, after), (_BEFORE_NOUN, _BEFORE_NOUN.finditer(t))):
             for m in found:
                 base = m.start("lst")
-                for im in _ITEM_RX.finditer(m.group("lst")):
+                for im in _ITEM_RX.finditer(_GLOSS.sub(lambda g: " " * len(g[0]), m.group("lst"))):   # (no item in a gloss)
                     word = im.group(0)
                     if word.lower() in ("and", "or", "the", "we", "our", "this", "these", "it"):
                         continue

@@ -185,22 +185,22 @@ def _inside(text: str, word: str) -> bool:
     return False
 
 
-# A title's head ("SEGA: ", "Less Is More: "), a Title Case word ("Multi-Part", "Re-Identification"),
+# A title's head ("SEGA: ", "Less Is More: ", "UFPMP-Det:Toward"; or set off by a dash or an
+# exclamation: "ApproxASP – a ...", "Look here! A ...", "Push to Know! - ..."), a tail that only says
+# how the head is studied ("A Bayesian Approach", "A Case Study in Bribri"), a Title Case word
+# ("Multi-Part", "Re-Identification") and a run of them inside a sentence (after a lower-case word or a comma),
 # and the verbs a title that is a clause holds: the auxiliaries, and the lexical verbs titles use
 # on 10 or more corpus titles each ("Data Matters", "Can Attention Help?"; "X Meets Y" -> "X and Y",
 # 14 corpus titles: "knowledge compilation and logical separability").  A
 # title that states a finding is made a noun phrase (25 corpus titles): "X Enables Y", "X Yields Y",
 # "X Leads to Y" -> "X for Y" ("volitional EMG control for stair climbing with ..."), "X Makes Y Z",
 # "X Requires Y" -> X ("exploiting CLIP for zero-shot HOI detection"), never "what makes"
-_TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s*(?=\S)")          # "SEGA: ...", "UFPMP-Det:Toward ..."
-# or a head set off by a dash or an exclamation ("ApproxASP – a ...", "Look here! A ...", "Push to Know! - ...")
-# a tail that says how the head is studied ("A Bayesian Approach", "A Case Study in Bribri")
+_TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s*(?=\S)")
+_TITLE_DASH = re.compile(r"[^:?!]{1,60}?\s*(?:!|\s[–—-]{1,2}|—)[\s!–—-]*(?=\w)")
 _GENERIC_TAIL = re.compile(r"(?:an?\s+)?(?:[\w\-]+\s+){0,3}(?:approach|framework|perspective|view|solution|(?:study|"
                            r"evaluation|investigation|assessment|analysis)(?:\s+(?:in|on|of|into|with)\s.*)?)", re.I)
-_TITLE_DASH = re.compile(r"[^:?!]{1,60}?\s*(?:!|\s[–—-]{1,2}|—)[\s!–—-]*(?=\w)")
 _QUESTION_HEAD = re.compile(r"[^?]{3,}\?\s+(?:[–—-]+\s+)?(?=\w)")      # a question the title then answers
 _TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
-# A run of Title Case words inside a sentence, whole (after a lower-case word or a comma)
 _TEXT_RUN = re.compile(r"(?:\b[a-z][\w\-]*|[,;:(])\s+(" + _TITLE_CASE.pattern + r"(?:\s+" + _TITLE_CASE.pattern
                        + r")*)(?![\w\-])")
 _LOWER_WORD = re.compile(r"\b[a-z][a-z\-]*\b")

@@ -201,9 +201,10 @@ _GENERIC_TAIL = re.compile(r"(?:an?\s+)?(?:[\w\-]+\s+){0,3}(?:approach|framework
                            r"evaluation|investigation|assessment|analysis)(?:\s+(?:in|on|of|into|with)\s.*)?)", re.I)
 _QUESTION_HEAD = re.compile(r"[^?]{3,}\?\s+(?:[–—-]+\s+)?(?=\w)")      # a question the title then answers
 _TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*")
-_TEXT_RUN = re.compile(r"(?:\b[a-z][\w\-]*|[,;:(])\s+(" + _TITLE_CASE.pattern + r"(?:\s+" + _TITLE_CASE.pattern
-                       + r")*)(?![\w\-])")
-_LOWER_WORD = re.compile(r"\b[a-z][a-z\-]*\b")
+_TITLE_NEXT = re.compile(r"\s" + _TITLE_CASE.pattern + r"(?![\w\-])")
+_WORD_BEFORE = re.compile(r"(?<![\w\-])[\w\-]+$")
+_LOWER_PART = re.compile(r"(?:[\w\-]*-)?[a-z]")        # a part of it opens in lower case
+_WORDY = re.compile(r"[\w\-]")
 _TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
                          r"helps?)\b", re.I)
 _TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to)|(?P<meets>meets?)|"
@@ -250,8 +251,7 @@ def _title_cased(words: list[str], text: str) -> str:
     "Gaussian"; "Conditional Sequential Modulation" is lowered though the text names its
     "Conditional Sequential Retouching Network"; "tensor Decomposition" is no name where the text
     also writes "tensor decomposition")."""
-    lower = set(_LOWER_WORD.findall(text))      # a single word the text also writes in lower case is no name
-    runs = {r for m in _TEXT_RUN.finditer(text) if " " in (r := " ".join(m[1].split())) or r.lower() not in lower}
+    text = " ".join(text.split()) if "  " in text or "\n" in text or "\t" in text else text
     bare = [w.rstrip(",;.") for w in words]
     out, i = list(words), 0
     while i < len(words):
@@ -261,11 +261,38 @@ def _title_cased(words: list[str], text: str) -> str:
         if j == i:
             i += 1
         while i < j:                    # its longest runs that the text writes, from the left
-            k = next((k for k in range(j, i, -1) if " ".join(bare[i:k]) in runs), i)
+            k = next((k for k in range(j, i, -1) if _written_whole(text, " ".join(bare[i:k]))), i) \
+                if bare[i] in text else i
             if k == i:
                 out[i], k = words[i] if bare[i] in LANGUAGES and "lingual" not in bare[i] else words[i].lower(), i + 1
             i = k
     return " ".join(out)
+
+
+def _written_whole(text: str, run: str) -> bool:
+    """Whether ``text`` (its white space single) writes ``run`` inside a sentence, after a lower-case
+    word or a comma, as a whole run of Title Case words; a single word not also written in lower
+    case.  (str.find, not a pattern per run: the title's runs are tried at every abstract.)"""
+    if " " not in run and _whole_at(text, run.lower()):
+        return False
+    i = text.find(run)
+    while i >= 0:
+        e = i + len(run)
+        if _whole_at(text, run, i) and i >= 2 and text[i - 1] == " " and not _TITLE_NEXT.match(text, e) and (
+                text[i - 2] in ",;:(" or (m := _WORD_BEFORE.search(text, max(0, i - 40), i - 1))
+                and _LOWER_PART.match(m[0]) and not _TITLE_CASE.fullmatch(m[0])):
+            return True
+        i = text.find(run, i + 1)
+    return False
+
+
+def _whole_at(text: str, word: str, i: int | None = None) -> bool:
+    """Whether ``word`` stands in ``text`` as a whole word (at ``i``, or anywhere)."""
+    for j in ([i] if i is not None else literal_starts(text, word)):
+        e = j + len(word)
+        if (j == 0 or not _WORDY.match(text[j - 1])) and (e == len(text) or not _WORDY.match(text[e])):
+            return True
+    return False
 
 
 def words_of(phrase: str) -> int:

@@ -30,16 +30,6 @@ def test_examples():
     assert starts("aaaa", "aa") == [0, 2]
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.text(alphabet="aAbB ,;:\t\u2009_-é1", max_size=40),
-       st.from_regex(r"[A-Z][a-z]{1,3}(?:-[a-z]{1,2})?", fullmatch=True))
-def test_task_polish_inside_is_the_pattern_it_replaces(text, word):
-    from extract.candidates.task_phrase import _inside
-
-    text = text.replace("A", word)          # put the word in, after spaces and letters
-    assert _inside(text, word) == bool(re.search(r"[a-z,;:]\s+" + re.escape(word) + r"\b", text))
-
-
 def test_the_rules_compile_no_pattern_per_name():
     """The rules compile their patterns once: a second abstract that differs from a first only
     in its names compiles none (a pattern per name missed ``re``'s cache every time, cost more

@@ -157,32 +157,16 @@ def core(phrase: str) -> str:
 
 def polish(phrase: str, text: str = "") -> str:
     """The exported form of a cut: no leading determiner, the first word lower-cased unless it
-    is an acronym or a name (written capitalised inside a sentence of ``text``)."""
+    is an acronym, a language or a name (written capitalised inside a sentence of ``text``)."""
     words = core(" ".join(phrase.split())).split()
     if not words:
         return ""
     first = words[0]
     titled = len(words) > 1 and words[1][:1] in _CAPITALS          # "Large Language Models"
-    if not titled and _TITLE_WORD.fullmatch(first) and not _inside(text, first):
+    if not titled and _TITLE_WORD.fullmatch(first) and not _language(first) \
+            and not _written_whole(_single_spaced(text), first):
         words[0] = first.lower()
     return " ".join(words)
-
-
-def _inside(text: str, word: str) -> bool:
-    """Whether ``word`` (capitalised, ending in a letter) is written inside a sentence of
-    ``text``, as ``re.search(r"[a-z,;:]\\s+" + re.escape(word) + r"\\b", text)`` without
-    compiling a pattern per word (see :mod:`extract.text.literal`)."""
-    n = len(text)
-    for i in literal_starts(text, word):
-        j = i + len(word)
-        if j < n and (text[j].isalnum() or text[j] == "_"):
-            continue
-        k = i - 1
-        while k >= 0 and text[k].isspace():
-            k -= 1
-        if k < i - 1 and k >= 0 and text[k] in "abcdefghijklmnopqrstuvwxyz,;:":
-            return True
-    return False
 
 
 # A title's head ("SEGA: ", "Less Is More: ", "UFPMP-Det:Toward"; or set off by a dash or an
@@ -251,7 +235,7 @@ def _title_cased(words: list[str], text: str) -> str:
     "Gaussian"; "Conditional Sequential Modulation" is lowered though the text names its
     "Conditional Sequential Retouching Network"; "tensor Decomposition" is no name where the text
     also writes "tensor decomposition")."""
-    text = " ".join(text.split()) if "  " in text or "\n" in text or "\t" in text else text
+    text = _single_spaced(text)
     bare = [w.rstrip(",;.") for w in words]
     out, i = list(words), 0
     while i < len(words):
@@ -264,9 +248,17 @@ def _title_cased(words: list[str], text: str) -> str:
             k = next((k for k in range(j, i, -1) if _written_whole(text, " ".join(bare[i:k]))), i) \
                 if bare[i] in text else i
             if k == i:
-                out[i], k = words[i] if bare[i] in LANGUAGES and "lingual" not in bare[i] else words[i].lower(), i + 1
+                out[i], k = words[i] if _language(bare[i]) else words[i].lower(), i + 1
             i = k
     return " ".join(out)
+
+
+def _language(word: str) -> bool:
+    return word in LANGUAGES and "lingual" not in word      # "Chinese", not "Multilingual"
+
+
+def _single_spaced(text: str) -> str:
+    return " ".join(text.split()) if "  " in text or "\n" in text or "\t" in text else text
 
 
 def _written_whole(text: str, run: str) -> bool:

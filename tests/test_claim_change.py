@@ -83,7 +83,7 @@ def test_rule_firings_are_traced_per_alternative():
      {"81.0%": ("absolute", None), "35.3%": ("absolute", None)}),
     ("FooNet raises accuracy from 31.2% to 58.7% on ImageNet.", {"31.2%": ("absolute", None), "58.7%": ("absolute", None)}),
     ("FooNet reaches 91% success, compared to 73% for the baseline.", {"91%": ("absolute", None), "73%": ("absolute", None)}),
-    ("We train on 224×224 images with 3 larger models.", {"224×": ("absolute", None), "3": ("absolute", None)}),
+    ("We train on 224×224 images with 3 larger models.", {"224": ("absolute", None), "3": ("absolute", None)}),
 ])
 def test_value_type_and_compared_system(text, want):
     got = changes(text)

@@ -94,7 +94,8 @@ def _old_dataset_patterns() -> tuple[re.Pattern, re.Pattern]:
     item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
             r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
             r"(?:\s+(?:repository|database|archive|corpus))?")
-    lst = item + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + r"|\s+(?:and|or)\s+" + item + r")*"
+    gloss = r"(?:\s*\([^()]{1,30}\))?"         # (an item's gloss, session 19)
+    lst = item + gloss + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + gloss + r"|\s+(?:and|or)\s+" + item + gloss + r")*"
     after = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
                        r"including|e\.g|namely)))?\s*(?:such\s+as|like|"
                        r"including|e\.g\.,?|namely)?\s*(?:the\s+)?" + nf._NOT_A_VERB + r"(?P<lst>" + lst + r")", re.I)

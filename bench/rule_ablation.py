@@ -6,7 +6,8 @@
 For every rule of the tables (``extract.candidates.rules.all_rules()``: numbers, names, roles,
 contribution, task) the rule's test is made false, the rule layer's caches are cleared, and the
 abstracts are dumped again the way ``bench/candidates_dump.py`` dumps them (candidates, task phrases,
-``decide``); an abstract counts as changed when its dump differs from the dump with every rule in.
+``decide``; each abstract read with its title, as the corpus row gives it); an abstract counts as
+changed when its dump differs from the dump with every rule in.
 A rule whose removal changes fewer than 10 of the corpus's 10,901 abstracts is covered by the others
 (issue 17 item 5: "remove what the above made redundant"); judge its removal on dev3 beside dev2
 (``python3 ../shared/eval/score_dev3.py``) before taking it out. The rules of the claims tables

@@ -124,6 +124,9 @@ def test_the_title_states_the_task():
         "explaining deep learning models"
     assert title_phrase("Topicalization in Language Models: A Case Study on Japanese") == "topicalization in language models"
     assert title_phrase("Structural Causal Bandits: Where to Intervene?") == "structural causal bandits"
+    # a head past 60 characters is no name: the task itself, its tail left out
+    assert title_phrase("Long-Endurance Optical Seafloor Imaging Using Underwater Gliders: Concept, Development "
+                        "and Initial Trials") == "long-endurance optical seafloor imaging using underwater gliders"
     text = "We sketch gradients. The variance drops."
     assert decide(text, title="SEGA: Variance Reduction via Gradient Sketching")["task"] == \
         "variance reduction via gradient sketching"

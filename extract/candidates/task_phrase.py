@@ -214,7 +214,7 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
         if not p or _GENERIC_TAIL.fullmatch(tail):
             return title_phrase(rest[:m.end()].rstrip(" :!–—-"), text) or p
         return p
-    return _title_task(rest, text)
+    return _title_task(rest.split(": ", 1)[0], text)     # (a head past 60 characters is the task itself)
 
 
 def _title_task(rest: str, text: str) -> str | None:

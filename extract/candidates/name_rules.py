@@ -370,10 +370,9 @@ def _weak(v: Verdict):
 
 # The role and score of a candidate: the first rule that holds decides (None: dropped).
 def named_a_dataset(name: str, cues) -> bool:
-    """A dataset noun names it a dataset ("the Human3.6M dataset", "two datasets: ImageNet and
-    MS-Celeb-1M") and it is no model family's name: a model's shape (a size, a suffix) gives way,
-    "ResNet-101" does not."""
-    return ("dataset-cue" in cues or "dataset-list" in cues) and not is_model_family(name)
+    """A dataset noun names it a dataset ("the Human3.6M dataset") and it is no model family's
+    name: a model's shape (a size, a suffix) gives way, "ResNet-101" does not."""
+    return "dataset-cue" in cues and not is_model_family(name)
 
 
 ROLE_RULES: tuple[Rule, ...] = (

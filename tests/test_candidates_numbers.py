@@ -207,3 +207,9 @@ def test_a_version_after_a_name_is_part_of_the_name_not_a_number():
     assert [n.text for n in find_numbers("It reaches BLEU 27.3 and mAP 45.2 on COCO.")] == ["27.3", "45.2"]
     assert [n.text for n in find_numbers("FooNet 2.5 times faster, ResNeXt 5.5$\\times$ smaller")] == \
         ["2.5 times", "5.5$\\times$"]
+
+
+def test_the_parser_reads_a_product_of_sizes_as_the_number_layer_does():
+    """A span the model adds is read by parse_number: "224×224" is a size there too, no "times"."""
+    assert parse_number("224×224") == (224.0, None) and parse_number("$160 \\times 160$") == (160.0, None)
+    assert parse_number("2.5×") == (2.5, "×") and parse_number("2.4\\times2.4\\times") == (2.4, "×")

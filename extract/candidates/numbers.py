@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, EXP_VAR, MULT, OK_COMMANDS, POW, SCI, SPACED_UNIT, UNIT_NORMAL,
-                             VAR_PREFIX, WRAP_OPEN, parse_number, safe_pow, to_float)
+                             VAR_PREFIX, WRAP_OPEN, parse_number, product_of_sizes, safe_pow, to_float)
 from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, excluded_spans, math_spans
 from .number_about import Raw, count_noun_after, guess_about
@@ -52,7 +52,6 @@ _OPEN_GROUP = re.compile(r"[_^]\s*([{(])")
 _RANKED = re.compile(r"\b(?:rank(?:s|ed|ing)?|plac(?:e|es|ed|ing)|won|finish(?:es|ed|ing)?)\s+(?:the\s+)?$", re.I)
 _PLACE = re.compile(r"\s+place\b", re.I)
 _GLUED = re.compile(r"°[CF]?(?![A-Za-z])|[A-Za-zµμ]+")
-_FACTOR = re.compile(r"[\s$]*\d")
 _UNIT_AFTER_MATH = re.compile(r"\\%|%|×|[xX](?![A-Za-z0-9])")
 _METRIC_WORDS = set("""auc auroc auprc bleu rouge mae mse rmse fid psnr ssim map em iou ndcg mrr ece wer cer cider meteor acc tpr
 fpr kl elo is lpips clip spice chrf comet bertscore dice""".split())
@@ -264,9 +263,8 @@ def _scan(text: str) -> list[Raw]:
         start = j
         # unit after the number (possibly after a space)
         if unit is None and mult == 1.0:
-            if (um := SPACED_UNIT.match(text, end)) and um.group("times") and _FACTOR.match(text, um.end()) \
-                    and text.find(text[s:um.end()], um.end(), um.end() + 16) < 0:
-                um = None                   # "1024 × 1024 pixels": a product of sizes (unless rendered twice: "2\times2\times")
+            if (um := SPACED_UNIT.match(text, end)) and um.group("times") and product_of_sizes(text, s, um.end()):
+                um = None                   # "1024 × 1024 pixels": no "times"
             if um:
                 wd = um.group("word")
                 unit = "%" if um.group("pct") else "×" if um.group("times") or um.group("xtimes") else UNIT_NORMAL.get(wd, wd)

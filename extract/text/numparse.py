@@ -12,7 +12,8 @@ import math
 import re
 
 __all__ = ["ATTACHED_UNITS", "CORE", "EXP_E", "EXP_VAR", "MULT", "OK_COMMANDS", "POW", "SCI", "SPACED_UNIT",
-           "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "parse_number_at", "safe_pow", "to_float"]
+           "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "parse_number_at", "product_of_sizes", "safe_pow",
+           "to_float"]
 
 # (the lookahead of its first characters: re skips the other positions fast)
 CORE = re.compile(r"(?=[\d.])(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
@@ -76,6 +77,16 @@ def safe_pow(base: float, exp: float) -> float:
         return math.inf
 
 
+_FACTOR = re.compile(r"[\s$]*\d")
+
+
+def product_of_sizes(text: str, start: int, end: int) -> bool:
+    """Whether the "×" that ends the number ``text[start:end]`` multiplies sizes ("1024 × 1024
+    pixels", "$160 \\times 160$"): a number follows it, and the text is not rendered twice
+    ("2.4\\times2.4\\times": then it is a "times")."""
+    return bool(_FACTOR.match(text, end)) and text.find(text[start:end], end, end + 16) < 0
+
+
 def parse_number(span: str) -> tuple[float, str | None] | None:
     """Value and normalized unit of a number span (``"80B"`` -> (8e10, None), ``"$94.4$%"`` ->
     (94.4, "%")); None when it holds no digits. Never raises."""
@@ -97,6 +108,8 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
         suffix = m.group("suffix")
         value *= MULT.get(suffix, 1.0)
         unit = UNIT_NORMAL.get(suffix, suffix) if suffix and suffix not in MULT else None
+        if unit == "×" and product_of_sizes(s, m.start(), m.end()):
+            unit = None                                 # "224×224": a size, as the number layer reads it
         return (-value if m.group("sign") in ("-", "−") else value), unit
     return None
 

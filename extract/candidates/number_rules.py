@@ -107,8 +107,8 @@ KIND_RULES: tuple[Rule, ...] = (
        lambda c: _VARIABLE_HEAD.search(c.head) and ("." not in c.core or c.r.in_math) or _BOUND_HEAD.search(c.head),
        "The bound holds for every k = 3 neighbours.", "k = 3"),
     # -- counts compared or changed
-    _r("points-gain", "result",
-       lambda c: c.noun is not None and c.noun.split()[-1] in ("points", "point") and (
+    _r("points-gain", "result",                                   # or "by 8 times", "a 5-fold cut"
+       lambda c: c.noun is not None and c.noun.split()[-1] in ("points", "point", "times", "fold") and (
            c.strong_before or _ends(_BY, c.before)),
        "It improves accuracy by 3 points.", "3"),
     _r("n-of-m", "result",

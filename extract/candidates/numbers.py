@@ -10,7 +10,7 @@ digits of names (``GPT-4``, ``CIFAR-10``, ``3D``), of formulas (``$\\ell_1$``, `
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, EXP_VAR, MULT, OK_COMMANDS, POW, SCI, SPACED_UNIT, UNIT_NORMAL,
                              VAR_PREFIX, WRAP_OPEN, parse_number, product_of_sizes, safe_pow, to_float)
@@ -330,13 +330,22 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
     return keep
 
 
-def _apply_ranges(text: str, raws: list[Raw]) -> None:
+def _apply_ranges(text: str, raws: list[Raw]) -> dict[int, Raw]:
+    """Give a range's first end the unit of its second ("3-5%"); return, by the id of each end,
+    the range as one :class:`Raw` (the text before the first end, the unit after the second)."""
+    whole: dict[int, Raw] = {}
     for a, b in zip(raws, raws[1:]):
         gap = text[a.end:b.start]
         if re.fullmatch(r"\s*(?:-{1,3}|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
             if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
                 continue
             a.value, a.mult, a.unit = a.value * b.mult, b.mult, b.unit     # (a.mult is 1.0)
+            whole[id(a)] = whole[id(b)] = replace(b, start=a.start, core_start=a.core_start)
+    return whole
+
+
+def _noun(text: str, r: Raw) -> str | None:
+    return count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
 
 
 def find_numbers(text: str) -> list[NumberCandidate]:
@@ -349,7 +358,7 @@ def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
     if not isinstance(text, str) or not text:
         return []
     raws = _scan(text)
-    _apply_ranges(text, raws)
+    ranges = _apply_ranges(text, raws)
     bounds = sentence_bounds(text)
     out: list[tuple[NumberCandidate, str]] = []
     seen: set[tuple[int, int]] = set()
@@ -357,8 +366,9 @@ def explain_numbers(text: str) -> list[tuple[NumberCandidate, str]]:
         if (r.start, r.end) in seen or _PLURAL_NUMERAL.fullmatch(text, r.start, r.end):
             continue
         seen.add((r.start, r.end))
-        noun = count_noun_after(text, r.end) if r.unit is None or r.unit in ("h", "GPU-hours") else None
-        rule = kind_rule(text, r, noun, bounds)
+        noun = _noun(text, r)
+        whole = ranges.get(id(r), r)       # a range is one quantity: its kind is read once
+        rule = kind_rule(text, whole, noun if whole is r else _noun(text, whole), bounds)
         out.append((NumberCandidate(text[r.start:r.end], r.start, r.end, float(r.value), r.unit, rule.gives,
                                     guess_about(text, r, noun), rule.name), rule.name))
     return out

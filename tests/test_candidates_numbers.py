@@ -213,3 +213,9 @@ def test_the_parser_reads_a_product_of_sizes_as_the_number_layer_does():
     """A span the model adds is read by parse_number: "224×224" is a size there too, no "times"."""
     assert parse_number("224×224") == (224.0, None) and parse_number("$160 \\times 160$") == (160.0, None)
     assert parse_number("2.5×") == (2.5, "×") and parse_number("2.4\\times2.4\\times") == (2.4, "×")
+
+
+def test_a_latex_en_dash_is_no_minus_sign():
+    """'10--15' is a range written with TeX's en dash, not 10 and -15."""
+    got = [(n.text, n.value) for n in find_numbers("It cuts memory by a factor of 10--15 and errors by 5--8%.")]
+    assert got == [("10", 10.0), ("15", 15.0), ("5", 5.0), ("8%", 8.0)]

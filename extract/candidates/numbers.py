@@ -244,14 +244,14 @@ def _scan(text: str) -> list[Raw]:
         ce_core, start = ce, s
         if (w := WRAP_OPEN.search(text, max(0, s - 14), s)) and text[end:end + 1] == "}":
             start, end = w.start(), end + 1                 # \textbf{12.3}
-        # sign / approximation / variable prefix
+        # sign (not the second dash of "10--15") / approximation / variable prefix
         j, signed = start, False
         k = j - 1 if j > 0 and text[j - 1] == " " else j
         if text[max(0, k - 3):k] in ("\\pm", "\\mp"):
             j, signed = k - 3, True
         elif k > 0 and text[k - 1] == "±":
             j, signed = k - 1, True
-        elif j > 0 and text[j - 1] in "+-−±" and (j == 1 or not (text[j - 2].isalnum() or text[j - 2] in ")]}%")):
+        elif j > 0 and text[j - 1] in "+-−±" and (j == 1 or not (text[j - 2].isalnum() or text[j - 2] in ")]}%-")):
             j, signed = j - 1, True
             if text[j] in "-−":
                 value = -value

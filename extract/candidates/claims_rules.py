@@ -46,6 +46,11 @@ _THINGS_AFTER = re.compile(r"\+?\s+(?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*[a
 _NAME_SHAPE = re.compile(r"\d|[A-Z]\S*[A-Z]")
 _EVAL_BEFORE = re.compile(r"\b(?:on|evaluat\w*|experiments?|benchmarks?)\s+(?:the\s+)?"
                           r"(?:[\w\-]+\s+){0,3}?$", re.I)
+# Between two numbers of one item: measures and coordination, no verb, place or parenthesis closed
+_NOT_ITEM_GAP = re.compile(r"^[^(]*\)|\b(?:on|in|for|at|achiev\w*|obtain\w*|reach\w*|improv\w*|outperform\w*|"
+                           r"reduc\w*|yield\w*|attain\w*|gain\w*|show\w*|while|whereas|but)\b", re.I)
+_ITEM_END = re.compile(r",|\band\b")
+_ON_D = re.compile(r"\s*(?:[^\s.;]+\s+){0,4}?(?:on|in|for)\s+(?:the\s+)?", re.I)
 _ANAPHOR = re.compile(r"\b(?:there|on\s+(?:it|both|them|each|all\s+of\s+them))\b", re.I)
 _TO_GAP = re.compile(r"\s*(?:\\?%|×|x)?\s*to\s*\$?\s*")
 _NOT_TO_GAP = re.compile(r"[^\s%\\×xto$]")
@@ -120,6 +125,26 @@ def _ds_joint(doc: _Doc, n: _Num) -> Any:
     joint = doc.memo(("joint", doc.groups[n.i][0].i),          # the same for every number of n's group
                      lambda: _JOINT.search(doc.text, doc.segment_before(n)[0], doc.segment_after(n)[1]))
     return None if joint is not None else _SKIP
+
+
+def _ds_item_after(doc: _Doc, n: _Num) -> Any:
+    """"37.8% MRR, 28.6% Hits@1 on FB15k-237", "81.43% compared with 80.47% on CULane": the next
+    number's "on D" ends n's item too, when only measures lie between them and a dataset before
+    n, if any, closed an earlier item ("on WN18RR, 37.8% ...")."""
+    evals = doc.evaluation_datasets(n)
+    s, e = doc.segment_after(n)
+    k = doc.groups[n.i][-1].i + 1
+    if n.kind != "result" or not evals or k >= len(doc.nums) or doc.nums[k].start != e or e - s > 80 \
+            or _NOT_ITEM_GAP.search(doc.text[s:e]) or doc.between(evals, s, e):
+        return _SKIP
+    before = doc.between(evals, *doc.segment_before(n))
+    if before and not _ITEM_END.search(doc.text, before[-1].end, doc.groups[n.i][0].start):
+        return _SKIP
+    ms, me = doc.segment_after(doc.nums[k])
+    cands = doc.between(evals, ms, me)
+    if not cands or not _ON_D.fullmatch(doc.text, ms, cands[0].start) or len(doc.run_of(evals, cands[0])) > 1:
+        return _SKIP
+    return _ref(cands[0])
 
 
 def _ds_on_before(doc: _Doc, n: _Num) -> Any:
@@ -212,6 +237,7 @@ DATASET_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("respectively", "2.1% and 3.4% on CUB and Cars, respectively", _ds_respectively),
     ("joint", "improves by 4.1% on average across the three benchmarks", _ds_joint),
     ("on-after", "reaches 91.2% top-1 accuracy on ImageNet", _ds_on_after),
+    ("item-after", "It gets 37.8% MRR, 28.6% Hits@1 on CUB", _ds_item_after),
     ("on-before", "On ImageNet, FooNet reaches 91.2% accuracy", _ds_on_before),
     ("one-in-sentence", "We evaluate FooNet on Synapse; it attains a Dice of 0.81", _ds_one_in_sentence),
     ("anaphor", "We release BarBench. Models score below 60% on our benchmark", _ds_anaphor),

@@ -137,3 +137,15 @@ def test_a_digit_led_dataset_name_is_a_name():
     got = set(_datasets("Errors drop by 9.2 mm on the 3DPW dataset, recall reaches 94.9% on the 3DMatch benchmark, "
                         "and F1 rises on HotpotQA and 2WikiMultiHopQA datasets, with a 3D CNN on 4K video and 6DoF poses."))
     assert {"3DPW", "3DMatch", "2WikiMultiHopQA", "HotpotQA"} <= got and not {"3D", "4K", "6DoF"} & got, got
+
+
+def test_a_dataset_has_a_proper_name():
+    """No capital, digit or sign and no known dataset: an adjective or a common noun in a dataset's
+    context is not one ("on-par", "material"); a lowercase item among named ones is ("ogbn-arxiv")."""
+    from extract.candidates import find_candidates, select_names
+    for text in ("Our models on public datasets deliver on-par or superior performances.",
+                 "We release our training material, annotation toolkit and dataset online.",
+                 "Pixel labels make the collection of datasets labor-intensive and time-consuming."):
+        assert select_names(find_candidates(text).names)[1] == [], text
+    text = "We test on 11 datasets, including Cora, PubMed, and ogbn-arxiv, and on the text8 dataset."
+    assert set(select_names(find_candidates(text).names)[1]) == {"Cora", "PubMed", "ogbn-arxiv", "text8"}

@@ -23,7 +23,7 @@ from .name_naming import named_own, naming_matches
 from .name_scoring import score
 from .name_forms import dated, parenthesized_short_forms, spelled_acronyms
 from .name_title import title_head
-from .name_shapes import (COINAGE_SUFFIX_WORDISH, ENGLISH_COMPOUND, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME,
+from .name_shapes import (COINAGE_SUFFIX_WORDISH, ENGLISH_COMPOUND, NAMEY, SENT_START_LOOKBACK, SPLIT_AFTER_NAME, SYMBOL_NAME,
                           TOKEN, WRAPPED, is_namey)
 from .rules import fire
 
@@ -328,16 +328,18 @@ class _Finder:
         for pat, found in ((_AFTER_NOUN, after), (_BEFORE_NOUN, _BEFORE_NOUN.finditer(t))):
             for m in found:
                 base = m.start("lst")
-                for im in _ITEM_RX.finditer(_GLOSS.sub(lambda g: " " * len(g[0]), m.group("lst"))):   # (no item in a gloss)
+                items = list(_ITEM_RX.finditer(_GLOSS.sub(lambda g: " " * len(g[0]), m.group("lst"))))  # (not in a gloss)
+                named = any(NAMEY.search(im.group(0)) for im in items)
+                for im in items:
                     word = im.group(0)
                     if word.lower() in ("and", "or", "the", "we", "our", "this", "these", "it"):
                         continue
                     if word in LANGUAGES:
                         fire("language-not-dataset")    # "English and Chinese datasets"
                         continue
-                    if word[0].islower() and (pat is _BEFORE_NOUN or ENGLISH_COMPOUND.match(word)
+                    if word[0].islower() and (pat is _BEFORE_NOUN or ENGLISH_COMPOUND.match(word) or not named
                                               or not _ITEM_ENDS.match(t[base + im.end():base + im.end() + 6])):
-                        continue                    # "long-range benchmark", "binary, multi-class, and": adjectives
+                        continue        # "long-range benchmark", "binary, multi-class, and", "on-par or": adjectives
                     if pat is _AFTER_NOUN and _TITLE_GOES_ON.match(t, base + im.end()):
                         continue                    # "a dataset for Named Entity Recognition": a phrase's first words
                     fire("dataset-list-after-noun" if pat is _AFTER_NOUN else "dataset-list-before-noun")

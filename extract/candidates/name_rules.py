@@ -16,7 +16,7 @@ from ..text.literal import bounded_starts
 from ..text.acronyms import upper_count
 from ..text.lexicon import DATASET_NOUN_ENDS, DATASET_SUFFIXES, GENERIC_ACRONYMS, is_known_dataset, is_model_family, is_model_name
 from . import name_cues as cue
-from .name_shapes import COINAGE_SUFFIX_WORDISH
+from .name_shapes import COINAGE_SUFFIX_WORDISH, NAMEY
 from .rules import Rule, fire, first
 
 __all__ = ["CAP_RULES", "DATASET_RULES", "Evidence", "NameCandidate", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES", "TASK_NOUN_END",
@@ -383,6 +383,10 @@ ROLE_RULES: tuple[Rule, ...] = (
          "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
     Rule("uncued-run", lambda v: v.shape == "run" and v.method < 0.5 and v.dataset < 0.5, lambda v: None,
          "Results from New York Times articles follow.", "New York Times"),
+    # a dataset has a proper name: a capital, a digit or a sign ("text8", "∞-bench"), or a known one ("mnist")
+    Rule("lowercase-not-dataset", lambda v: v.dataset >= max(v.method, 0.5) and not {"introduced", "dataset-list"} & v.cues
+         and not NAMEY.search(v.text) and "known-dataset" not in v.cues, lambda v: None,
+         "We release our training material, annotation toolkit and dataset online.", "material"),
     Rule("introduced-dataset-role", lambda v: "introduced" in v.cues, lambda v: ("dataset", max(v.method, v.dataset)),
          "We present CityWalk, a dataset of street scenes.", "CityWalk"),
     Rule("dataset-role", lambda v: v.dataset >= 0.5 and v.dataset >= v.method, lambda v: ("dataset", v.dataset),

@@ -30,6 +30,7 @@ _COMPOUND = (r"[a-z]+[-‐–](?:based|like|style|only|free|level|scale|specific
              r"(?:zero|few|one|multi|cross|in|out|end|state|real|large|small|long|short|high|low|fine|coarse|self|"
              r"semi|non|pre|post|well|open|closed)[-‐–]|[\w\-]*ed\b")
 ENGLISH_COMPOUND = re.compile(_COMPOUND)
+NAMEY = re.compile(r"[^a-z\s\-_'’\"“”]")         # a capital, a digit, a sign: "Cora", "text8", "∞-bench"
 SPLIT_AFTER_NAME = re.compile(r" (?!" + _COMPOUND + r")(?:[a-z]+(?:[-_][a-z0-9]+)+|[a-z]+\d+[a-z0-9]*)"
                               r"(?=\s*(?:[,.;:)]|and\b|or\b|$))")
 WRAPPED = re.compile(

@@ -323,3 +323,15 @@ def test_a_change_against_a_named_system_is_a_comparison_for_triage():
     assert "no_comparison" not in {f.code for f in paper_flags(paper_from_record(rec))}
     num["value_type"], num["compared_to"] = "absolute", None
     assert "no_comparison" in {f.code for f in paper_flags(paper_from_record(rec))}
+
+
+def test_a_title_case_name_is_a_compared_system():
+    """"over Faster R-CNN", "than Polygon-RNN++", "compared to Hard Thresholding": a Title Case name
+    of up to three words; "over naive Monte Carlo sampling methods" is a class of systems."""
+    got = changes("FooNet shows a 6% AP improvement over the Faster R-CNN baseline and is 10x faster than "
+                  "Polygon-RNN++.")
+    assert got["6%"] == ("change", "Faster R-CNN") and got["10x"] == ("change", "Polygon-RNN++")
+    got = changes("FooNet achieves 10% higher accuracy compared to Hard Thresholding.")
+    assert got["10%"] == ("change", "Hard Thresholding")
+    got = changes("FooNet accelerates evaluation by 20 times over naive Monte Carlo sampling methods.")
+    assert got["20"] == ("change", None)

@@ -211,7 +211,7 @@ _COMPARE_BEFORE = re.compile(rf"\b(?:{_alt(_COMPARE)})\s+(?:the\s+)?(?:{_GAP_WOR
 #: "X improves GPT-4o's success rate by 27 points" (the guideline's example)
 _POSSESSED = re.compile(r"\bimprov\w*\s+(?:the\s+)?$", re.I)
 #: A name followed by one of these names a class of systems ("hashing ReID methods"), not one.
-_CLASS_AFTER = re.compile(r"\s*(?:-?based\s+)?(?:methods?|approach(?:es)?|models|baselines|systems|techniques?|networks|"
+_CLASS_AFTER = re.compile(r"\s*(?:-?based\s+)?(?:[a-z]+\s+)?(?:methods?|approach(?:es)?|models|baselines|systems|techniques?|networks|"
                           r"frameworks|algorithms|solvers?|detectors|architectures|variants)\b", re.I)
 #: A family, not a system: "LSTMs", "ResNets", "SNN-based", "GNN-like".
 _FAMILY = re.compile(r"(?:[A-Z]{2,}s|Nets|-(?:based|like|style|type))$")
@@ -220,6 +220,8 @@ _CUE_AFTER = re.compile(rf"[^.;:]{{0,30}}?\b(?:{_alt(_COMPARE)})\b", re.I)
 #: A name by its shape (OFA, PromptRank, LoRA, GPT-4, RT-DETR), for a compared system the
 #: record does not list; generic acronyms are not systems.
 _NAME_SHAPE = re.compile(r"(?<![\w\-.])[A-Z][A-Za-z0-9]*(?:[A-Z]|\d)[\w]*(?:[-.][A-Za-z0-9]+)*")
+#: A Title Case name of up to three words or parts ("Faster R-CNN", "Polygon-RNN++", "Hard Thresholding").
+_TITLE_NAME = re.compile(r"(?<![\w\-.])[A-Z][a-z]+(?:(?:\s+|-)[A-Z][\w]*(?:-[A-Za-z0-9]+)*\+*){1,2}(?![\w\-])")
 _GENERIC = set("""sota ai llm llms mllm mllms vlm vlms lm lms nlp rl ml dl cnn cnns rnn rnns gnn gnns mlp mlps gpu gpus
 cpu cpus tpu flops gflops tflops macs api apis us uk eu usa nn nns ann anns dnn dnns snn snns vit vits""".split())
 
@@ -234,8 +236,13 @@ def _shaped(doc: _Doc, n: _Num) -> list[Ref]:
         busy = _covering([(o.start, o.end) for o in doc._occ_by_sent.get(n.sent, ())]
                          + [(p.start, p.end) for p in doc.between(doc.metrics, sent_s, sent_e)]
                          + [(m.start, m.end) for m in doc.between(doc.nums, sent_s, sent_e)])
-        return [Ref(m.group(0), m.start(), m.end()) for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
-                if not all(part in _GENERIC for part in m.group(0).lower().split("-")) and not busy(m.start(), m.end())]
+        runs = [m for m in _TITLE_NAME.finditer(doc.text, sent_s, sent_e)      # (not the sentence's first word)
+                if doc.text[sent_s:m.start()].strip(" \n\"“(") and not busy(m.start(), m.end())]
+        in_run = _covering([m.span() for m in runs])
+        shaped = [m for m in _NAME_SHAPE.finditer(doc.text, sent_s, sent_e)
+                  if not all(part in _GENERIC for part in m.group(0).lower().split("-")) and not busy(m.start(), m.end())
+                  and not in_run(m.start(), m.end())]
+        return [Ref(m.group(0), m.start(), m.end()) for m in sorted(shaped + runs, key=lambda m: m.start())]
     return doc.memo(("change-shaped", n.sent), make)
 
 

@@ -335,3 +335,12 @@ def test_a_title_case_name_is_a_compared_system():
     assert got["10%"] == ("change", "Hard Thresholding")
     got = changes("FooNet accelerates evaluation by 20 times over naive Monte Carlo sampling methods.")
     assert got["20"] == ("change", None)
+
+
+def test_a_range_is_compared_jointly_not_paired():
+    """"3-35x speedup over A and B" is one quantity against two systems: no single one; a list of
+    two is paired in order."""
+    got = changes("FooNet achieves 3-35x measured speedup over MinkowskiNet and KPConv.")
+    assert got["3"] == ("change", None) and got["35x"] == ("change", None)
+    got = changes("FooNet is 3x and 35x faster than MinkowskiNet and KPConv, respectively.")
+    assert got == {"3x": ("change", "MinkowskiNet"), "35x": ("change", "KPConv")}

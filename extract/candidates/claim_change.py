@@ -337,8 +337,8 @@ def _co_cue(doc: _Doc, n: _Num, method: Any) -> Any:
     lo, hi = named.run_at[bisect_left(named.named_starts, o.start)]
     lo, hi = max(lo, bisect_left(named.named_starts, s)), min(hi, bisect_left(named.named_starts, e))
     if hi - lo > 1:
-        if len(group) != hi - lo:
-            return None, cue        # compared jointly with several systems
+        if len(group) != hi - lo or not doc.is_list(group):
+            return None, cue        # compared jointly with several systems (a range is one quantity: "3-35x")
         o = named.named[lo + n.i - group[0].i]
     return _ref(o), cue             # (a name-shaped token is a Ref already: _ref gives an equal one)
 

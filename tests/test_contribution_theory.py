@@ -22,3 +22,13 @@ def test_an_introduced_method_with_a_few_theory_words_is_a_method():
     text = ("We propose novel approximation algorithms for the earth mover's distance that achieve linear "
             "time complexity while remaining optimal on real data.")
     assert decide(text)["contribution"] == "method"
+
+
+def test_two_theory_words_beside_experiments_need_a_proof():
+    """"theoretical guarantees" said of prior work: with experiments and no proof
+    the paper is a method; "we prove" keeps it theory."""
+    from extract.candidates.contribution import contribution_hint
+    text = ("Randomized smoothing gives theoretical guarantees for segmentation. We address certifying "
+            "segmentation with diffusion models. Our experiments show a better trade-off on two datasets.")
+    assert contribution_hint(text) == "method"
+    assert contribution_hint(text.replace("We address", "We prove a bound for")) == "theory"

@@ -50,6 +50,7 @@ _THEORY = re.compile(r"(?=[abceghilmnoprstuw])\b(?:we\s+(?:\w+ly\s+)?prove|proof
                      r"convergence|equivalen(?:t|ce)|establish(?:es)?|identifiab\w+)\b")
 # A formula (a variable: "$k$", "$O(\\sqrt{T})$"), not a unit or a number in math mode ("$^2$", "$30\\%$")
 _FORMULA = re.compile(r"[A-Za-z]")
+_PROVED = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?prove|theorems?|proofs?|lemmas?)\b", re.I)
 _PROOF = re.compile(r"\b(?:prov(?:e[sdn]?|ing)|bounds?|theorems?|polynomial|hardness)\b", re.I)
 # An abstract of proofs reports no experiment: a method whose paper does is a method ("empirical
 # risk", "empirical distribution" are theory's own terms, 48 and 10 corpus abstracts, not an experiment;
@@ -134,8 +135,8 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         return _gives("our-method-words", "method")
     if _ANALYSIS.search(text):
         return _gives("analysis-words", "analysis" if theory < 3 else "theory")
-    if theory >= 2:
-        return _gives("some-theory-words", "theory")
+    if theory >= 2 and (theory >= 3 or not empirical or _PROVED.search(text)):
+        return _gives("some-theory-words", "theory")   # (two words beside experiments: only with a proof)
     return _gives("default-method", "method")
 
 

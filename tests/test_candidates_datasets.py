@@ -149,3 +149,10 @@ def test_a_dataset_has_a_proper_name():
         assert select_names(find_candidates(text).names)[1] == [], text
     text = "We test on 11 datasets, including Cora, PubMed, and ogbn-arxiv, and on the text8 dataset."
     assert set(select_names(find_candidates(text).names)[1]) == {"Cora", "PubMed", "ogbn-arxiv", "text8"}
+
+
+def test_a_device_a_speed_is_measured_on_is_no_dataset():
+    from extract.candidates import find_candidates, select_names
+    text = ("FooNet reaches 41.2 AP on COCO and runs at 35 fps on Jetson Xavier AGX and at 53 frames per "
+            "second on the NVIDIA DRIVE Orin SoC; it also achieves 44.2 AP with 19 FPS on the MSCOCO dataset.")
+    assert set(select_names(find_candidates(text).names)[1]) == {"COCO", "MSCOCO"}

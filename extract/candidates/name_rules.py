@@ -193,6 +193,9 @@ INTRO_RULES: tuple[Rule, ...] = (
          ("min", 0.35, set()), "We propose calibration, which keeps scores honest.", "calibration"),
 )
 
+# a speed or latency and the device it is measured on: "35 fps on", "70 milliseconds per megapixel on the"
+_SPEED_ON = re.compile(r"\d\s*(?P<unit>[A-Za-z]+)(?:\s+per\s+[a-z]+)?\)?\s+on\s+(?:the\s+|an?\s+)?$")
+_SPEED_UNITS = {"fps", "hz", "ms", "millisecond", "milliseconds", "frames"}
 DATASET_RULES: tuple[Rule, ...] = (
     Rule("dataset-noun-before", lambda o: cue.DATASET_BEFORE.search(o.before), (0.8, {"dataset-cue"}),
          "We report results on benchmarks such as TabArena and WikiSQL.", "TabArena"),
@@ -204,6 +207,9 @@ DATASET_RULES: tuple[Rule, ...] = (
          "It holds 2,000 questions drawn from StackExchange and Reddit.", "StackExchange"),
     Rule("trained-on", lambda o: cue.TRAINED_ON_BEFORE.search(o.before), (0.65, {"data-source"}),
          "Models pretrained on LAION-5B transfer well.", "LAION-5B"),
+    # "17 FPS on Jetson Xavier", "70 milliseconds per megapixel on Qualcomm Snapdragon": a device
+    Rule("speed-on-device", lambda o: (m := _SPEED_ON.search(o.before)) and m["unit"].lower() in _SPEED_UNITS, (0.0, set()),
+         "The tracker runs at 35 fps on Jetson Xavier AGX.", "Jetson Xavier AGX"),
     Rule("result-on-X", lambda o: cue.RESULT_ON_BEFORE.search(o.before) and not (
         re.search(r",\s*$", o.before) and not _CLOSES.match(o.after(100))), (0.8, {"on-X"}),
         "Accuracy rises by 2.1% on MedMCQA.", "MedMCQA"),

@@ -110,3 +110,15 @@ def test_an_item_of_measures_ends_with_its_dataset():
     got = {n.text: c.dataset and c.dataset.text for n, c in
            zip(nums, attach_claims(text, nums, [], ["CNN-DailyMail", "XSum"]))}
     assert got["1.31%"] == "XSum" and got["48.12"] == "XSum" and got["47.16"] != "XSum"
+
+
+def test_a_number_before_the_paper_speaks_is_no_result_of_its_method():
+    text = ("Backpropagation consumes around 70% of the training time. We propose FooNet, which trains "
+            "sparse models and reaches 91.2% accuracy.")
+    nums = find_candidates(text).numbers
+    got = {n.text: c.method for n, c in zip(nums, attach_claims(text, nums, ["FooNet"], []))}
+    assert got["70%"] is None and got["91.2%"] is not None and got["91.2%"].text == "FooNet"
+    # an abstract that never says "we" keeps its own results
+    text = "Sparse training is proposed as FooNet. It reaches 91.2% accuracy."
+    nums = find_candidates(text).numbers
+    assert attach_claims(text, nums, ["FooNet"], [])[0].method.text == "FooNet"

@@ -51,6 +51,7 @@ _NOT_ITEM_GAP = re.compile(r"^[^(]*\)|\b(?:on|in|for|at|achiev\w*|obtain\w*|reac
                            r"reduc\w*|yield\w*|attain\w*|gain\w*|show\w*|while|whereas|but)\b", re.I)
 _ITEM_END = re.compile(r",|\band\b")
 _ON_D = re.compile(r"\s*(?:[^\s.;]+\s+){0,4}?(?:on|in|for)\s+(?:the\s+)?", re.I)
+_PAPER_VOICE = re.compile(r"\b(?:we|our|this\s+(?:paper|work|study|article))\b", re.I)
 _ANAPHOR = re.compile(r"\b(?:there|on\s+(?:it|both|them|each|all\s+of\s+them))\b", re.I)
 _TO_GAP = re.compile(r"\s*(?:\\?%|×|x)?\s*to\s*\$?\s*")
 _NOT_TO_GAP = re.compile(r"[^\s%\\×xto$]")
@@ -356,6 +357,14 @@ def _nobody_subject(doc: _Doc, n: _Num) -> Any:
     return None
 
 
+def _me_background(doc: _Doc, n: _Num) -> Any:
+    """"backpropagation consumes around 70% of the training time. ... We propose FST": a number
+    stated before the paper first speaks of its own work (we, our, this paper) is no result of it."""
+    def first_own() -> int:
+        return next((k for k, (a, b) in enumerate(doc.bounds) if _PAPER_VOICE.search(doc.text, a, b)), -1)
+    return None if n.kind != "setting" and n.sent < doc.memo("first-own-sentence", first_own) else _SKIP
+
+
 def _me_own(doc: _Doc, n: _Num) -> Any:
     return _SKIP if n.kind == "setting" else _first(doc, doc.main) or ""
 
@@ -378,5 +387,6 @@ METHOD_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("setting-property", "FooNet comes in three sizes (1B, 7B and 13B parameters)", _me_setting_property),
     ("nobody-subject", "Human annotators reach 92.5% on BarBench", _me_nobody_subject),
     ("subject", "Llama3-8B outperforms PromptRank by 9.4%", _me_subject),
+    ("background", "Training consumes 70% of the time. We propose FooNet to cut it", _me_background),
     ("own", "our method improves accuracy by 3.2%", _me_own),      # a setting no rule gives a system: none
 )

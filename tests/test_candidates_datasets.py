@@ -156,3 +156,10 @@ def test_a_device_a_speed_is_measured_on_is_no_dataset():
     text = ("FooNet reaches 41.2 AP on COCO and runs at 35 fps on Jetson Xavier AGX and at 53 frames per "
             "second on the NVIDIA DRIVE Orin SoC; it also achieves 44.2 AP with 19 FPS on the MSCOCO dataset.")
     assert set(select_names(find_candidates(text).names)[1]) == {"COCO", "MSCOCO"}
+
+
+def test_a_device_named_by_its_noun_is_no_dataset():
+    from extract.candidates import find_candidates, select_names
+    text = ("Experiments on the CyberDog robot and on ARM processors show gains; on the Ginger XR1 robot the "
+            "success rate is 90%, and results on the KITTI benchmark and in the MuJoCo simulator hold.")
+    assert set(select_names(find_candidates(text).names)[1]) == {"KITTI", "MuJoCo"}

@@ -196,6 +196,9 @@ INTRO_RULES: tuple[Rule, ...] = (
 # a speed or latency and the device it is measured on: "35 fps on", "70 milliseconds per megapixel on the"
 _SPEED_ON = re.compile(r"\d\s*(?P<unit>[A-Za-z]+)(?:\s+per\s+[a-z]+)?\)?\s+on\s+(?:the\s+|an?\s+)?$")
 _SPEED_UNITS = {"fps", "hz", "ms", "millisecond", "milliseconds", "frames"}
+_DEVICE_AFTER = re.compile(r"\s*(?:\d[\w.]*\s+)?(?:(?:mobile|embedded|edge)\s+)?(?:[GCT]PUs?|processors?|chips?|chipsets?|"
+                           r"boards?|(?:smart)?phones?|platforms?|devices?|SoCs?|robot)\b")
+_DEVICE_END = re.compile(r"\b[GCT]PUs?$")
 DATASET_RULES: tuple[Rule, ...] = (
     Rule("dataset-noun-before", lambda o: cue.DATASET_BEFORE.search(o.before), (0.8, {"dataset-cue"}),
          "We report results on benchmarks such as TabArena and WikiSQL.", "TabArena"),
@@ -210,6 +213,9 @@ DATASET_RULES: tuple[Rule, ...] = (
     # "17 FPS on Jetson Xavier", "70 milliseconds per megapixel on Qualcomm Snapdragon": a device
     Rule("speed-on-device", lambda o: (m := _SPEED_ON.search(o.before)) and m["unit"].lower() in _SPEED_UNITS, (0.0, set()),
          "The tracker runs at 35 fps on Jetson Xavier AGX.", "Jetson Xavier AGX"),
+    # "on ARM processors", "on the CyberDog robot", "NVIDIA GPU": a device, not data
+    Rule("device-noun", lambda o: _DEVICE_AFTER.match(o.after(40)) or _DEVICE_END.search(o.word), (0.0, set()),
+         "Experiments on the CyberDog robot and on ARM processors succeed.", "CyberDog"),
     Rule("result-on-X", lambda o: cue.RESULT_ON_BEFORE.search(o.before) and not (
         re.search(r",\s*$", o.before) and not _CLOSES.match(o.after(100))), (0.8, {"on-X"}),
         "Accuracy rises by 2.1% on MedMCQA.", "MedMCQA"),

@@ -172,11 +172,23 @@ def done_in(out: str | Path, current: dict | None = None) -> dict[str, list]:
     return done
 
 
+def drop_stale(out: str | Path, run: str) -> None:
+    """Remove the temporaries of an earlier run's tasks left in ``out`` (a task of a killed job
+    that outlived it and died between writing one and dropping it): never renamed in, since
+    ``run`` owns the directory (:func:`_atomic`), and :func:`done_in` removed those before."""
+    d = Path(out)
+    with _locked(d, exclusive=True):
+        for tmp in d.glob(".*.tmp"):
+            if f"-{run}-" not in tmp.name:
+                tmp.unlink(missing_ok=True)
+
+
 def write_shards(ds: Dataset, out: str | Path, run: str | None = None, *,
                  parquet: bool = False) -> dict:
     """Write :func:`extract_dataset`'s rows into ``out`` as run ``run`` (default: a new one,
     :func:`begin_run`); return the run's summed counts."""
     sink = Shards(out, run or begin_run(out), parquet)
     ds.write_datasink(sink)
+    drop_stale(out, sink.run)
     keep = _summary_fields()
     return {k: v for k, v in sink.result.items() if k in keep}

@@ -235,3 +235,17 @@ def test_jsonl_gz_and_parquet_inputs_read_as_extract_run_reads_jsonl(tmp_path):
         assert [(e.id, getattr(e, "text", None), getattr(e, "title", None), getattr(e, "meta", None))
                 for e in got] == want, name
         assert got[-1].reason.startswith("empty abstract") or "no 'abstract'" in got[-1].reason
+
+
+def test_a_rerun_leaves_no_temporary_of_an_earlier_runs_task(tmp_path):
+    """A task of a killed job that outlived it may die between writing its temporary and
+    dropping it, after the rerun's first clean-up: the rerun's end removes it (never its own)."""
+    from extract.raysink import drop_stale
+
+    stale = tmp_path / ".records-r0001-976efb60a2298874.jsonl.4791.tmp"
+    own = tmp_path / ".records-r0002-0123456789abcdef.jsonl.4792.tmp"
+    shard = tmp_path / "records-r0001-976efb60a2298874.jsonl"
+    for p in (stale, own, shard):
+        p.write_text("{}\n")
+    drop_stale(tmp_path, "r0002")
+    assert not stale.exists() and own.exists() and shard.exists()

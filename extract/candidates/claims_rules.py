@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from ..text.lexicon import OWN_VOICE
 from .claims_doc import Ref, _Doc, _Num, _Occ, _pair, _ref, per_group
 
 Rule = Callable[[_Doc, _Num], Any]
@@ -51,7 +52,6 @@ _NOT_ITEM_GAP = re.compile(r"^[^(]*\)|\b(?:on|in|for|at|achiev\w*|obtain\w*|reac
                            r"reduc\w*|yield\w*|attain\w*|gain\w*|show\w*|while|whereas|but)\b", re.I)
 _ITEM_END = re.compile(r",|\band\b")
 _ON_D = re.compile(r"\s*(?:[^\s.;]+\s+){0,4}?(?:on|in|for)\s+(?:the\s+)?", re.I)
-_PAPER_VOICE = re.compile(r"\b(?:we|our|this\s+(?:paper|work|study|article))\b", re.I)
 _ANAPHOR = re.compile(r"\b(?:there|on\s+(?:it|both|them|each|all\s+of\s+them))\b", re.I)
 _TO_GAP = re.compile(r"\s*(?:\\?%|×|x)?\s*to\s*\$?\s*")
 _NOT_TO_GAP = re.compile(r"[^\s%\\×xto$]")
@@ -361,7 +361,7 @@ def _me_background(doc: _Doc, n: _Num) -> Any:
     """"backpropagation consumes around 70% of the training time. ... We propose FST": a number
     stated before the paper first speaks of its own work (we, our, this paper) is no result of it."""
     def first_own() -> int:
-        return next((k for k, (a, b) in enumerate(doc.bounds) if _PAPER_VOICE.search(doc.text, a, b)), -1)
+        return next((k for k, (a, b) in enumerate(doc.bounds) if OWN_VOICE.search(doc.text, a, b)), -1)
     return None if n.kind != "setting" and n.sent < doc.memo("first-own-sentence", first_own) else _SKIP
 
 

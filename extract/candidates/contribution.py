@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..text.lexicon import CONTRIBUTION_STEMS, WE, WE_STARTS, stems
+from ..text.lexicon import CONTRIBUTION_STEMS, OWN_VOICE, WE, WE_STARTS, stems
 from ..text.literal import folded, matches_from, word_starts
 from ..text.spans import math_spans
 from .name_title import title_kind, title_phrase_kind
@@ -31,7 +31,6 @@ _BY_INTRO = re.compile(r"\b(?:by\s+(?:introduc|propos|develop|design|present|dev
 _TITLE_STUDY = re.compile(r"(?:an?\s+)?(?:(?:empirical|systematic|comprehensive|large-scale|critical|controlled)\s+)*"
                           r"(?:study|analysis|investigation|evaluation|comparison|survey)"
                           r"(?=\s+(?:of|on|in|into|between|for|to|across|with|through)\b|\s*[:?]|\s*$)", re.I)
-_OUR_CLAUSE = re.compile(r"\b(?:we|our|this\s+(?:paper|work))\b", re.I)
 _STUDY = re.compile(r"(?:an?\s+|the\s+|our\s+)?(?:(?:systematic|empirical|large-scale|comprehensive|controlled|"
                     r"careful|detailed|first)\s+)*(?:study|analysis|investigation|survey|evaluation)\b", re.I)
 _NOT_METHOD = re.compile(r"(?:\w+\s+){0,3}?\b(?:mathematical|theoretical|unifying|formal)\s+"
@@ -109,7 +108,7 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     objects, subjects = [], word_starts(text, WE_STARTS)       # (_INTRO and _NEW are tried at a subject only)
     # the ~14 words after each introducing verb ("we propose", "by introducing")
     for m in [*matches_from(_INTRO, text, subjects), *(m for m in (_BY_INTRO.finditer(text) if theory < 3 else ())
-                                                        if _OUR_CLAUSE.search(text, text.rfind(". ", 0, m.start()) + 1,
+                                                        if OWN_VOICE.search(text, text.rfind(". ", 0, m.start()) + 1,
                                                                               m.start()))]:
         seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
         objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))

@@ -166,6 +166,8 @@ def we(*adverbs: str) -> str:
 
 
 WE = we("first")
+#: the paper speaking of its own work, anywhere in a clause ("we", "our", "this paper")
+OWN_VOICE = re.compile(r"\b(?:we|our|this\s+(?:paper|work|study|article))\b", re.I)
 
 
 def stems(words: tuple[str, ...]) -> str:

@@ -146,9 +146,7 @@ def done_in(out: str | Path, current: dict | None = None) -> dict[str, list]:
     from .identity import config_digest, differences, origin, record_config
 
     d = Path(out)
-    with _locked(d, exclusive=True):          # no task of this run writes yet: stale temporaries
-        for tmp in d.glob(".*.tmp"):
-            tmp.unlink(missing_ok=True)
+    drop_stale(d)                             # no task of this run writes yet: every temporary is stale
     want = config_digest(current) if current is not None else ""
     done: dict[str, list] = {}
     other, example = 0, None
@@ -172,14 +170,14 @@ def done_in(out: str | Path, current: dict | None = None) -> dict[str, list]:
     return done
 
 
-def drop_stale(out: str | Path, run: str) -> None:
-    """Remove the temporaries of an earlier run's tasks left in ``out`` (a task of a killed job
-    that outlived it and died between writing one and dropping it): never renamed in, since
-    ``run`` owns the directory (:func:`_atomic`), and :func:`done_in` removed those before."""
+def drop_stale(out: str | Path, run: str = "") -> None:
+    """Remove the temporaries left in ``out`` by tasks of runs other than ``run`` (all of them
+    when ``run`` is ""): a task of a killed job that outlived it and died between writing one
+    and dropping it.  None is ever renamed in once another run owns the directory (:func:`_atomic`)."""
     d = Path(out)
     with _locked(d, exclusive=True):
         for tmp in d.glob(".*.tmp"):
-            if f"-{run}-" not in tmp.name:
+            if not run or f"-{run}-" not in tmp.name:
                 tmp.unlink(missing_ok=True)
 
 

@@ -32,3 +32,15 @@ def test_two_theory_words_beside_experiments_need_a_proof():
             "segmentation with diffusion models. Our experiments show a better trade-off on two datasets.")
     assert contribution_hint(text) == "method"
     assert contribution_hint(text.replace("We address", "We prove a bound for")) == "theory"
+
+
+def test_six_theory_words_make_an_introduced_algorithm_theory_without_the_word_prove():
+    """A bandit or optimization paper speaks of regret, minimax rates and sample complexity
+    rather than of proofs: six such words (formulas counted) and no experiment are theory; the
+    same algorithm reported on datasets, or with four such words, stays a method."""
+    from extract.candidates.contribution import contribution_hint
+    text = ("We propose an algorithm for online regression whose regret matches the minimax rate. Its "
+            "sample complexity is optimal, and its convergence is characterized in every regime.")
+    assert contribution_hint(text) == "theory"
+    assert contribution_hint(text + " Experiments on three datasets confirm it.") == "method"
+    assert contribution_hint(text.replace(", and its convergence is characterized in every regime", "")) == "method"

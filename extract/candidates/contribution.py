@@ -78,13 +78,13 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     what it says its head names, when that name is the first one introduced)."""
     if not isinstance(text, str) or not text.strip():
         return None
-    theory, empirical = len(_THEORY.findall(folded(text))), bool(_EMPIRICAL.search(text))
+    words, empirical = len(_THEORY.findall(folded(text))), bool(_EMPIRICAL.search(text))
     formulas = sum(bool(_FORMULA.search(text, s + 1, e - 1)) for s, e in math_spans(text)) \
         if "$" in text or "\\(" in text else 0
-    if formulas and not empirical:                 # each formula of an abstract of no experiment
-        theory += formulas
+    theory = words if empirical else words + formulas     # each formula of an abstract of no experiment
     # a method introduced to be proved about, in an abstract of proofs that reports no experiment
-    proofs = theory >= 4 and not empirical and _PROOF.search(text)
+    # (four theory words and formulas with a proof's word among them, or six without: "regret", "minimax")
+    proofs = not empirical and (theory >= 6 or theory >= 4 and _PROOF.search(text))
     c = min((x for x in names if getattr(x, "score", 0) >= 0.75 and
              {"we-propose", "introduced", "appositive", "our"} & set(x.cues)), key=lambda x: x.start, default=None)
     if (kind := title_kind(title)) and any("title" in x.cues and x.score >= 0.75 for x in names):

@@ -44,3 +44,13 @@ def test_six_theory_words_make_an_introduced_algorithm_theory_without_the_word_p
     assert contribution_hint(text) == "theory"
     assert contribution_hint(text + " Experiments on three datasets confirm it.") == "method"
     assert contribution_hint(text.replace(", and its convergence is characterized in every regime", "")) == "method"
+
+
+def test_our_approaches_in_the_plural_make_a_method_beside_a_proof():
+    """"our approaches ... our approaches" is the paper's own method as "our approach" is;
+    a proof about it does not make the paper theory."""
+    from extract.candidates.contribution import contribution_hint
+    text = ("We consider transferability estimation for regression. We prove theoretical results connecting "
+            "our approaches to the optimal target models. Our approaches outperform prior estimators.")
+    assert contribution_hint(text) == "method"
+    assert contribution_hint(text.replace("our approaches", "them").replace("Our approaches", "They")) == "theory"

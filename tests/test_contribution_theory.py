@@ -54,3 +54,13 @@ def test_our_approaches_in_the_plural_make_a_method_beside_a_proof():
             "our approaches to the optimal target models. Our approaches outperform prior estimators.")
     assert contribution_hint(text) == "method"
     assert contribution_hint(text.replace("our approaches", "them").replace("Our approaches", "They")) == "theory"
+
+
+def test_what_the_paper_addresses_by_introducing_is_a_method_whatever_its_head_noun():
+    """"We address this problem by introducing differentiable surrogates": the paper makes
+    something, though "surrogates" is no method noun; "by introducing the notion of" is not."""
+    from extract.candidates.contribution import contribution_hint
+    text = ("User models are slow. We address this problem by introducing differentiable surrogates for "
+            "bypassing this bottleneck. We show experimentally that inference becomes fast.")
+    assert contribution_hint(text) == "method"
+    assert contribution_hint(text.replace("differentiable surrogates", "the notion of surrogates")) == "analysis"

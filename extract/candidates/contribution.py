@@ -37,9 +37,11 @@ _NOT_METHOD = re.compile(r"(?:\w+\s+){0,3}?\b(?:mathematical|theoretical|unifyin
                          r"(?:framework|model|lens|perspective)", re.I)
 # "We propose/introduce/develop/design X": a new method, whatever X's head noun, unless X is
 # a study, a notion or a problem ("we introduce the notion of", "we present studies of").
-_NEW = re.compile(WE + r"(?:propos|introduc|present|develop|design|devis)\w*\s+(?!(?:(?:the|a|an|two|several|"
-                  r"some|new|novel|first)\s+)*(?:\w+\s+)?(?:notions?|concepts?|problems?|questions?|stud(?:y|ies)|"
-                  r"analys[ie]s|results|evidence|insights?|findings|experiments|overview|survey|theory|set)\b)", re.I)
+_NOT_NEW = re.compile(r"(?:(?:the|a|an|two|several|some|new|novel|first)\s+)*(?:\w+\s+)?(?:notions?|concepts?|problems?|"
+                      r"questions?|stud(?:y|ies)|analys[ie]s|results|evidence|insights?|findings|experiments|overview|"
+                      r"survey|theory|set)\b", re.I)
+_SPACE = re.compile(r"\s*")
+_NEW = re.compile(WE + r"(?:propos|introduc|present|develop|design|devis)\w*\s+(?!" + _NOT_NEW.pattern + ")", re.I)
 # Sought in a text's fold (literal.folded), case-sensitive, after a lookahead of the first letters (re skips fast)
 _THEORY = re.compile(r"(?=[abceghilmnoprstuw])\b(?:we\s+(?:\w+ly\s+)?prove|proofs?|theorems?|lower\s+bounds?|"
                      r"upper\s+bounds?|minimax|regret|sample\s+complexity|convergence\s+rates?|theoretical(?:ly)?|guarantees?|"
@@ -107,9 +109,9 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         return _gives("introduced-method", "method")
     objects, subjects = [], word_starts(text, WE_STARTS)       # (_INTRO and _NEW are tried at a subject only)
     # the ~14 words after each introducing verb ("we propose", "by introducing")
-    for m in [*matches_from(_INTRO, text, subjects), *(m for m in (_BY_INTRO.finditer(text) if theory < 3 else ())
-                                                        if OWN_VOICE.search(text, text.rfind(". ", 0, m.start()) + 1,
-                                                                              m.start()))]:
+    by = [m for m in (_BY_INTRO.finditer(text) if theory < 3 else ())
+          if OWN_VOICE.search(text, text.rfind(". ", 0, m.start()) + 1, m.start())]
+    for m in [*matches_from(_INTRO, text, subjects), *by]:
         seg = re.split(r"(?<=[.;])\s|\bwhich\b|\bthat\b", text[m.end():m.end() + 160])[0]
         objects.append((m.group(0).lower(), " ".join(seg.split()[:14])))
     for verb, obj in objects:
@@ -128,7 +130,9 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     if (title or "").rstrip().endswith("?") and ours < 2:
         return _gives("question-title", "analysis" if theory < 3 else "theory")     # "Do CNNs act as ...?"
     if any(m.lastgroup == "method" and not _NOT_METHOD.search(o) for _, o in objects for m in _KIND.finditer(o)) \
-            or not proofs and any(not _NOT_METHOD.match(text, m.end()) for m in matches_from(_NEW, text, subjects)):
+            or not proofs and any(not _NOT_METHOD.match(text, m.end()) for m in matches_from(_NEW, text, subjects)) \
+            or any(not _NOT_NEW.match(text, at) and not _NOT_METHOD.match(text, at)
+                   for at in (_SPACE.match(text, m.end()).end() for m in by)):  # "by introducing X", X no study
         return _gives("method-after-intro", "theory" if proofs else "method")
     if not proofs and ours >= 2:
         return _gives("our-method-words", "method")

@@ -64,3 +64,22 @@ def test_what_the_paper_addresses_by_introducing_is_a_method_whatever_its_head_n
             "bypassing this bottleneck. We show experimentally that inference becomes fast.")
     assert contribution_hint(text) == "method"
     assert contribution_hint(text.replace("differentiable surrogates", "the notion of surrogates")) == "analysis"
+
+
+def test_a_title_whose_part_after_the_colon_says_study_is_an_analysis_unless_its_head_is_a_name():
+    """"...: A Neural Machine Translation Case Study", "...: An Analysis", "...: A Survey of" say
+    the paper is a study; "A Human-Free Approach to Summary Evaluation" does not (the study word
+    belongs to a prepositional phrase), nor does "CILex: An Investigation of" when the paper
+    introduces CILex."""
+    from extract.candidates import find_candidates
+    from extract.candidates.contribution import contribution_hint
+
+    def hint(text, title):
+        return contribution_hint(text, find_candidates(text, title).names, title)
+    text = "We propose to compare three systems on long sentences. Our results show that they differ."
+    assert hint(text, "The Paradox of Compositionality: A Neural Machine Translation Case Study") == "analysis"
+    assert hint(text, "Event Cameras and Reward Functions: An Analysis") == "analysis"
+    assert hint(text, "Play the Shannon Game: A Human-Free Approach to Summary Evaluation") == "method"
+    named = ("We proposed CILex, which uses sentence embeddings for lexical substitution. CILex is the "
+             "state of the art on two datasets.")
+    assert hint(named, "CILex: An Investigation of Context Information for Lexical Substitution") == "method"

@@ -27,9 +27,10 @@ _KIND = re.compile(
 _BY_INTRO = re.compile(r"\b(?:by\s+(?:introduc|propos|develop|design|present|devis)ing|"
                        r"(?:and|,)\s+(?:then\s+|further\s+|also\s+)?(?:propose|introduce|present|develop|design|devise)s?)\b",
                        re.I)
-# A title that says the paper is a study ("An Empirical Study of ...", "A Survey of ...")
-_TITLE_STUDY = re.compile(r"(?:an?\s+)?(?:(?:empirical|systematic|comprehensive|large-scale|critical|controlled)\s+)*"
-                          r"(?:study|analysis|investigation|evaluation|comparison|survey)"
+# A title that says the paper is a study ("An Empirical Study of ...", "A Survey of ..."), or whose
+# part after a colon does ("...: A Neural Machine Translation Case Study", "...: An Analysis")
+_TITLE_STUDY = re.compile(r"(?:(?P<after>[^:]{3,}:)\s+an?\s+(?:(?!(?:to|for|of|on|in|with|via|and|by)\s)[\w-]+\s+){0,4}?|(?:an?\s+)?(?:(?:empirical|systematic|comprehensive|"
+                          r"large-scale|critical|controlled)\s+)*)(?:study|analysis|investigation|evaluation|comparison|survey)"
                           r"(?=\s+(?:of|on|in|into|between|for|to|across|with|through)\b|\s*[:?]|\s*$)", re.I)
 _STUDY = re.compile(r"(?:an?\s+|the\s+|our\s+)?(?:(?:systematic|empirical|large-scale|comprehensive|controlled|"
                     r"careful|detailed|first)\s+)*(?:study|analysis|investigation|survey|evaluation)\b", re.I)
@@ -89,11 +90,12 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     proofs = not empirical and (theory >= 6 or theory >= 4 and _PROOF.search(text))
     c = min((x for x in names if getattr(x, "score", 0) >= 0.75 and
              {"we-propose", "introduced", "appositive", "our"} & set(x.cues)), key=lambda x: x.start, default=None)
-    if (kind := title_kind(title)) and any("title" in x.cues and x.score >= 0.75 for x in names):
+    titled = any("title" in x.cues and x.score >= 0.75 for x in names)
+    if (kind := title_kind(title)) and titled:
         return _gives("titled-kind", kind)         # "MazeBench: A Benchmark for ...", MazeBench in the text
     if kind := title_phrase_kind(title):
         return _gives("title-phrase-kind", kind)   # "MVTec AD -- A Comprehensive Real-World Dataset for ..."
-    if _TITLE_STUDY.match(title or ""):
+    if (study := _TITLE_STUDY.match(title or "")) and not (study.group("after") and titled):   # "AraTrust: An Evaluation"
         return _gives("title-study", "analysis" if theory < 3 else "theory")   # "An Empirical Study of ..."
     if c is not None:                              # the first name the paper introduces
         if "introduced" in c.cues:

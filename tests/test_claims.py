@@ -266,3 +266,26 @@ def test_a_measure_named_before_a_generic_head_is_the_measure():
     got = claims_of("Our tracker sets the state of the art on YTVIS-21, YTVIS-22 and OVIS, with mAP scores of "
                     "46.1%, 43.6%, and 31.1%, respectively.")
     assert {got[v][0] for v in ("46.1%", "43.6%", "31.1%")} == {"mAP"}, got
+
+
+@pytest.mark.parametrize("text,want", [
+    ("It also achieves 8-24× computation reduction and 3-35× measured speedup over MinkowskiNet.",
+     {"8": "computation reduction", "24×": "computation reduction", "35×": "measured speedup"}),
+    ("FooNet uses 2-3x less GPU memory usage and needs 7x fewer parameters than other platforms.",
+     {"3x": "less GPU memory usage", "7x": "fewer parameters"}),
+    ("FooNet reaches 4x faster residual computing and 3 times speedup on BERT-base.",
+     {"4x": "faster residual computing", "3 times": "speedup"}),
+    ("It converges in 3 times less number of iterations.", {"3 times": "less number of iterations"}),
+])
+def test_a_ratio_measures_the_phrase_after_it(text, want):
+    """"3x fewer parameters", "8-24× computation reduction": what a ratio is of is the phrase
+    after it (the comparative or the change noun with its noun), as the guideline's gold has it."""
+    got = claims_of("We propose FooNet. " + text)
+    assert {k: got[k][0] for k in want} == want, got
+
+
+@pytest.mark.parametrize("text", ["FooNet is 5.8x faster than its closest competitor.",
+                                  "FooNet brings 4x gains over the baselines."])
+def test_a_bare_comparative_or_change_noun_names_no_measure_of_a_ratio(text):
+    got = claims_of("We propose FooNet. " + text)
+    assert all(m in (None, "") for m, _, _ in got.values()), got

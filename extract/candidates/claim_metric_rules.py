@@ -41,6 +41,28 @@ _NOT_PLURAL = set("""this thus across less process analysis basis various previo
 versus whereas""".split())
 
 
+# A ratio's own phrase says what it is a ratio of ("3x fewer parameters", "4x faster residual
+# computing", "8-24x computation reduction", "3 times speedup"); a bare change noun says nothing
+# ("4x gains", "a 2x improvement"), nor does a bare comparative ("5x faster than X")
+_RATIO_END = re.compile(r"(?:×|[xX]|times|fold|\\times)\W*$")
+_NOT_NP = r"(?!(?:than|on|in|with|for|while|whereas|and|or|compared|over|at|to|when|as|by|the|of|during|" \
+          r"respectively|across|per|without|from|under|using|via|its|their|our|an?|is|are|was|were)\b)"
+_RATIO_PHRASE = re.compile(
+    r"\s*\$?\s*((?:faster|slower|smaller|larger|fewer|less|more|higher|lower|better|cheaper|shorter|longer|greater)"
+    r"(?:\s+" + _NOT_NP + r"[A-Za-z][\w\-]*){1,3}(?:(?<=number|amount)\s+of\s+[a-z][\w\-]*)?|(?:" + _NOT_NP + r"[A-Za-z][\w\-]*\s+){0,2}(?:speed-?ups?|acceleration)"
+    r"|(?:" + _NOT_NP + r"[A-Za-z][\w\-]*\s+){1,2}(?:reductions?|improvements?|increases?|savings?|compression|gains?))"
+    r"(?![\w\-])")
+
+
+@per_group
+def _mt_ratio(doc: _Doc, n: _Num) -> Any:
+    """"8-24× computation reduction", "3x fewer parameters": a ratio's measure is the phrase after it."""
+    last = doc.groups[n.i][-1]
+    if not _RATIO_END.search(doc.text, last.start, last.end) or not (m := _RATIO_PHRASE.match(doc.text, last.end)):
+        return _SKIP
+    return Ref(m.group(1), m.start(1), m.end(1))
+
+
 def _mt_respectively(doc: _Doc, n: _Num) -> Any:
     s, e = doc.sentence(n)
     return _pair(doc, n, doc.memo(("metrics-in", n.sent), lambda: doc.between(doc.metrics, s, e))) or _SKIP
@@ -168,6 +190,7 @@ def _mt_nearest(doc: _Doc, n: _Num) -> Any:
 
 METRIC_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("respectively", "mAP, AP50 and mIoU improve by 4.8%, 5.4% and 3.9%, respectively", _mt_respectively),
+    ("ratio-phrase", "achieves 8-24× computation reduction", _mt_ratio),
     ("after", "reaches 91.2% top-1 accuracy", _mt_after),
     ("acronym-after", "tracks at 63.8% HOTA", _mt_acronym_after),
     ("before", "with a Dice of 0.81", _mt_before),

@@ -44,11 +44,14 @@ versus whereas""".split())
 # A ratio's own phrase says what it is a ratio of ("3x fewer parameters", "4x faster residual
 # computing", "8-24x computation reduction", "3 times speedup"); a bare change noun says nothing
 # ("4x gains", "a 2x improvement"), nor does a bare comparative ("5x faster than X")
+_SPACE = re.compile(r"\s*")
+_COMPARATIVES = ("faster", "slower", "smaller", "larger", "fewer", "less", "more", "higher", "lower", "better", "cheaper",
+                 "shorter", "longer", "greater")
 _RATIO_END = re.compile(r"(?:×|[xX]|times|fold|\\times)\W*$")
 _NOT_NP = r"(?!(?:than|on|in|with|for|while|whereas|and|or|compared|over|at|to|when|as|by|the|of|during|" \
           r"respectively|across|per|without|from|under|using|via|its|their|our|an?|is|are|was|were)\b)"
 _RATIO_PHRASE = re.compile(
-    r"\s*\$?\s*((?:faster|slower|smaller|larger|fewer|less|more|higher|lower|better|cheaper|shorter|longer|greater)"
+    r"\s*\$?\s*((?:" + "|".join(_COMPARATIVES) + ")"
     r"(?:\s+" + _NOT_NP + r"[A-Za-z][\w\-]*){1,3}(?:(?<=number|amount)\s+of\s+[a-z][\w\-]*)?|(?:" + _NOT_NP + r"[A-Za-z][\w\-]*\s+){0,2}(?:speed-?ups?|acceleration)"
     r"|(?:" + _NOT_NP + r"[A-Za-z][\w\-]*\s+){1,2}(?:reductions?|improvements?|increases?|savings?|compression|gains?))"
     r"(?![\w\-])")
@@ -60,6 +63,10 @@ def _mt_ratio(doc: _Doc, n: _Num) -> Any:
     last = doc.groups[n.i][-1]
     if not _RATIO_END.search(doc.text, last.start, last.end) or not (m := _RATIO_PHRASE.match(doc.text, last.end)):
         return _SKIP
+    first = m.group(1).split()[0]
+    if HEADS.match(doc.text, _SPACE.match(doc.text, m.start(1) + len(first) if first in _COMPARATIVES else m.end(1)).end()):
+        return _SKIP                # a measure's own phrase ("4x faster run-time", "16.5x model footprint
+    #                                 compression ratio"): _mt_after's
     return Ref(m.group(1), m.start(1), m.end(1))
 
 

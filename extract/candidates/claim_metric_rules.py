@@ -64,7 +64,8 @@ def _mt_ratio(doc: _Doc, n: _Num) -> Any:
     if not _RATIO_END.search(doc.text, last.start, last.end) or not (m := _RATIO_PHRASE.match(doc.text, last.end)):
         return _SKIP
     first = m.group(1).split()[0]
-    if HEADS.match(doc.text, _SPACE.match(doc.text, m.start(1) + len(first) if first in _COMPARATIVES else m.end(1)).end()):
+    at = _SPACE.match(doc.text, m.start(1) + len(first) if first in _COMPARATIVES else m.end(1)).end()
+    if any(p.head_start == at for p in doc.between(doc.metrics, at - 40, at + 1)):
         return _SKIP                # a measure's own phrase ("4x faster run-time", "16.5x model footprint
     #                                 compression ratio"): _mt_after's
     return Ref(m.group(1), m.start(1), m.end(1))

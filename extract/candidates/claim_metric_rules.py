@@ -47,7 +47,7 @@ versus whereas""".split())
 _SPACE = re.compile(r"\s*")
 _COMPARATIVES = ("faster", "slower", "smaller", "larger", "fewer", "less", "more", "higher", "lower", "better", "cheaper",
                  "shorter", "longer", "greater")
-_RATIO_END = re.compile(r"(?:×|[xX]|times|fold|\\times)\W*$")
+_RATIO_END = re.compile(r"(?:[×xX]|\\?times)\W*$")       # (× written x or TeX's \times)
 _NOT_NP = r"(?!(?:than|on|in|with|for|while|whereas|and|or|compared|over|at|to|when|as|by|the|of|during|" \
           r"respectively|across|per|without|from|under|using|via|its|their|our|an?|is|are|was|were)\b)"
 _RATIO_PHRASE = re.compile(

@@ -83,3 +83,11 @@ def test_a_title_whose_part_after_the_colon_says_study_is_an_analysis_unless_its
     named = ("We proposed CILex, which uses sentence embeddings for lexical substitution. CILex is the "
              "state of the art on two datasets.")
     assert hint(named, "CILex: An Investigation of Context Information for Lexical Substitution") == "method"
+
+
+def test_bounds_count_as_theory_words_in_every_form():
+    """"is upper bounded by", "a lower-bound" are the theory words "upper bound", "lower bound"."""
+    from extract.candidates.contribution import _THEORY
+    from extract.text.literal import folded
+    text = "Its regret is upper bounded by a sum of gaps, and a matching lower-bound holds; upper bounds too."
+    assert len(_THEORY.findall(folded(text))) == 4

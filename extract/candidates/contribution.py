@@ -44,8 +44,8 @@ _NOT_NEW = re.compile(r"(?:(?:the|a|an|two|several|some|new|novel|first)\s+)*(?:
 _SPACE = re.compile(r"\s*")
 _NEW = re.compile(WE + r"(?:propos|introduc|present|develop|design|devis)\w*\s+(?!" + _NOT_NEW.pattern + ")", re.I)
 # Sought in a text's fold (literal.folded), case-sensitive, after a lookahead of the first letters (re skips fast)
-_THEORY = re.compile(r"(?=[abceghilmnoprstuw])\b(?:we\s+(?:\w+ly\s+)?prove|proofs?|theorems?|lower\s+bounds?|"
-                     r"upper\s+bounds?|minimax|regret|sample\s+complexity|convergence\s+rates?|theoretical(?:ly)?|guarantees?|"
+_THEORY = re.compile(r"(?=[abceghilmnoprstuw])\b(?:we\s+(?:\w+ly\s+)?prove|proofs?|theorems?|lower[\s-]+bound(?:s|ed)?|"
+                     r"upper[\s-]+bound(?:s|ed)?|minimax|regret|sample\s+complexity|convergence\s+rates?|theoretical(?:ly)?|guarantees?|"
                      r"optimal(?:ity)?|tight|we\s+establish|we\s+derive|characteriz\w+|provabl\w+|asymptotic\w*|"
                      r"information-theoretic|polynomial(?:-time)?|np-hard\w*|hardness|bounds?|complexity|lemma|"
                      r"in\s+time|competitive\s+ratio|approximation\s+(?:ratio|guarantee)|converge[sd]?|"

@@ -91,3 +91,14 @@ def test_bounds_count_as_theory_words_in_every_form():
     from extract.text.literal import folded
     text = "Its regret is upper bounded by a sum of gaps, and a matching lower-bound holds; upper bounds too."
     assert len(_THEORY.findall(folded(text))) == 4
+
+
+def test_our_artifact_may_carry_modifiers():
+    """"our failure-adaptive control framework ... our 3D crop reconstruction algorithm": the paper
+    makes something, as with "our method"; "our own results" and "our analysis" make nothing."""
+    from extract.candidates.contribution import contribution_hint
+    text = ("This work seeks a control algorithm that adapts to failures. Our failure-adaptive control framework "
+            "learns failure probabilities, and we find that our 3D crop reconstruction algorithm is robust.")
+    assert contribution_hint(text) == "method"
+    assert contribution_hint(text.replace("Our failure-adaptive control framework", "Our own results")
+                             .replace("our 3D crop reconstruction algorithm", "our analysis")) == "analysis"

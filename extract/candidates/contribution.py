@@ -68,7 +68,8 @@ _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|
                        r"our\s+(?:analysis|findings|study|results)\s+(?:show|reveal|suggest|indicate)|"
                        r"large-scale\s+(?:study|analysis))\b", re.I)
 
-_OUR_ARTIFACT = re.compile(r"\b(?:our|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:method|approach|model|framework|"
+_OUR_ARTIFACT = re.compile(r"\b(?:our|the\s+proposed)\s+(?:(?!(?:own|results?|experiments?|findings|analysis|study|work|paper)\b)"
+                           r"[\w\-]+\s+){0,3}?(?:method|approach|model|framework|"
                            r"algorithm|technique|network|architecture|system)(?:e?s)?\b", re.I)
 
 

@@ -102,3 +102,13 @@ def test_our_artifact_may_carry_modifiers():
     assert contribution_hint(text) == "method"
     assert contribution_hint(text.replace("Our failure-adaptive control framework", "Our own results")
                              .replace("our 3D crop reconstruction algorithm", "our analysis")) == "analysis"
+
+
+def test_a_finding_proved_without_experiments_is_theory():
+    """"We study the landscape ... we prove that every local minimum is global": the analysis
+    words say what is studied, the proof and the absence of experiments say how."""
+    from extract.candidates.contribution import contribution_hint
+    text = ("In this paper, we study the landscape of neural networks for binary classification. Under mild "
+            "assumptions, we prove that after adding one neuron every local minimum is a global minimum.")
+    assert contribution_hint(text) == "theory"
+    assert contribution_hint(text + " Experiments on two datasets agree.") == "analysis"

@@ -140,7 +140,8 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     if not proofs and ours >= 2:
         return _gives("our-method-words", "method")
     if _ANALYSIS.search(text):
-        return _gives("analysis-words", "analysis" if theory < 3 else "theory")
+        return _gives("analysis-words", "analysis" if theory < 3 and (empirical or not _PROVED.search(text))
+                      else "theory")          # (a finding proved, no experiment: theory)
     if theory >= 2 and (theory >= 3 or not empirical or _PROVED.search(text)):
         return _gives("some-theory-words", "theory")   # (two words beside experiments: only with a proof)
     return _gives("default-method", "method")

@@ -73,12 +73,13 @@ _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|speci
 _ED_SUFFIX = re.compile(r"[-‐–][a-z]{3,}ed$")
 # A dataset_lists item and a list of them (the item written once: "A X|B X" as "(?:A|B) X", same matches)
 _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
-         r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?!\w)|[A-Z][\w\-]*[\w]))?"
+         r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b|v?\d)[A-Z][\w\-]*[\w])?(?:\s+v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?!\w|\.\d)(?<!mm|cm|ms|px|dB))?"
          r"(?:\s+(?:repository|database|archive|corpus))?")
 _PAREN = r"(?:\s*\([^()]{1,30}\))?"        # an item's gloss: "ImageNet (1000 classes) and MS-Celeb-1M"
 _GLOSS = re.compile(r"\([^()]*\s[^()]*\)")      # (of words: "(46.5% PQ)"; an alias is an item: "(LFW)")
 _LIST = _ITEM + _PAREN + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _ITEM + _PAREN + r")*"
 _ITEM_RX = re.compile(_ITEM)
+_VERSION_ONLY = re.compile(r"[vV]\d+(?:\.\d+)*$")
 _CITED = re.compile(r"\s+(?:et\.?\s+al\b|(?:and|&)\s+[A-Z][\w\-’']+\s*(?:et\.?\s+al\.?\s*)?[,(]\s*(?:19|20)\d\d)")
 _TITLE_GOES_ON = re.compile(r" (?:(?:of|for)\s+)?(?!(?:Dataset|Benchmark|Corpus|Challenge)s?\b)[A-Z][a-z]")
 _ITEM_ENDS = re.compile(r"\s*(?:,|\)|\.|;|and\b|or\b|$)")
@@ -332,8 +333,8 @@ class _Finder:
                 named = any(NAMEY.search(im.group(0)) for im in items)
                 for im in items:
                     word = im.group(0)
-                    if word.lower() in ("and", "or", "the", "we", "our", "this", "these", "it"):
-                        continue
+                    if word.lower() in ("and", "or", "the", "we", "our", "this", "these", "it") or _VERSION_ONLY.match(word):
+                        continue                        # (a version is an item's: "NYU depth V2")
                     if word in LANGUAGES:
                         fire("language-not-dataset")    # "English and Chinese datasets"
                         continue

@@ -32,7 +32,7 @@ _COMPOUND = (r"[a-z]+[-‐–](?:based|like|style|only|free|level|scale|specific
 ENGLISH_COMPOUND = re.compile(_COMPOUND)
 NAMEY = re.compile(r"[^a-z\s\-_'’\"“”]")         # a capital, a digit, a sign: "Cora", "text8", "∞-bench"
 SPLIT_AFTER_NAME = re.compile(r" (?!" + _COMPOUND + r")(?:[a-z]+(?:[-_][a-z0-9]+)+|[a-z]+\d+[a-z0-9]*)"
-                              r"(?=\s*(?:[,.;:)]|and\b|or\b|$))")
+                              r"(?=\s*(?:[,;:)]|\.(?!\d)|and\b|or\b|$))")     # (not a decimal point: "v1.3")
 WRAPPED = re.compile(
     r"\*\*(?P<bold>[^*\n]{2,80}?)\*\*|__(?P<ubold>[^_\n]{2,80}?)__|`(?P<code>[^`\n]{2,60}?)`"
     r"|\\(?:texttt|textsc|textsf|mathtt)\{(?P<tt>[^{}\n]{2,60})\}"

@@ -78,7 +78,6 @@ from extract.candidates import name_cues as cue  # noqa: E402
 from extract.candidates import name_finder as nf  # noqa: E402
 from extract.candidates import name_forms  # noqa: E402
 from extract.candidates import name_naming as naming  # noqa: E402
-from extract.candidates.name_shapes import SPLIT_AFTER_NAME  # noqa: E402
 from extract.text.lexicon import DATASET_NOUN_ENDS, DATASET_NOUN_STARTS, DATASET_NOUNS, WE_STARTS  # noqa: E402
 from extract.text.literal import matches_from, word_starts  # noqa: E402
 
@@ -91,10 +90,7 @@ dataset_texts = st.lists(st.sampled_from(_WORDS), max_size=14).map(" ".join)
 
 def _old_dataset_patterns() -> tuple[re.Pattern, re.Pattern]:
     """The two patterns as dataset_lists built them per call before they were compiled once."""
-    item = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
-            r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b)(?:v?\d+(?:\.\d+)*|[A-Z][\w\-]*[\w]))?"
-            r"(?:\s+(?:repository|database|archive|corpus))?")
-    gloss = r"(?:\s*\([^()]{1,30}\))?"         # (an item's gloss, session 19)
+    item, gloss = nf._ITEM, nf._PAREN           # (the item as it reads today: the build is what is compared)
     lst = item + gloss + r"(?:\s*,\s*(?:and\s+|or\s+)?" + item + gloss + r"|\s+(?:and|or)\s+" + item + gloss + r")*"
     after = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|"
                        r"including|e\.g|namely)))?\s*(?:such\s+as|like|"

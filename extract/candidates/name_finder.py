@@ -73,7 +73,7 @@ _MODIFIER_SUFFIX = re.compile(r"[-‐–](?:based|like|style|type|inspired|speci
 _ED_SUFFIX = re.compile(r"[-‐–][a-z]{3,}ed$")
 # A dataset_lists item and a list of them (the item written once: "A X|B X" as "(?:A|B) X", same matches)
 _ITEM = (r"(?:[A-Z][\w\-.&]*[\w]\+{0,2}(?:" + SPLIT_AFTER_NAME.pattern + r")?|[a-z][a-z0-9]*[-_][\w\-]*[\w]|"
-         r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b|v?\d)[A-Z][\w\-]*[\w])?(?:\s+v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?!\w|\.\d)(?<!mm|cm|ms|px|dB))?"
+         r"[a-z]+\d[\w\-]*)(?:\s+(?!(?:and|or)\b|v?\d)[A-Z][\w\-]*[\w])?(?:\s+v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?!\w|\.\d)(?<!\d[a-z]{2}))?"
          r"(?:\s+(?:repository|database|archive|corpus))?")
 _PAREN = r"(?:\s*\([^()]{1,30}\))?"        # an item's gloss: "ImageNet (1000 classes) and MS-Celeb-1M"
 _GLOSS = re.compile(r"\([^()]*\s[^()]*\)")      # (of words: "(46.5% PQ)"; an alias is an item: "(LFW)")

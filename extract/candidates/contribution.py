@@ -82,10 +82,9 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     what it says its head names, when that name is the first one introduced)."""
     if not isinstance(text, str) or not text.strip():
         return None
-    words, empirical = len(_THEORY.findall(folded(text))), bool(_EMPIRICAL.search(text))
-    formulas = sum(bool(_FORMULA.search(text, s + 1, e - 1)) for s, e in math_spans(text)) \
-        if "$" in text or "\\(" in text else 0
-    theory = words if empirical else words + formulas     # each formula of an abstract of no experiment
+    theory, empirical = len(_THEORY.findall(folded(text))), bool(_EMPIRICAL.search(text))
+    if not empirical and ("$" in text or "\\(" in text):      # each formula of an abstract of no experiment
+        theory += sum(bool(_FORMULA.search(text, s + 1, e - 1)) for s, e in math_spans(text))
     # a method introduced to be proved about, in an abstract of proofs that reports no experiment
     # (four theory words and formulas with a proof's word among them, or six without: "regret", "minimax")
     proofs = not empirical and (theory >= 6 or theory >= 4 and _PROOF.search(text))

@@ -290,3 +290,35 @@ def test_a_ratio_measures_the_phrase_after_it(text, want):
 def test_a_bare_comparative_or_change_noun_names_no_measure_of_a_ratio(text):
     got = claims_of("We propose FooNet. " + text)
     assert all(m in (None, "") for m, _, _ in got.values()), got
+
+
+@pytest.mark.parametrize("text,want", [
+    # the measure after the range reaches its first end
+    ("Our method outperforms the state-of-the-art detectors by 0.6% ∼ 2.7% in terms of mAP on ScanNet.",
+     {"0.6%": "mAP", "2.7%": "mAP"}),
+    ("FooNet needs only 10-20% of labeled samples to match full supervision.",
+     {"10": "labeled samples", "20%": "labeled samples"}),
+    ("Experiments show the compression rate achieves 98% in sentiment analysis and 94% ~ 99% in "
+     "machine translation.", {"94%": "compression rate", "99%": "compression rate"}),
+    # the second end reads the range; a measure before it stands in where that end has none
+    ("It obtains a 3%-5% accuracy boost and a 4%-5% decline of forgetting ratio.",
+     {"4%": "forgetting ratio", "5%": "forgetting ratio"}),
+    ("The robot weighs powder with an average weighing error of 0.1 - 0.2 mg.",
+     {"0.1": "error", "0.2": "error"}),
+])
+def test_a_range_is_one_claim_read_at_its_second_end(text, want):
+    """"0.6% ∼ 2.7%", "10-20%", "94% ~ 99%": the two ends of a range are one claim (what the
+    second end, next to the unit and the words after it, measures; the first end's measure where
+    the second has none)."""
+    got = claims_of("We propose FooNet. " + text)
+    assert {k: got[k][0] for k in want} == want, got
+
+
+def test_a_range_is_a_change_when_either_end_reads_one_and_from_to_stays_two_values():
+    text = ("We propose FooNet. FooNet achieves general improvements on three benchmarks (+0.30 ∼ 0.85 "
+            "micro-F1). FooNet raises accuracy from 63.3% to 70.4% on ImageNet.")
+    nums = find_candidates(text).numbers
+    claims = {n.text: c for n, c in zip(nums, attach_claims(text, nums, ["FooNet"], ["ImageNet"]))}
+    assert claims["+0.30"].value_type == claims["0.85"].value_type == "change"
+    assert claims["+0.30"].metric.text == claims["0.85"].metric.text == "micro-F1"
+    assert claims["63.3%"].method is None and claims["70.4%"].method.text == "FooNet"     # not a range

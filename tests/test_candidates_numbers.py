@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from extract.candidates import find_candidates, find_numbers, parse_number
+from extract.text.numparse import parse_number_at
 
 
 @pytest.mark.parametrize("span,expected", [
@@ -76,6 +77,16 @@ def test_ranges_give_one_candidate_per_endpoint():
     got = _texts("gains of 3-5% and 10–20 points, 7 to 70B parameters")
     assert got == [("3", 3.0, "%"), ("5%", 5.0, "%"), ("10", 10.0, None), ("20", 20.0, None),
                    ("7", 7e9, None), ("70B", 70e9, None)]
+
+
+def test_a_tilde_joins_a_range_as_a_dash_does():
+    """"85∼95%", "2~3%", "3$\\sim$5 min": the first end takes the second's unit, as in "3-5%"
+    (the one reading of a range's joint, extract.text.numparse.range_joint, which the claims share)."""
+    got = _texts("it reaches 85∼95% of the full model and gains 2~3% in accuracy within 3$\\sim$5 min")
+    assert [(t, u) for t, _, u in got] == [("85", "%"), ("∼95%", "%"), ("2", "%"), ("~3%", "%"), ("3", "min"),
+                                           ("5 min", "min")]
+    text = "it reaches 85∼95% of the full model"
+    assert parse_number_at(text, 11, 13) == (85.0, "%")
 
 
 @pytest.mark.parametrize("text", [

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..text.numparse import (ATTACHED_UNITS, CORE, EXP_E, EXP_VAR, MULT, OK_COMMANDS, POW, SCI, SPACED_UNIT, UNIT_NORMAL,
-                             VAR_PREFIX, WRAP_OPEN, parse_number, product_of_sizes, safe_pow, to_float)
+                             VAR_PREFIX, WRAP_OPEN, parse_number, product_of_sizes, range_joint, safe_pow, to_float)
 from ..text.sentences import sentence_bounds
 from ..text.spans import SpanIndex, excluded_spans, math_spans
 from .number_about import Raw, count_noun_after, guess_about
@@ -335,9 +335,9 @@ def _apply_ranges(text: str, raws: list[Raw]) -> dict[int, Raw]:
     the range as one :class:`Raw` (the text before the first end, the unit after the second)."""
     whole: dict[int, Raw] = {}
     for a, b in zip(raws, raws[1:]):
-        gap = text[a.end:b.start]
-        if re.fullmatch(r"\s*(?:-{1,3}|–|—|to|~|and)\s*", gap) and a.unit is None and a.mult == 1.0:
-            if gap.strip() == "and" and b.unit not in ("%", "×", "pp"):
+        joint = range_joint(text, a.end, b.start) or re.fullmatch(r"\s*and\s*", text[a.end:b.start]) and "and"
+        if joint and a.unit is None and a.mult == 1.0:
+            if joint == "and" and b.unit not in ("%", "×", "pp"):
                 continue
             a.value, a.mult, a.unit = a.value * b.mult, b.mult, b.unit     # (a.mult is 1.0)
             whole[id(a)] = whole[id(b)] = replace(b, start=a.start, core_start=a.core_start)

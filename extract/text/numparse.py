@@ -12,8 +12,8 @@ import math
 import re
 
 __all__ = ["ATTACHED_UNITS", "CORE", "EXP_E", "EXP_VAR", "MULT", "OK_COMMANDS", "POW", "SCI", "SPACED_UNIT",
-           "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "parse_number_at", "product_of_sizes", "safe_pow",
-           "to_float"]
+           "UNIT_NORMAL", "VAR_PREFIX", "WRAP_OPEN", "parse_number", "parse_number_at", "product_of_sizes", "range_joint",
+           "safe_pow", "to_float"]
 
 # (the lookahead of its first characters: re skips the other positions fast)
 CORE = re.compile(r"(?=[\d.])(?:\d{1,3}(?:(?:,|\\,|\{,\}|\u2009|\u202f|\u00a0)\d{3})+(?!\d)|\d{1,3}(?: 000)+(?![\d.,])"
@@ -59,7 +59,11 @@ _PARSE_STRIP = [(re.compile(r"(?<=\d)(?:\\,|\{,\})(?=\d{3})"), ","),
                 (re.compile(r"\\%"), "%"), (re.compile(r"\\(?:pm|mp)(?![A-Za-z])"), "±"),
                 (re.compile(r"\\(?:sim|approx|simeq|quad|qquad|,|;|!|:|left|right)(?![A-Za-z])"), " "),
                 (re.compile(r"[${}~≈∼*`]"), " ")]
-_RANGE_TAIL = re.compile(r"[\s$]*(?:-{1,3}|–|—|to)[\s$]*(?:\\sim\s*|~\s*)?"
+# What joins a range's two ends: a dash ("3-5%", "10 – 20", "100k--1.2M"), a tilde as written or
+# TeX's ("0.6% ∼ 2.7%", "10$\sim$20"; glued to the second end: "85∼95%") or "to" ("7 to 70B")
+_JOINT = r"-{1,3}|[–—~∼]|\\sim(?![A-Za-z])|to"
+_RANGE_GAP = re.compile(r"[\s$]*(" + _JOINT + r")[\s$]*")
+_RANGE_TAIL = re.compile(r"[\s$]*(?:" + _JOINT + r")[\s$]*(?:\\sim\s*|~\s*)?"
                          r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)[\s$]*"
                          r"(\\%|%|percent\b|×|\\times(?![A-Za-z])|[xX](?![A-Za-z0-9])|[kKMBT](?![A-Za-z0-9])|"
                          r"(?:thousand|million|billion|ms|GB|MB|h|hours|s|min|pp)(?![A-Za-z]))")
@@ -114,6 +118,16 @@ def parse_number(span: str) -> tuple[float, str | None] | None:
     return None
 
 
+def range_joint(text: str, end: int, start: int) -> str | None:
+    """What joins the number ending at ``end`` to the next one, starting at ``start``, when the two
+    are the ends of one range ("-", "–", "~", "\\sim", "to"), else None.  "to" is returned as
+    such: "from 6.8% to 1.5%" is two values to a reader of claims, one unit to the number layer."""
+    if start == end:                    # (a tilde read as the second end's own "about": "85∼95%")
+        return "~" if text[start:start + 1] in "~∼" else None
+    m = _RANGE_GAP.fullmatch(text, end, start)
+    return m.group(1) if m else None
+
+
 def parse_number_at(source: str, start: int, end: int) -> tuple[float, str | None] | None:
     """:func:`parse_number` of ``source[start:end]``, where the first endpoint of a range
     inherits the unit or multiplier written after the second ("10-15%": 10 %; "7 to 70B": 7e9),
@@ -122,7 +136,7 @@ def parse_number_at(source: str, start: int, end: int) -> tuple[float, str | Non
     if parsed is None or parsed[1] is not None or re.search(r"[A-Za-z%×]", source[start:end]):
         return parsed
     m = _RANGE_TAIL.match(source, end)
-    tail = m and parse_number(m.group(0).lstrip(" $-–—to~\\sim"))
+    tail = m and parse_number(m.group(0).lstrip(" $-–—to~∼\\sim"))
     if not tail:
         return parsed
     core = to_float(m.group(1))

@@ -168,10 +168,15 @@ def test_a_group_of_partners_reads_the_same_under_any_hash_seed():
      "learning what makes a difference from counterfactual examples and gradient supervision"),
     ("Learning to Make Decisions under Uncertainty", "learning to make decisions under uncertainty"),
     ("Learning to Meet Deadlines in Real-Time Scheduling", "learning to meet deadlines in real-time scheduling"),
+    ("Curriculum Sampling Improves Sparse Reward Exploration", "curriculum sampling for sparse reward exploration"),
+    ("Quantile Dropout Improve Calibration of Ensembles", "quantile dropout for calibration of ensembles"),
+    ("Improve Calibration of Ensembles with Quantile Dropout", "improve calibration of ensembles with quantile dropout"),
+    ("Can Quantile Dropout Improve Calibration?", None),
 ])
 def test_a_title_that_states_a_finding_gives_a_noun_phrase(title, task):
-    """A task is never a clause with a finite verb (issue 17 item 4): "X Enables Y" -> "X for Y",
-    "X Makes Y Z" -> X; "what makes" and "to make" are no finite verbs of the title."""
+    """A task is never a clause with a finite verb (issue 17 item 4): "X Enables Y", "X Improves
+    Y" -> "X for Y", "X Makes Y Z" -> X; "what makes" and "to make" are no finite verbs of the
+    title, nor is the imperative that opens one ("Improve X with Y")."""
     assert title_phrase(title) == task
 
 

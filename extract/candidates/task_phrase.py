@@ -176,9 +176,10 @@ def polish(phrase: str, text: str = "") -> str:
 # and the verbs a title that is a clause holds: the auxiliaries, and the lexical verbs titles use
 # on 10 or more corpus titles each ("Data Matters", "Can Attention Help?"; "X Meets Y" -> "X and Y",
 # 14 corpus titles: "knowledge compilation and logical separability").  A
-# title that states a finding is made a noun phrase (25 corpus titles): "X Enables Y", "X Yields Y",
-# "X Leads to Y" -> "X for Y" ("volitional EMG control for stair climbing with ..."), "X Makes Y Z",
-# "X Requires Y" -> X ("exploiting CLIP for zero-shot HOI detection"), never "what makes"
+# title that states a finding is made a noun phrase (these verbs are in 76 corpus titles, "improve(s)"
+# in 22): "X Enables Y", "X Yields Y", "X Leads to Y", "X Improves Y" -> "X for Y" ("volitional EMG
+# control for stair climbing with ..."; not the imperative that opens a title, "Improve X with Y"),
+# "X Makes Y Z", "X Requires Y" -> X ("exploiting CLIP for zero-shot HOI detection"), never "what makes"
 _TITLE_HEAD = re.compile(r"[^:?]{1,60}:\s*(?=\S)")
 _TITLE_DASH = re.compile(r"[^:?!]{1,60}?\s*(?:!|\s[–—-]{1,2}|—)[\s!–—-]*(?=\w)")
 _GENERIC_TAIL = re.compile(r"(?:an?\s+)?(?:[\w\-]+\s+){0,3}(?:approach|framework|perspective|view|solution|(?:study|"
@@ -191,7 +192,7 @@ _LOWER_PART = re.compile(r"(?:[\w\-]*-)?[a-z]")        # a part of it opens in l
 _WORDY = re.compile(r"[\w\-]")
 _TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
                          r"helps?)\b", re.I)
-_TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to)|(?P<meets>meets?)|"
+_TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to|improves?)|(?P<meets>meets?)|"
                             r"makes?|requires?)\s+", re.I)
 
 
@@ -218,7 +219,7 @@ def title_phrase(title: str | None, text: str = "") -> str | None:
 
 
 def _title_task(rest: str, text: str) -> str | None:
-    if m := _TITLE_FINDING.search(" " + rest):
+    if (m := _TITLE_FINDING.search(" " + rest)) and (m.start() or not m["achieves"]):   # (not "Improve X with Y")
         joined = " for " if m["achieves"] else " and " if m["meets"] else None
         rest = rest[:m.start()] + (joined + rest[m.end() - 1:] if joined else "")
     if not rest or rest.endswith("?") or FINITE.search(" " + rest) or _TITLE_VERB.search(" " + rest):

@@ -201,6 +201,10 @@ def test_a_title_opening_with_an_adverb_before_an_adjective_gives_its_task():
     assert decide(text, title="Weakly Supervised Semantic Segmentation with Boundary Exploration")["task"] == \
         "weakly supervised semantic segmentation with boundary exploration"
     assert not ok("widely used in practice") and ok("widely used in practice", titled=True)
+    # whatever the word after it: "robust", "parallel", "aware" carry no adjective's suffix
+    assert title_phrase("Certifiably Robust Policy Distillation") == "certifiably robust policy distillation"
+    assert title_phrase("Massively Parallel Graph Sampling on Many GPUs") == "massively parallel graph sampling on many GPUs"
+    assert title_phrase("Fortunately, Graphs Are Sparse") is None
 
 
 def test_a_question_the_title_then_answers_gives_the_answer_as_task():

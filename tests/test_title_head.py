@@ -180,6 +180,17 @@ def test_a_title_that_states_a_finding_gives_a_noun_phrase(title, task):
     assert title_phrase(title) == task
 
 
+def test_a_title_opening_with_a_generic_head_gives_what_follows():
+    """"A New Method of X", "A Study of X", "New Results on X": the head's deictic word made no task
+    of the title; what follows the head is the task.  A head that made one stays ("A Simple Method
+    of X" is a noun phrase already)."""
+    assert title_phrase("A New Method of Region Growing for Cell Segmentation") == \
+        "region growing for cell segmentation"
+    assert title_phrase("Tessera: A Study of Gender Bias in Code Models") == "gender bias in code models"
+    assert title_phrase("New Results on Sparse Subset Selection") == "sparse subset selection"
+    assert title_phrase("A Simple Method of Closing Loops for Odometry") == "simple method of closing loops for odometry"
+
+
 def test_a_title_opening_with_a_dimension_gives_its_task():
     """"3D", "6D" open a noun phrase; only a number ("3 benchmarks ...") makes no task."""
     from extract.candidates.task_phrase import ok

@@ -191,6 +191,16 @@ def test_a_title_opening_with_a_generic_head_gives_what_follows():
     assert title_phrase("A Simple Method of Closing Loops for Odometry") == "simple method of closing loops for odometry"
 
 
+def test_a_long_title_whose_first_boundary_comes_too_early_gives_its_first_words():
+    """A title past 12 words is cut at its first clause boundary, unless that leaves fewer than
+    three words (a list's comma, "via" after a two-word head): then at its last preposition in the
+    first 12 words."""
+    assert title_phrase("Modeling, Planning, and Control of a Cable-Driven Soft Arm for Underwater "
+                        "Sampling Missions") == "modeling, planning, and control of a cable-driven soft arm"
+    assert title_phrase("Depth Completion via Sparse Guidance Propagation for Indoor Scenes in "
+                        "Low-Light and Foggy Conditions") == "depth completion via sparse guidance propagation for indoor scenes"
+
+
 def test_a_title_opening_with_a_dimension_gives_its_task():
     """"3D", "6D" open a noun phrase; only a number ("3 benchmarks ...") makes no task."""
     from extract.candidates.task_phrase import ok

@@ -130,11 +130,11 @@ def sentences(text: str) -> tuple[str, ...]:
     return tuple(split_sentences(plain(text)))
 
 
-def cut(phrase: str) -> str | None:
-    """The noun phrase at the start of ``phrase``: up to the first clause boundary, at most
-    :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
+def cut(phrase: str, boundary: bool = True) -> str | None:
+    """The noun phrase at the start of ``phrase``: up to the first clause boundary (``boundary``),
+    at most :data:`MAX_WORDS` words, without trailing function words; None when nothing useful is left."""
     phrase = " ".join(phrase.split()).strip(" -–—'\"`*")
-    if m := BOUNDARY.search(phrase, 1):
+    if boundary and (m := BOUNDARY.search(phrase, 1)):
         phrase = phrase[:m.start()]
     words = phrase.split()
     if len(words) > MAX_WORDS:        # drop an unfinished prepositional phrase at the cut
@@ -232,7 +232,9 @@ def _title_task(rest: str, text: str) -> str | None:
     if not ok(p, titled=True) and (m := _GENERIC_HEAD.match(p)):    # "A New Method of X for Y": what follows
         p = core(p[m.end():])
     if words_of(p) > MAX_WORDS:
-        p = cut(p) or ""
+        # a title's first boundary may end a list or a head too early ("Design, Modeling, and Control
+        # of ...", "Uncertainty Estimation via Response Scaling for ..."): its first words then
+        p = c if words_of(c := cut(p) or "") >= MIN_WORDS else cut(p, boundary=False) or ""
     return p if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p, titled=True) else None
 
 

@@ -201,6 +201,19 @@ def test_a_long_title_whose_first_boundary_comes_too_early_gives_its_first_words
                         "Low-Light and Foggy Conditions") == "depth completion via sparse guidance propagation for indoor scenes"
 
 
+def test_an_infinitive_or_a_word_that_opens_like_a_determiner_is_no_finite_verb():
+    """"to Improve the X" is an infinitive; "Score Argument", "Scores and" hold no determiner."""
+    assert title_phrase("Saliency Maps to Improve the Robustness of Visual Trackers") == \
+        "saliency maps to improve the robustness of visual trackers"
+    assert title_phrase("Face Matching Based on Similarity Score Attribution") == \
+        "face matching based on similarity score attribution"
+    assert title_phrase("Relating Leverage Scores and Density in Sketching") == \
+        "relating leverage scores and density in sketching"
+    from extract.candidates.task_phrase import ok
+
+    assert ok("methods to improve the accuracy of parsers") and not ok("SwiftDet improves the accuracy of parsers")
+
+
 def test_a_title_opening_with_a_dimension_gives_its_task():
     """"3D", "6D" open a noun phrase; only a number ("3 benchmarks ...") makes no task."""
     from extract.candidates.task_phrase import ok

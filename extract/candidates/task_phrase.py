@@ -84,9 +84,9 @@ _ADVERB_ADJECTIVE = re.compile(r"(?!only\b)" + _LY_WORD + r"\s+[\w\-]", re.I)
 # The verbs that are only verbs ("reduces", "outperforms") make a clause whatever follows them
 # ("LoopLM reduces perplexity on WikiText-103"); a comparison opens none ("outperforming X").
 FINITE = re.compile(r"\s(?:(?:achieves|outperforms|improves|reaches|attains|surpasses|obtains|reduces|delivers|"
-                    r"increases|decreases|exceeds)\s+\w|(?:achieve|outperform|improve|reach|attain|surpass|yields?|"
-                    r"obtain|reduce|boosts?|deliver|sets|scores?)\s+(?:the|a|an|our|its|their|up\s+to|over|"
-                    r"state-of-the-art|\d))|^(?:outperform|surpass|exceed|beat)ing\b", re.I)
+                    r"increases|decreases|exceeds)\s+\w|(?<!\sto\s)(?:achieve|outperform|improve|reach|attain|surpass|yields?|"
+                    r"obtain|reduce|boosts?|deliver|sets|scores?)\s+(?:(?:the|a|an|our|its|their|up\s+to|over|"
+                    r"state-of-the-art)\b|\d))|^(?:outperform|surpass|exceed|beat)ing\b", re.I)
 _FIRST_WORD = re.compile(r"[\w\-‐]*")       # (a hyphenated word whole: "end-to-end", "one-shot" are no deictic)
 _NO_LETTER = re.compile(r"[\W\d]+")
 _NUMBER_FIRST = re.compile(r"[\W\d]*\d[\W\d]*(?:\s|$)")     # "3 benchmarks ...", never "3D pose estimation"

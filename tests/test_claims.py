@@ -322,3 +322,22 @@ def test_a_range_is_a_change_when_either_end_reads_one_and_from_to_stays_two_val
     assert claims["+0.30"].value_type == claims["0.85"].value_type == "change"
     assert claims["+0.30"].metric.text == claims["0.85"].metric.text == "micro-F1"
     assert claims["63.3%"].method is None and claims["70.4%"].method.text == "FooNet"     # not a range
+
+
+@pytest.mark.parametrize("text,number,metric", [
+    ("Our tagger reaches an F0.5 score of 71.3 on the test split.", "71.3", "F0.5 score"),
+    ("It attains the best Smatch score (93.4) reported so far.", "93.4", "Smatch score"),
+    ("The retriever reaches Recall@5 scores of 64.0 and 70.2 on the two splits.", "64.0", "Recall@5"),
+    ("It raises the J&F score by 2.7 points.", "2.7", "J&F score"),
+    ("The detector obtains an F1@0.1 score of 0.802 on the benchmark.", "0.802", "F1@0.1 score"),
+])
+def test_a_bare_score_takes_the_measure_named_before_it(text, number, metric):
+    """"score" names no measure by itself: the name before it does (capitals, digits or a
+    measure's marks), as a measure's own words widen it ("mAP scores")."""
+    assert claims_of(text)[number][0] == metric
+
+
+def test_score_as_a_verb_leaves_its_subject_a_system():
+    """"GPT-4o scores 41%": the verb, not a measure named GPT-4o."""
+    text = "We release QuizBench. GPT-4o scores 41% accuracy on QuizBench, far below humans."
+    assert claims_of(text, [], ["QuizBench"])["41%"] == ("accuracy", "QuizBench", "GPT-4o")

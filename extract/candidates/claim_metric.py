@@ -23,7 +23,7 @@ _HEADS = (
     r"pass\s+rates?|hallucination\s+rates?|exact\s+match|top-?\d+\s+accuracy|accuracy|accuracies|"
     r"intersection[\s-]+over[\s-]+union|(?:micro|macro|weighted)-F1|(?:root\s+)?mean\s+(?:squared|absolute)\s+errors?|"
     r"area\s+under\s+the\s+(?:ROC\s+|precision-recall\s+)?curve|"
-    r"F1(?:@\d+)?(?:[- ]scores?)?|F-?measure|precision(?:@\d+)?|recall(?:@\d+)?|"
+    r"F1(?:@\d+(?:\.\d+)?)?(?:[- ]scores?)?|F-?measure|precision(?:@\d+)?|recall(?:@\d+)?|"
     r"AUROC|AUPRC?|ROC-AUC|AUC|mAP(?:@\d+|50|75)?|AP(?:50|75)?|mIoU|IoU|Dice(?:\s+scores?)?|"
     r"BLEU(?:-\d)?|ROUGE(?:-[L\d])?|METEOR|CIDEr|perplexity|PPL|WER|CER|MAE|MSE|RMSE|ECE|"
     r"PSNR|SSIM|LPIPS|FID|FVD|NDCG(?:@\d+)?|MRR|Hits@\d+|pass@\d+|"
@@ -52,6 +52,11 @@ explanation computational energy inference training human-level end-to-end downs
 prediction translation recognition tracking localization ranking reasoning answer image video text speech word
 character token sample memory learnable trainable total peak median worst-case expected calibration""".split())
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w\-]*)\s+$")
+# the measure a bare "score" is of, named before it: capitals, digits or a measure's marks ("F0.5",
+# "Recall@1", "J&F", "PR-MOTA", "Inception")
+_NAMED_BEFORE = re.compile(r"(?<![\w@&.\-])([A-Za-z][\w@&.\-]*\w)\s+$")
+# ... when "score" is the noun, not the verb of a system ("GPT-4o scores 41%", "ViTs score up to")
+_SCORE_NOUN = re.compile(r"\s*(?:[,.;:()]|(?:of|by|from|on|in|for|and|improv\w*)\b)", re.I)
 _TRUE_FALSE = re.compile(r"\b(?:true|false)\s+$", re.I)
 # not the noun of a rate or a ratio ("the rate", "a larger ratio of the images")
 _NOT_RATE_NOUN = FUNCTION_WORDS | set("high higher low lower large larger small smaller great greater better worse faster "
@@ -69,12 +74,17 @@ class Phrase:
 
 def _widen(text: str, start: int, head: str = "") -> int:
     """The start of the phrase once up to two modifiers before ``start`` are included (a rate's
-    or a ratio's noun first, whatever it is: "detection rate", "signal-to-noise ratio")."""
+    or a ratio's noun first, whatever it is: "detection rate", "signal-to-noise ratio"; a bare
+    score's named measure first: "an F0.5 score of", "the Smatch score (97.01)")."""
     if head.lower().startswith(("rate", "ratio")) and (m := _WORD_BEFORE.search(text[max(0, start - 40):start])) \
             and m[1].lower() not in _NOT_RATE_NOUN and not m[1][0].isupper():
         start -= len(m.group(0))
         if m[1].lower() in ("positive", "negative") and (m := _TRUE_FALSE.search(text[max(0, start - 20):start])):
             start -= len(m.group(0))            # "false positive rate"
+    if head.lower() in ("score", "scores") and _SCORE_NOUN.match(text, start + len(head)) \
+            and (m := _NAMED_BEFORE.search(text[max(0, start - 40):start])) \
+            and m[1].lower() not in FUNCTION_WORDS and any(ch.isupper() or ch.isdigit() for ch in m[1]):
+        start -= len(m.group(0))                # "an F0.5 score", "Recall@1 scores", "the Smatch score"
     for _ in range(2):
         m = _WORD_BEFORE.search(text[max(0, start - 40):start])
         if not m or m[1].lower() not in _MODIFIERS and not (m[1].isupper() and 2 <= len(m[1]) <= 6) \

@@ -341,3 +341,15 @@ def test_score_as_a_verb_leaves_its_subject_a_system():
     """"GPT-4o scores 41%": the verb, not a measure named GPT-4o."""
     text = "We release QuizBench. GPT-4o scores 41% accuracy on QuizBench, far below humans."
     assert claims_of(text, [], ["QuizBench"])["41%"] == ("accuracy", "QuizBench", "GPT-4o")
+
+
+@pytest.mark.parametrize("text,number,metric", [
+    ("Our planner asks 68% fewer questions than the oracle baseline.", "68%", "fewer questions"),
+    ("The exosuit needs 4% less hip torque while walking.", "4%", "less hip torque"),
+    ("The tracker is 8% more accurate but also faster than prior trackers.", "8%", "more accurate"),
+    ("The policy reaches a 15% higher grasp success rate than the baseline.", "15%", "success rate"),
+])
+def test_a_share_compared_measures_its_comparative_phrase(text, number, metric):
+    """"68% fewer questions": a percentage compared measures the phrase after it, as a ratio's
+    does ("3x fewer parameters"), unless that phrase names a measure ("higher ... success rate")."""
+    assert claims_of(text)[number][0] == metric

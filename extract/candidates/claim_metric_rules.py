@@ -48,7 +48,7 @@ _SPACE = re.compile(r"\s*")
 _COMPARATIVES = ("faster", "slower", "smaller", "larger", "fewer", "less", "more", "higher", "lower", "better", "cheaper",
                  "shorter", "longer", "greater")
 _RATIO_END = re.compile(r"(?:[×xX]|\\?times)\W*$")       # (× written x or TeX's \times)
-_PERCENT_END = re.compile(r"(?:%|\\%|percent)\W*$")
+_PERCENT_END = re.compile(r"%\W*$")        # (TeX's \% ends so too)
 _NOT_NP = r"(?!(?:than|on|in|with|for|while|whereas|and|or|but|also|often|compared|over|at|to|when|as|by|the|of|during|" \
           r"respectively|across|per|without|from|under|using|via|its|their|our|an?|is|are|was|were)\b)"
 _RATIO_PHRASE = re.compile(

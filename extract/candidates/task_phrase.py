@@ -192,8 +192,8 @@ _LOWER_PART = re.compile(r"(?:[\w\-]*-)?[a-z]")        # a part of it opens in l
 _WORDY = re.compile(r"[\w\-]")
 # A title that opens with a generic head its deictic word would reject ("A New Method of X", "A Study
 # of X", "New Results on X", "A Novel Approach to X"; 13 corpus titles) names its task after it
-_GENERIC_HEAD = re.compile(r"(?:(?:new|novel|simple|general)\s+)*(?:method|approach|study|results)\s+(?:of|for|to|on|in)\s+(?=\S)",
-                           re.I)
+# (core() has taken "a", "new", "novel" off it already)
+_GENERIC_HEAD = re.compile(r"(?:method|approach|study|results)\s+(?:of|for|to|on|in)\s+(?=\S)", re.I)
 _TITLE_VERB = re.compile(r"\s(?:is|are|was|were|do|does|did|can|could|should|will|would|may|might|must|matters?|"
                          r"helps?)\b", re.I)
 _TITLE_FINDING = re.compile(r"\s(?<!\sto\s)(?<!\swhat\s)(?:(?P<achieves>enables?|yields?|leads?\s+to|improves?)|(?P<meets>meets?)|"
@@ -229,7 +229,7 @@ def _title_task(rest: str, text: str) -> str | None:
     if not rest or rest.endswith("?") or FINITE.search(" " + rest) or _TITLE_VERB.search(" " + rest):
         return None
     p = core(_title_cased(rest.split(), text))
-    if not ok(p, titled=True) and (m := _GENERIC_HEAD.match(p)):    # "A New Method of X for Y": what follows
+    if (m := _GENERIC_HEAD.match(p)) and not ok(p, titled=True):    # "A New Method of X for Y": what follows
         p = core(p[m.end():])
     if words_of(p) > MAX_WORDS:
         # a title's first boundary may end a list or a head too early ("Design, Modeling, and Control

@@ -56,7 +56,7 @@ _WORD_BEFORE = re.compile(r"([A-Za-z][\w\-]*)\s+$")
 # "Recall@1", "J&F", "PR-MOTA", "Inception")
 _NAMED_BEFORE = re.compile(r"(?<![\w@&.\-])([A-Za-z][\w@&.\-]*\w)\s+$")
 # ... when "score" is the noun, not the verb of a system ("GPT-4o scores 41%", "ViTs score up to")
-_SCORE_NOUN = re.compile(r"\s*(?:[,.;:()]|(?:of|by|from|on|in|for|and|improv\w*)\b)", re.I)
+_SCORE_NOUN = re.compile(r"\s*(?:[,.;:()]|(?:of|by|from|on|in|for|and)\b)", re.I)
 _TRUE_FALSE = re.compile(r"\b(?:true|false)\s+$", re.I)
 # not the noun of a rate or a ratio ("the rate", "a larger ratio of the images")
 _NOT_RATE_NOUN = FUNCTION_WORDS | set("high higher low lower large larger small smaller great greater better worse faster "

@@ -55,8 +55,9 @@ _WORD_BEFORE = re.compile(r"([A-Za-z][\w\-]*)\s+$")
 # the measure a bare "score" is of, named before it: capitals, digits or a measure's marks ("F0.5",
 # "Recall@1", "J&F", "PR-MOTA", "Inception")
 _NAMED_BEFORE = re.compile(r"(?<![\w@&.\-])([A-Za-z][\w@&.\-]*\w)\s+$")
-# ... when "score" is the noun, not the verb of a system ("GPT-4o scores 41%", "ViTs score up to")
-_SCORE_NOUN = re.compile(r"\s*(?:[,.;:()]|(?:of|by|from|on|in|for|and)\b)", re.I)
+# ... when "score" is the noun, not the verb of a system that a value follows ("GPT-4o scores 41%",
+# "ViTs score up to 95.4%")
+_SCORE_VERB = re.compile(r"\s+(?:up\s+to\s+)?[$~≈∼]?\d", re.I)
 _TRUE_FALSE = re.compile(r"\b(?:true|false)\s+$", re.I)
 # not the noun of a rate or a ratio ("the rate", "a larger ratio of the images")
 _NOT_RATE_NOUN = FUNCTION_WORDS | set("high higher low lower large larger small smaller great greater better worse faster "
@@ -81,7 +82,7 @@ def _widen(text: str, start: int, head: str = "") -> int:
         start -= len(m.group(0))
         if m[1].lower() in ("positive", "negative") and (m := _TRUE_FALSE.search(text[max(0, start - 20):start])):
             start -= len(m.group(0))            # "false positive rate"
-    if head.lower() in ("score", "scores") and _SCORE_NOUN.match(text, start + len(head)) \
+    if head.lower() in ("score", "scores") and not _SCORE_VERB.match(text, start + len(head)) \
             and (m := _NAMED_BEFORE.search(text[max(0, start - 40):start])) \
             and m[1].lower() not in FUNCTION_WORDS and any(ch.isupper() or ch.isdigit() for ch in m[1]):
         start -= len(m.group(0))                # "an F0.5 score", "Recall@1 scores", "the Smatch score"

@@ -242,8 +242,6 @@ RESULT_ON_BEFORE = EndCue(
     r"gains?|improvements?|sota|state-of-the-art))\s+(?:(?!on\b)[\w\-]+\s+){0,2}?(?<!based )(?<!built )(?:on|across)\s+(?:the\s+)?"
     r"(?:[\w\-.&+]+(?:\s+[\w\-.&+]+)?\s*(?:,\s*|\s+and\s+|\s+or\s+|,\s*and\s+))*$",
     ends=("on", "across") + _LIST_ENDS)
-# "the Needle-in-a-Haystack and BABILong task", "the D4RL and AntMaze tasks": a name before "task(s)"
-TASK_AFTER = re.compile(r"^(?:\s*(?:,|and|or|&)\s*(?:the\s+)?[A-Z][\w\-.&]*)*\s+tasks?\b")
 EVAL_WORDS = re.compile(r"\b(?:evaluat\w*|experiment\w*|results?|gains?|accura\w*|performance|"
                          r"outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|score\w*|"
                          r"test\w*|benchmark\w*|trained|fine-tuned|finetuned|tested)\b|\d", re.I)

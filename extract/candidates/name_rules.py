@@ -219,8 +219,6 @@ DATASET_RULES: tuple[Rule, ...] = (
     Rule("result-on-X", lambda o: cue.RESULT_ON_BEFORE.search(o.before) and not (
         re.search(r",\s*$", o.before) and not _CLOSES.match(o.after(100))), (0.8, {"on-X"}),
         "Accuracy rises by 2.1% on MedMCQA.", "MedMCQA"),
-    Rule("name-task", lambda o: cue.TASK_AFTER.match(o.after(100)), (0.55, {"dataset-cue"}),
-         "Scores on the KnotWorld and MazeLab tasks improve.", "MazeLab"),
     Rule("on-X", lambda o: cue.ON_BEFORE.search(o.before) and o.sentence_facts()[1] and not (
         re.search(r",\s*$", o.before) and not _CLOSES.match(o.after(100))), (0.55, {"on-X"}),
         "Our tuned models score well on MedMCQA too.", "MedMCQA"),
@@ -365,8 +363,6 @@ CAP_RULES: tuple[Rule, ...] = (
          "We build a new point-supervised dataset (P-DUTS) from DUTS.", "point-supervised dataset"),
     Rule("metric-name", lambda v: any(map(_METRIC_NAME.search, [v.text, *v.partners])), ({"dataset": 0.05}, set()),
          "Results improve by 2 points on IC Recall.", "IC Recall"),
-    Rule("plural", lambda v: v.plural and v.method < 0.85, ({"method": 0.2, "dataset": 0.3}, {"plural"}),
-         "Unlike HMMs and TreeCRFs, ours is exact.", "TreeCRFs"),
     # (a capitalized one of a singular acronym names one thing: "Sleep-WAke Networks (SWAN)")
     Rule("plural-long-form", lambda v: "long-form" in v.cues and v.plural is False and v.text.endswith("s")
          and v.method < 0.8 and (any(p.endswith("s") for p in v.partners) or v.lower_long),
@@ -393,14 +389,10 @@ ROLE_RULES: tuple[Rule, ...] = (
          and not ("model-cue" not in v.cues and v.dataset >= 0.8 and named_a_dataset(v.text, v.cues)),
          lambda v: ("model", 0.05),
          "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),
-    Rule("uncued-run", lambda v: v.shape == "run" and v.method < 0.5 and v.dataset < 0.5, lambda v: None,
-         "Results from New York Times articles follow.", "New York Times"),
     # a dataset has a proper name: a capital, a digit or a sign ("text8", "∞-bench"), or a known one ("mnist")
     Rule("lowercase-not-dataset", lambda v: v.dataset >= max(v.method, 0.5) and not {"introduced", "dataset-list"} & v.cues
          and not NAMEY.search(v.text) and "known-dataset" not in v.cues, lambda v: None,
          "We release our training material, annotation toolkit and dataset online.", "material"),
-    Rule("introduced-dataset-role", lambda v: "introduced" in v.cues, lambda v: ("dataset", max(v.method, v.dataset)),
-         "We present CityWalk, a dataset of street scenes.", "CityWalk"),
     Rule("dataset-role", lambda v: v.dataset >= 0.5 and v.dataset >= v.method, lambda v: ("dataset", v.dataset),
          "Results on the HotpotQA benchmark improve.", "HotpotQA"),
     Rule("weak-role", lambda v: True, _weak, "Results favour PolyMix over the rest.", "PolyMix"),

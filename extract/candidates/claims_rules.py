@@ -31,7 +31,7 @@ _JOINT = re.compile(r"\b(?:on\s+average|(?:across|over)\s+(?:all|the|\d+|"
 _THIS_DATA = re.compile(r"\b(?:our|this|the(?:\s+same|\s+proposed|\s+new)?)\s+"
                         r"(?!(?:pre-?)?train|(?:source|first|only|largest|biggest|most)\b)"
                         r"(?:[a-z][\w\-]*\s+)?(?:benchmark|dataset|data\s+set|corpus|suite|collection|testbed)\b", re.I)
-_NOBODY_AFTER = re.compile(r"\s*(?:\\?%|×|x|points?)?\s*(?:\)\s*)?(?:for|by|of|from)\s+(?:the\s+)?"
+_NOBODY_AFTER = re.compile(r"\s*(?:\\?%|×|x|points?)?\s*(?:\)\s*)?(?:for|by|from)\s+(?:the\s+)?"
                            r"(?:\w+\s+)?(?:baselines?|humans?|human\s+\w+|annotators?|experts?|"
                            r"prior|previous|existing|original|vanilla|standard|random|chance)\b", re.I)
 _SYSTEM_PROPERTY = re.compile(r"\s*(?:\\?%\s*)?(?:[A-Za-z][\w\-]*\s+)?(?:parameters|layers)\b", re.I)

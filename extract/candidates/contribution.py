@@ -67,6 +67,8 @@ _ANALYSIS = re.compile(r"\b(?:we\s+(?:\w+ly\s+)?(?:study|investigate|analy[sz]e|
                        r"^(?:do|does|can|are|is|how|why|what|when)\s[^.?]{5,150}\?|empirical\s+(?:study|analysis)|"
                        r"our\s+(?:analysis|findings|study|results)\s+(?:show|reveal|suggest|indicate)|"
                        r"large-scale\s+(?:study|analysis))\b", re.I)
+# What a method paper reports too ("we show that our model ..."): alone, no study
+_REPORT = re.compile(r"we\s+(?:\w+ly\s+)?(?:show|demonstrate|observe)", re.I)
 
 _OUR_ARTIFACT = re.compile(r"\b(?:our|the\s+proposed)\s+(?:(?!(?:own|results?|experiments?|findings|analysis|study|work|paper)\b)"
                            r"[\w\-]+\s+){0,3}?(?:method|approach|model|framework|"
@@ -138,9 +140,10 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         return _gives("method-after-intro", "theory" if proofs else "method")
     if not proofs and ours >= 2:
         return _gives("our-method-words", "method")
-    if _ANALYSIS.search(text):
-        return _gives("analysis-words", "analysis" if theory < 3 and (empirical or not _PROVED.search(text))
-                      else "theory")          # (a finding proved, no experiment: theory)
+    if found := [m.group(0) for m in _ANALYSIS.finditer(text)]:
+        kind = "analysis" if theory < 3 and (empirical or not _PROVED.search(text)) else "theory"
+        if kind == "theory" or not all(map(_REPORT.fullmatch, found)):    # (a finding proved, no experiment: theory)
+            return _gives("analysis-words", kind)
     if theory >= 2 and (theory >= 3 or not empirical or _PROVED.search(text)):
         return _gives("some-theory-words", "theory")   # (two words beside experiments: only with a proof)
     return _gives("default-method", "method")

@@ -84,8 +84,8 @@ _CITED = re.compile(r"\s+(?:et\.?\s+al\b|(?:and|&)\s+[A-Z][\w\-’']+\s*(?:et\.?
 _TITLE_GOES_ON = re.compile(r" (?:(?:of|for)\s+)?(?!(?:Dataset|Benchmark|Corpus|Challenge)s?\b)[A-Z][a-z]")
 _ITEM_ENDS = re.compile(r"\s*(?:,|\)|\.|;|and\b|or\b|$)")
 # "datasets, including Cora, PubMed, and wiki-small", "the long-range benchmark Graph-mix"
-_AFTER_NOUN = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|including|e\.g|"
-                         r"namely)))?\s*(?:such\s+as|like|including|e\.g\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB
+_AFTER_NOUN = re.compile(cue.NOT_VERB + r"\b(?:" + DATASET_NOUNS + r")\s*(?:\(|:|,(?=\s*(?:such|like|including|e\.g|i\.e|"
+                         r"namely)))?\s*(?:such\s+as|like|including|(?:e\.g|i\.e)\.,?|namely)?\s*(?:the\s+)?" + _NOT_A_VERB
                          + r"(?P<lst>" + _LIST + r")", re.I)
 # "the X and Y benchmarks", "on the simulated X benchmark": up to two adjectives first (the
 # lookahead of the first letters: re skips the other positions fast)

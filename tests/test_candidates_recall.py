@@ -231,10 +231,12 @@ def test_long_form_ending_in_environment_is_a_dataset():
     assert "Arcade Gaming Environment" in datasets
 
 
-def test_names_before_task_are_datasets():
-    text = "We propose RecallNet. We also discuss the Needle-in-a-Stack and LongMaze task in depth."
+def test_names_before_task_are_not_datasets_by_that_alone():
+    # "the X and Y tasks" names tasks far more often than benchmarks on the corpus ("Chinese
+    # Spelling Correction tasks", "IE tasks"): the word "task" is no dataset cue
+    text = "We propose RecallNet. We also discuss the Chinese Spelling Correction and Machine Reading tasks in depth."
     _, datasets = _selected(text)
-    assert {"Needle-in-a-Stack", "LongMaze"} <= set(datasets)
+    assert not {"Chinese Spelling Correction", "Machine Reading"} & set(datasets)
 
 
 def test_generic_acronym_before_task_is_not_a_dataset():

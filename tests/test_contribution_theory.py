@@ -61,7 +61,7 @@ def test_what_the_paper_addresses_by_introducing_is_a_method_whatever_its_head_n
     something, though "surrogates" is no method noun; "by introducing the notion of" is not."""
     from extract.candidates.contribution import contribution_hint
     text = ("User models are slow. We address this problem by introducing differentiable surrogates for "
-            "bypassing this bottleneck. We show experimentally that inference becomes fast.")
+            "bypassing this bottleneck. We find experimentally that inference becomes fast.")
     assert contribution_hint(text) == "method"
     assert contribution_hint(text.replace("differentiable surrogates", "the notion of surrogates")) == "analysis"
 

@@ -34,3 +34,16 @@ def test_a_rule_decided_in_code_is_reported_not_ablatable():
 
 def test_a_rule_decided_in_code_is_told_by_its_example_where_the_sample_never_reaches_it():
     assert rule_ablation.ablate([("ex", "Nothing to see.")], only={"task-opening"}) == [("task", "task-opening", None)]
+
+
+def test_a_claims_rule_is_taken_out_of_its_table_and_put_back():
+    from extract.candidates import claims
+    table = claims.METRIC_RULES
+    example = next(e for name, e, _ in table if name == "count-noun")     # "on 12 real-world tasks"
+    rows = [("ex", "We propose FooNet. FooNet is evaluated " + example + ".")]
+    rule_ablation.RECORD = True
+    try:
+        assert rule_ablation.ablate(rows, only={"metric:count-noun"}) == [("claims", "metric:count-noun", 1)]
+    finally:
+        rule_ablation.RECORD = False
+    assert claims.METRIC_RULES is table

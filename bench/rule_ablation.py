@@ -43,7 +43,6 @@ from extract.decision import decide  # noqa: E402
 CLAIM_TABLES = {"metric": (claims, "METRIC_RULES"), "dataset": (claims, "DATASET_RULES"),
                 "method": (claims, "METHOD_RULES"), "change": (claim_change, "CHANGE_RULES"),
                 "compared": (claim_change, "COMPARED_RULES")}
-RECORD = False                  # --record: compare the record only
 
 
 def _never(_ctx: object) -> bool:
@@ -62,25 +61,27 @@ def clear_caches() -> None:
 TITLES: dict[str, str] = {}     # each abstract's title, by id (the title rules read it)
 
 
-def dump(text: str, title: str | None = None) -> str:
-    """One abstract's dump; an error is a change too (the last number rule gives every number a kind:
-    without it the others leave some kindless)."""
+def dump(text: str, title: str | None = None, record: bool = False) -> str:
+    """One abstract's dump (``record``: the record ``decide`` makes only); an error is a change too
+    (the last number rule gives every number a kind: without it the others leave some kindless)."""
     try:
-        got = decide(text, title=title) if RECORD else candidates_dump.one(text, title)
+        got = decide(text, title=title) if record else candidates_dump.one(text, title)
         return json.dumps(got, sort_keys=True, ensure_ascii=False)
     except Exception as e:  # noqa: BLE001  (a rule taken out may break what relies on it)
         return f"error: {type(e).__name__}"
 
 
-def dumps(rows: list[tuple[str, str]]) -> list[str]:
+def dumps(rows: list[tuple[str, str]], record: bool = False) -> list[str]:
     clear_caches()
-    return [dump(text, TITLES.get(key)) for key, text in rows]
+    return [dump(text, TITLES.get(key), record) for key, text in rows]
 
 
-def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tuple[str, str, int | None]]:
+def ablate(rows: list[tuple[str, str]], only: set[str] | None = None,
+           record: bool = False) -> list[tuple[str, str, int | None]]:
     """(table, rule, abstracts changed) for every rule (or the rules named in ``only``), fewest
-    changes first; None for a rule its table's test does not decide (it fires with the test false)."""
-    base = dumps(rows)
+    changes first; None for a rule its table's test does not decide (it fires with the test false).
+    ``record``: an abstract changes when its record does (not its candidates' cues and scores)."""
+    base = dumps(rows, record)
     out, seen = [], set()
     for table, entries in rules.all_rules().items():
         for rule in entries:
@@ -91,8 +92,8 @@ def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tu
             object.__setattr__(rule, "test", _never)      # Rule is frozen; restored below
             try:
                 with rules.trace() as fired:
-                    after = dumps(rows)
-                    dump(rule.example, rule.title or None)      # fires its rule (tests check it): tells even where the sample does not
+                    after = dumps(rows, record)
+                    dump(rule.example, rule.title or None, record)      # fires its rule (tests check it): tells even where the sample does not
                 # a rule that still fires is decided by code that calls rules.fire(name), not by its
                 # table entry's test (the contribution and task tables, some name rules): not ablatable here
                 changed = None if rule.name in fired else sum(a != b for a, b in zip(base, after))
@@ -106,7 +107,7 @@ def ablate(rows: list[tuple[str, str]], only: set[str] | None = None) -> list[tu
                 continue
             setattr(mod, attr, tuple(e for e in entries if e is not entry))
             try:
-                changed = sum(a != b for a, b in zip(base, dumps(rows)))
+                changed = sum(a != b for a, b in zip(base, dumps(rows, record)))
             finally:
                 setattr(mod, attr, entries)
             out.append(("claims", f"{table}:{entry[0]}", changed))
@@ -121,12 +122,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--only", help="a comma-separated list of rule names (default: every rule)")
     ap.add_argument("--record", action="store_true", help="compare the record (decide) only")
     a = ap.parse_args(argv)
-    global RECORD
-    RECORD = a.record
     rows = candidates_dump.jsonl(a.corpus, TITLES) if a.corpus else candidates_dump.corpus()
     if a.n and a.n < len(rows):
         rows = random.Random(a.seed).sample(rows, a.n)
-    result = ablate(rows, set(a.only.split(",")) if a.only else None)
+    result = ablate(rows, set(a.only.split(",")) if a.only else None, record=a.record)
     print(f"| table | rule | abstracts changed of {len(rows)} |\n|---|---|---|")
     for table, name, changed in result:
         print(f"| {table} | `{name}` | {'not ablatable (decided in code)' if changed is None else changed} |")

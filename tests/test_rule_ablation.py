@@ -41,9 +41,5 @@ def test_a_claims_rule_is_taken_out_of_its_table_and_put_back():
     table = claims.METRIC_RULES
     example = next(e for name, e, _ in table if name == "count-noun")     # "on 12 real-world tasks"
     rows = [("ex", "We propose FooNet. FooNet is evaluated " + example + ".")]
-    rule_ablation.RECORD = True
-    try:
-        assert rule_ablation.ablate(rows, only={"metric:count-noun"}) == [("claims", "metric:count-noun", 1)]
-    finally:
-        rule_ablation.RECORD = False
+    assert rule_ablation.ablate(rows, only={"metric:count-noun"}, record=True) == [("claims", "metric:count-noun", 1)]
     assert claims.METRIC_RULES is table

@@ -140,10 +140,10 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         return _gives("method-after-intro", "theory" if proofs else "method")
     if not proofs and ours >= 2:
         return _gives("our-method-words", "method")
-    if found := [m.group(0) for m in _ANALYSIS.finditer(text)]:
+    if m := _ANALYSIS.search(text):
         kind = "analysis" if theory < 3 and (empirical or not _PROVED.search(text)) else "theory"
-        if kind == "theory" or not all(map(_REPORT.fullmatch, found)):    # (a finding proved, no experiment: theory)
-            return _gives("analysis-words", kind)
+        if kind == "theory" or any(not _REPORT.fullmatch(x[0]) for x in _ANALYSIS.finditer(text, m.start())):
+            return _gives("analysis-words", kind)       # (a finding proved, no experiment: theory)
     if theory >= 2 and (theory >= 3 or not empirical or _PROVED.search(text)):
         return _gives("some-theory-words", "theory")   # (two words beside experiments: only with a proof)
     return _gives("default-method", "method")

@@ -126,6 +126,7 @@ def test_years_as_quantities_are_kept():
     ("using only 1% of the labels", ["setting"]),
     ("a 256-dimensional embedding and 8-bit weights", ["setting", "setting"]),
     ("the correlation is strong (r = 0.82, p < 0.001)", ["result", "result"]),
+    ("it runs at 32 FPS, 30fps on a phone and 25 fps on a CPU", ["result", "result", "result"]),   # a speed measured
 ])
 def test_kind_hints(text, kinds):
     assert [c.kind_hint for c in find_numbers(text)] == kinds

@@ -38,6 +38,7 @@ _BOUND_HEAD = re.compile(r"(?:\\[lg]eq?|<|>)\s*$")
 
 # "55 frames per second", "4.4 body lengths per second": a rate, measured (not a count)
 _RATE_AFTER = re.compile(r"\s*(?:[a-z][\w-]*\s+){1,2}per\s+(?:second|sec|minute|min|hour|day)\b")
+_FPS_AFTER = re.compile(r"\s*fps\b")             # "runs at 32 FPS" (lower-cased): frames per second
 _BY, _FROM = re.compile(r"\bby\s*(?:up to|about|over|nearly|only)?\s*$"), re.compile(r"\bfrom\s*$")
 _DECIMAL_RATE_NOT = re.compile(r"\b(?:train\w*|consist\w*|us\w+|with|of)\s*$")
 _MEASURED_BEFORE = re.compile(r"\b(?:in|within|under|to|by)\s*(?:only|just|about|roughly|under)?\s*$")
@@ -121,7 +122,8 @@ KIND_RULES: tuple[Rule, ...] = (
        lambda c: _ends(_FROM, c.before) and c.strong_within(12)
        and re.match(r"\s*(?:[\w%°\-]+\s+){0,2}to\b", c.after),
        "Caching cuts the wait from 9 hours to 40 minutes.", "9 hours"),
-    _r("rate", "result", lambda c: c.counted and _RATE_AFTER.match(c.after),
+    _r("rate", "result",
+       lambda c: c.counted and _RATE_AFTER.match(c.after) or c.r.unit == "fps" or c.r.unit is None and _FPS_AFTER.match(c.after),
        "The tracker runs at 55 frames per second.", "55"),
     _r("count", "setting", lambda c: c.counted,
        "We evaluate on 12 benchmarks.", "12"),

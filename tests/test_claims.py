@@ -353,3 +353,17 @@ def test_a_share_compared_measures_its_comparative_phrase(text, number, metric):
     """"68% fewer questions": a percentage compared measures the phrase after it, as a ratio's
     does ("3x fewer parameters"), unless that phrase names a measure ("higher ... success rate")."""
     assert claims_of(text)[number][0] == metric
+
+
+@pytest.mark.parametrize("text,number,metric", [
+    ("The arm extends at a maximum speed of 0.27 m/s.", "0.27", "maximum speed"),
+    ("The gripper holds a terminal payload of up to 1.4 kg.", "1.4", "terminal payload"),
+    ("It achieves an AUC of 0.687 on OTB-100 and an EAO of 0.434 on VOT-16.", "0.434", "EAO"),
+    ("The insertion requires an assembly clearance of 0.3 mm, demonstrating high robustness.", "0.3", "assembly clearance"),
+    ("FooNet yields an improvement of 3% on GLUE.", "3%", None),        # a change's noun names no measure
+    ("The corpus holds a total of 1,200 dialogues.", "1,200", "dialogues"),
+])
+def test_the_noun_phrase_a_value_is_of_is_its_measure(text, number, metric):
+    """"a maximum speed of 0.27 m/s": the phrase a value is "of" says what it measures, when no
+    measure of the lexicon is nearer; not a change's noun nor a container's ("a total of")."""
+    assert claims_of(text)[number][0] == metric

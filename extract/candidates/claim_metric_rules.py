@@ -205,6 +205,24 @@ def _mt_nearest(doc: _Doc, n: _Num) -> Any:
     return _ref(min(cands, key=lambda p: min(abs(p.start - n.end), abs(n.start - p.end)))) if cands else _SKIP
 
 
+# "a maximum speed of 0.27 m/s", "a terminal payload of up to 1.4 kg": the noun phrase a value is of,
+# not a change's noun ("an improvement of 3%": no measure named) nor a container's ("a total of 12")
+_OF_PHRASE = re.compile(r"\b(?:an?|the)\s+((?:[A-Za-z][\w\-]*\s+){0,2}[A-Za-z][\w\-]*)\s+of\s+"
+                        r"(?:" + _QUALIFIER + r"\s+)?[$~]*$", re.I)
+_NOT_MEASURED = set("""improvement improvements gain gains increase increases reduction reductions drop drops decrease
+boost margin margins factor total range average maximum minimum amount number numbers percentage subset set dataset
+suite case problem record sota state-of-the-art sequence variant existence series mix consists importance
+customization characteristic baseline""".split())
+
+
+def _mt_of_phrase(doc: _Doc, n: _Num) -> Any:
+    """"a maximum speed of 0.27 m/s", "an EAO of 0.434": the noun phrase right before "of"."""
+    m = _OF_PHRASE.search(doc.text, max(doc.sentence(n)[0], n.start - 60), n.start)
+    if not m or m.group(1).split()[-1].lower() in _NOT_MEASURED:
+        return _SKIP
+    return Ref(m.group(1), m.start(1), m.end(1))
+
+
 METRIC_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("respectively", "mAP, AP50 and mIoU improve by 4.8%, 5.4% and 3.9%, respectively", _mt_respectively),
     ("ratio-phrase", "achieves 8-24× computation reduction", _mt_ratio),
@@ -213,5 +231,6 @@ METRIC_RULES: tuple[tuple[str, str, Rule], ...] = (
     ("before", "with a Dice of 0.81", _mt_before),
     ("verb-np", "improves explanation faithfulness by 10%", _mt_verb_np),
     ("count-noun", "on 12 real-world tasks", _mt_count_noun),
+    ("of-phrase", "the arm reaches a maximum speed of 0.27 m/s", _mt_of_phrase),
     ("nearest", "the success rate rises, up to 92% on hard tasks", _mt_nearest),
 )

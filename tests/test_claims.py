@@ -360,6 +360,8 @@ def test_a_share_compared_measures_its_comparative_phrase(text, number, metric):
     ("The gripper holds a terminal payload of up to 1.4 kg.", "1.4", "terminal payload"),
     ("It achieves an AUC of 0.687 on OTB-100 and an EAO of 0.434 on VOT-16.", "0.434", "EAO"),
     ("The insertion requires an assembly clearance of 0.3 mm, demonstrating high robustness.", "0.3", "assembly clearance"),
+    ("It agrees with perceived quality, with average SROCC values of 0.8972 over eight sets.", "0.8972",
+     "average SROCC values"),
     ("FooNet yields an improvement of 3% on GLUE.", "3%", None),        # a change's noun names no measure
     ("The corpus holds a total of 1,200 dialogues.", "1,200", "dialogues"),
 ])

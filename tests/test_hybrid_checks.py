@@ -23,11 +23,18 @@ SETS = {"dev": (ROOT / "seeds" / "000_810fdc4303f22573.txt", GOLD / "dev-gold.js
            for p in sorted(GOLD.glob("*-gold.jsonl")) if p.name != "dev-gold.jsonl"}}
 
 
+# dev7 and dev8 (90 + 90 number-rich corpus abstracts, drawn in session 25): no gold label of
+# theirs contradicts the text either; the sure kinds agree with their gold on 121 of 127 and 116
+# of 131 numbers (the figure below is measured on the sets the checks were written with)
+FRESH = {name: (GOLD / name / "abstracts.jsonl", GOLD / name / "gold.jsonl") for name in ("dev7", "dev8")}
+
+
 def labeled(name: str):
     """(abstract, gold) pairs of one labeled set."""
-    files, _ = expand([str(SETS[name][0])])
+    source, gold_file = SETS.get(name) or FRESH[name]
+    files, _ = expand([str(source)])
     items = [e for e in read_inputs(files) if isinstance(e, Item)]
-    gold = [json.loads(line) for line in SETS[name][1].read_text().splitlines() if line.strip()]
+    gold = [json.loads(line) for line in gold_file.read_text().splitlines() if line.strip()]
     for item in items:
         head = " ".join(item.text.split())
         g = next((g for g in gold if head.startswith(" ".join(g["first_words"].split()))), None)
@@ -35,7 +42,7 @@ def labeled(name: str):
             yield item.text, g
 
 
-@pytest.mark.parametrize("name", sorted(SETS))
+@pytest.mark.parametrize("name", sorted(SETS) + sorted(FRESH))
 def test_no_gold_label_contradicts_the_text(name):
     pairs = list(labeled(name))
     assert pairs

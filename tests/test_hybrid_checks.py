@@ -92,3 +92,22 @@ def test_no_gold_claim_names_a_dataset_as_a_system_or_a_reference(name):
             assert not (system and system in datasets - methods), (g["id"], n["text"])
             assert not (dataset and dataset in methods - datasets), (g["id"], n["text"])
             assert not (ref and (ref == system or ref in datasets - methods)), (g["id"], n["text"])
+
+
+def test_a_role_swap_counts_only_against_a_reading_the_text_supports():
+    """The rules call "NR-RankDVQA" a dataset on its shape alone (nothing in the text says so):
+    a model calling it a method contradicts no reading of the text (dev7-wacv2024-608, where the
+    check handed a perfect reader's abstract to the rules); "FooNet", which "we propose", stays
+    a swap when a model calls it a dataset."""
+    from extract import hybrid
+    from extract.hybrid.checks import role_swaps
+
+    shape_only = hybrid.propose("The resulting deep VQA methods, FR- and NR-RankDVQA, exhibit consistently "
+                                "higher correlation with perceptual quality, with average SROCC values of "
+                                "0.8972 over eight test sets.")
+    (key,) = [k for k, n in shape_only.names.items() if n.text == "NR-RankDVQA"]
+    assert shape_only.rules_label(key) == "dataset"
+    assert role_swaps(shape_only, {key: "method"}) == []
+    stated = hybrid.propose("We propose FooNet. FooNet outperforms BarNet, reaching 81.2% accuracy on ImageNet-1K.")
+    ids = {n.text: k for k, n in stated.names.items()}
+    assert role_swaps(stated, {ids["FooNet"]: "dataset", ids["ImageNet-1K"]: "method"}) == ["FooNet", "ImageNet-1K"]

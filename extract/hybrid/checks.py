@@ -13,7 +13,8 @@ consistency, never the model's name.
 
 For the whole abstract (any one hands it to the rules, every field; ``provenance.checks``):
 
-* **roles** - a name the rules read as a method the model calls a dataset, or the reverse;
+* **roles** - a name the rules read as a method the model calls a dataset, or the reverse,
+  where the text gives the rules' reading some evidence (:func:`role_swaps`);
 * **roles against the text** - a name (listed by the rules or added by the model) it calls a
   dataset and not a method that the text introduces as the paper's own, or a method and not a
   dataset that the text only reports results on (:func:`against_the_text`);
@@ -95,13 +96,21 @@ def introduced(proposal: Proposal) -> list[str]:
 
 
 def role_swaps(proposal: Proposal, labels: dict[str, str]) -> list[str]:
-    """Candidates the rules read as one role and the model as the other."""
-    out = []
+    """Candidates the rules read as one role and the model as the other, where the text gives
+    the rules' role some evidence (:func:`role_evidence`): a label the rules gave on a name's
+    shape alone is no reading of the text a model can contradict ("FR- and NR-RankDVQA", the
+    paper's own, a dataset to the rules by nothing the text says: dev7)."""
+    from ..candidates.name_finder import role_evidence
+
+    swapped = []
     for key in proposal.names:
         rules, model = _ROLES.get(proposal.rules_label(key)), _ROLES.get(labels.get(key, "other"))
         if rules and model and rules != model:
-            out.append(proposal.names[key].text)
-    return out
+            swapped.append((proposal.names[key].text, rules))
+    if not swapped:
+        return []
+    evidence = role_evidence(proposal.text, [name for name, _ in swapped])
+    return [name for (name, rules), (own, data) in zip(swapped, evidence) if (data if rules == "dataset" else own) > 0]
 
 
 def against_the_text(text: str, methods: list[str], datasets: list[str], ruled=None) -> list[str]:

@@ -369,3 +369,16 @@ def test_the_noun_phrase_a_value_is_of_is_its_measure(text, number, metric):
     """"a maximum speed of 0.27 m/s": the phrase a value is "of" says what it measures, when no
     measure of the lexicon is nearer; not a change's noun nor a container's ("a total of")."""
     assert claims_of(text)[number][0] == metric
+
+
+@pytest.mark.parametrize("text,datasets,number,dataset", [
+    ("BiT reaches 76.3% on the 19 task Visual Task Adaptation Benchmark (VTAB).",
+     ["Visual Task Adaptation Benchmark", "VTAB"], "19", "VTAB"),
+    ("We present PSAT (Professionally Simplified Admissions Texts), a dataset with 112 admissions instructions.",
+     ["PSAT", "Professionally Simplified Admissions Texts"], "112", "PSAT"),
+    ("It reaches 81.2% accuracy on the Needle Set, with 12 tasks in all.", ["Needle Set"], "81.2%", "Needle Set"),
+])
+def test_a_claim_names_the_short_form_of_a_dataset_listed_both_ways(text, datasets, number, dataset):
+    """The guideline: a claim's dataset is written "as one of this record's datasets entries (the
+    short form when both a long form and an acronym are listed)", whichever is written first."""
+    assert claims_of(text, [], datasets)[number][1] == dataset

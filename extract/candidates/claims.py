@@ -116,6 +116,7 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
         if metric is None and (prev := _parallel_metric(doc, n, out)) is not None:
             metric, r1 = prev.metric, "parallel"
         dataset, r2 = _decide(DATASET_RULES, doc, n, "dataset")
+        dataset = doc.short.get(dataset.text, dataset) if isinstance(dataset, Ref) else dataset
         method, r3 = _decide(METHOD_RULES, doc, n, "method")
         value_type, compared_to, r45 = change_of(doc, n, method, out[-1].value_type if out else None)
         out.append(Claim(metric, dataset, method, (r1, r2, r3), value_type, compared_to, r45))

@@ -57,6 +57,9 @@ _RESULT_AFTER = re.compile(r"(?:\s*,\s*(?!\w*ing\b)|\s+)(?:also\s+)?(?:achiev|re
 _VALUE_AFTER = re.compile(r"\s*\(\s*\$?[-+]?\d")        # "YOLOv8-L (50.3 AP)" after a comparison:
 _COMPARED_BEFORE = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|versus|vs\.?|over|against|"
                               r"beat\w*|exceed\w*)\b", re.I)
+# a short form in parentheses right after a long form, or a short form right before one's parentheses
+_PAREN_AFTER = re.compile(r"\s*\(\s*([^()]{2,20}?)\s*\)")
+_PAREN_BEFORE = re.compile(r"(?<![\w\-])([^\s()]{2,20})\s*\(\s*$")
 _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
 _NUM_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|to\s+|(?:-{1,3}|[–—])\s*|/\s*|\s)"
                       r"(?:by\s+)?(?:(?:up\s+to|over|about|nearly|almost|around|only)\s+)?", re.I)
@@ -162,6 +165,7 @@ class _Doc:
             self._occ_by_sent.setdefault(o.sent, []).append(o)
         self.firsts = {o.text: o for o in reversed(self.occ)}       # each name's first occurrence
         self.main = self._main_method()
+        self.short = self._short_forms(datasets)
         self.groups = self._number_groups()
         self._memo: dict[Any, Any] = {}
 
@@ -198,6 +202,23 @@ class _Doc:
                 counts[acro.group(1)] += counts.pop(m, 0)
         first = {m: self.firsts[m].start if m in self.firsts else 10**9 for m in counts}
         return max(counts, key=lambda m: (counts[m], -first[m]))
+
+    def _short_forms(self, datasets: Sequence[str]) -> dict[str, Ref]:
+        """{long form: its short form's occurrence} for the listed datasets written as "Long Form
+        (LF)" or "LF (Long Form)" with both listed: a claim names the short form (the guideline's
+        convention; 7 corpus abstracts, "Visual Task Adaptation Benchmark (VTAB)", "PSAT
+        (Professionally Simplified Admissions Texts)")."""
+        out = {}
+        for d in datasets:
+            o = self.firsts.get(d)
+            if o is None:
+                continue
+            if (m := _PAREN_AFTER.match(self.text, o.end, o.end + 30)) and m.group(1) in datasets and m.group(1) != d:
+                out[d] = Ref(m.group(1), m.start(1), m.end(1))
+            elif (m := _PAREN_BEFORE.search(self.text, max(0, o.start - 30), o.start)) and m.group(1) in datasets \
+                    and len(m.group(1)) < len(d):
+                out[d] = Ref(m.group(1), m.start(1), m.end(1))
+        return out
 
     def _number_groups(self) -> dict[int, list[_Num]]:
         """Coordinated numbers ("9.43%, 7.68%, and 4.82%", "2-5x"): each number's group (one

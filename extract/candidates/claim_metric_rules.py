@@ -208,7 +208,7 @@ def _mt_nearest(doc: _Doc, n: _Num) -> Any:
 # "a maximum speed of 0.27 m/s", "a terminal payload of up to 1.4 kg", "with average SROCC values of
 # 0.8972": the noun phrase a value is of, not a change's noun ("an improvement of 3%": no measure
 # named) nor a container's ("a total of 12")
-_OF_PHRASE = re.compile(r"\b(?:an?|the|with)\s+(?!(?:an?|the)\s)((?:[A-Za-z][\w\-]*\s+){0,2}[A-Za-z][\w\-]*)\s+of\s+"
+_OF_PHRASE = re.compile(r"\b(?:an?|the|with)\s+((?:(?!(?:an?|the)\s)[A-Za-z][\w\-]*\s+){0,2}[A-Za-z][\w\-]*)\s+of\s+"
                         r"(?:" + _QUALIFIER + r"\s+)?[$~]*$", re.I)
 _NOT_MEASURED = set("""improvement improvements gain gains increase increases reduction reductions drop drops decrease
 boost margin margins factor total range average maximum minimum amount number numbers percentage subset set dataset

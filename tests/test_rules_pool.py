@@ -288,3 +288,39 @@ def test_the_caller_computes_the_oldest_tasks_until_a_worker_is_ready(monkeypatc
         assert later.result(timeout=60) == "D"
     finally:
         pool.close()
+
+
+def _run_with_a_failing_callback(cancel: bool) -> None:
+    """A run whose loop runs a failing callback, after the run was cancelled or while it is not."""
+    import asyncio
+
+    from extract.cli.signals import quiet_when_stopped
+
+    async def run():
+        loop, me = asyncio.get_running_loop(), asyncio.current_task()
+
+        def boom():
+            raise RuntimeError("a callback racing the teardown")
+        if cancel:
+            loop.call_soon(me.cancel)
+        try:
+            await asyncio.sleep(0.05)
+        finally:
+            loop.call_soon(boom)
+            await asyncio.shield(asyncio.sleep(0.01))
+    try:
+        asyncio.run(quiet_when_stopped(run()))
+    except asyncio.CancelledError:
+        pass
+
+
+def test_a_callback_error_after_the_run_is_stopped_prints_no_traceback(caplog):
+    """Ctrl-C and SIGTERM end a run in one line: a callback that fails while the run is torn down
+    (asyncio's "Exception in callback ...", logged with its traceback) is not reported; one that
+    fails during the run is."""
+    with caplog.at_level("ERROR", logger="asyncio"):
+        _run_with_a_failing_callback(cancel=True)
+    assert not [r for r in caplog.records if r.name == "asyncio"]
+    with caplog.at_level("ERROR", logger="asyncio"):
+        _run_with_a_failing_callback(cancel=False)
+    assert any("Exception in callback" in r.getMessage() for r in caplog.records if r.name == "asyncio")

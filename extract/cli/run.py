@@ -23,7 +23,7 @@ from .common import (cache_dir_option, fail, max_chars_option, max_tokens_option
                      no_cache_option, not_empty, prompt_option, ranged, schema_option,
                      temperature_option, _FiniteFloatRange)
 from .progress import Progress
-from .signals import sigterm_as_interrupt
+from .signals import quiet_when_stopped, sigterm_as_interrupt
 from .streams import stdout_failed
 
 PRICE = _FiniteFloatRange(0, None)     # USD per million tokens
@@ -324,7 +324,7 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
             notes = _Notes(bar.write, verbose, quiet)
             try:
                 entries = read_inputs(files, fields, input_format=input_format, note=notes)
-                summary = asyncio.run(extractor.run(entries, sink, bar))
+                summary = asyncio.run(quiet_when_stopped(extractor.run(entries, sink, bar)))
             finally:
                 bar.close()
                 notes.close()

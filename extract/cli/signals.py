@@ -11,6 +11,7 @@ records written are kept, the lock is released, the caller prints one line
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import threading
 
@@ -48,3 +49,21 @@ def sigterm_as_interrupt() -> Stop:
 
     signal.signal(signal.SIGTERM, on_term)
     return stop
+
+
+async def quiet_when_stopped(coro):
+    """Await ``coro`` (the run) with the loop's callback errors left unprinted once the run is
+    stopping: Ctrl-C or SIGTERM cancelled it, or it is done.  A callback that races the
+    teardown then ("Exception in callback ...", a traceback, once in a CI run of the SIGTERM
+    test) is no news to the user, whom :meth:`Stop.line` tells in one line what happened; any
+    other callback error is printed as asyncio prints it."""
+    me = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+
+    def on_error(loop, context):
+        if me is not None and (me.cancelling() or me.done()):
+            return
+        loop.default_exception_handler(context)
+
+    loop.set_exception_handler(on_error)
+    return await coro

@@ -57,7 +57,8 @@ _RESULT_AFTER = re.compile(r"(?:\s*,\s*(?!\w*ing\b)|\s+)(?:also\s+)?(?:achiev|re
 _VALUE_AFTER = re.compile(r"\s*\(\s*\$?[-+]?\d")        # "YOLOv8-L (50.3 AP)" after a comparison:
 _COMPARED_BEFORE = re.compile(r"\b(?:outperform\w*|surpass\w*|than|compared\s+(?:to|with)|versus|vs\.?|over|against|"
                               r"beat\w*|exceed\w*)\b", re.I)
-# a short form in parentheses right after a long form, or a short form right before one's parentheses
+# a short form in parentheses right after a long form ("Long Form (LF)"), or a short form right
+# before one's parentheses ("LF (Long Form)")
 _PAREN_AFTER = re.compile(r"\s*\(\s*([^()]{2,20}?)\s*\)")
 _PAREN_BEFORE = re.compile(r"(?<![\w\-])([^\s()]{2,20})\s*\(\s*$")
 _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
@@ -197,7 +198,7 @@ class _Doc:
         counts = {m: seen[m] for m in self.methods}
         for m in self.methods:          # "Long Form (LF)": the mentions of the long form go to LF
             o = self.firsts.get(m)
-            acro = o and re.match(r"\s*\(\s*([^()]{2,20}?)\s*\)", self.text[o.end:o.end + 30])
+            acro = o and _PAREN_AFTER.match(self.text, o.end, o.end + 30)
             if acro and acro.group(1) in counts:
                 counts[acro.group(1)] += counts.pop(m, 0)
         first = {m: self.firsts[m].start if m in self.firsts else 10**9 for m in counts}

@@ -22,7 +22,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from .candidates.claims import attach_claims, claimed_systems
+from .candidates.claims import attach_claims, claimed_systems, title_name
 from .candidates.name_rules import named_a_dataset
 from .candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
 from .schema_loader import contributions, default_schema
@@ -275,7 +275,7 @@ def written_task(task: str, text: str = "") -> str:
 
 
 def claims_key(numbers: Sequence[Any], methods: Sequence[Any], datasets: Sequence[Any],
-               kinds: Sequence[Any], contribution: str | None) -> tuple:
+               kinds: Sequence[Any], contribution: str | None, titled: str | None = None) -> tuple:
     """Everything :func:`attach_claims` reads besides the text, as one hashable value: the
     numbers' spans and kinds in text order, the name texts in order, the contribution (two
     calls on one text with equal keys return the same claims)."""
@@ -283,7 +283,7 @@ def claims_key(numbers: Sequence[Any], methods: Sequence[Any], datasets: Sequenc
         return x if isinstance(x, str) else getattr(x, "text", "")
     spans = sorted((n["start"], n["end"], k) if isinstance(n, dict) else (n.start, n.end, k)
                    for n, k in zip(numbers, kinds))
-    return (tuple(spans), tuple(map(text, methods)), tuple(map(text, datasets)), contribution)
+    return (tuple(spans), tuple(map(text, methods)), tuple(map(text, datasets)), contribution, titled)
 
 
 def map_answer(plan: Plan, answer: dict, policy: Policy = Policy(), memo: dict | None = None) -> dict:
@@ -323,10 +323,11 @@ def map_answer(plan: Plan, answer: dict, policy: Policy = Policy(), memo: dict |
         numbers.append({"text": num.text, "value": float(num.value), "unit": num.unit,
                         "kind": kind, "about": _oneline(num.about_hint or "", 80), "at": num.start})
     number_kinds = [e["kind"] for e in numbers]
+    titled = title_name(plan.names)
     claims = attach_claims(plan.text, plan.numbers, methods, datasets, kinds=number_kinds,
-                           contribution=contribution)
+                           contribution=contribution, titled=titled)
     if memo is not None:    # the call and its claims by span: extract.hybrid's mapping reuses them
-        memo["claims"] = (claims_key(plan.numbers, methods, datasets, number_kinds, contribution),
+        memo["claims"] = (claims_key(plan.numbers, methods, datasets, number_kinds, contribution, titled),
                           {(n.start, n.end): c for n, c in zip(plan.numbers, claims)})
     for entry, claim in zip(numbers, claims):
         entry.update(claim.fields())    # metric, dataset, method: read from the sentence by rules

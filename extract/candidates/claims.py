@@ -32,7 +32,7 @@ from .claim_metric_rules import METRIC_RULES
 from .claims_rules import _SKIP, DATASET_RULES, METHOD_RULES, Rule
 from .rules import fire
 
-__all__ = ["Claim", "Ref", "attach_claims", "claimed_systems", "DATASET_RULES", "METHOD_RULES", "METRIC_RULES"]
+__all__ = ["Claim", "Ref", "attach_claims", "claimed_systems", "title_name", "DATASET_RULES", "METHOD_RULES", "METRIC_RULES"]
 
 _CLAIM_VERB = re.compile(
     r"\s*(?:\([^()]{1,30}\)\s*)?(?:models?\s+|framework\s+|method\s+|system\s+)?(?:,[^,]{1,60},\s*)?"
@@ -99,17 +99,19 @@ def _names(xs: Sequence[Any]) -> list[str]:
 
 def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = (),
                   datasets: Sequence[Any] = (), kinds: Sequence[str | None] | None = None,
-                  contribution: str | None = None) -> list[Claim]:
+                  contribution: str | None = None, titled: str | None = None) -> list[Claim]:
     """One :class:`Claim` per number of ``numbers`` (objects or dicts with ``start``/``end``
     and ``kind``/``kind_hint``, offsets into ``text``), given the record's method and dataset
     names (strings or objects with ``text``).  ``kinds`` overrides the numbers' kinds; with
     ``contribution == "system"`` a name listed as both method and dataset is the paper's own
-    system, otherwise an introduced benchmark (numbers on it belong to the systems evaluated)."""
+    system, otherwise an introduced benchmark (numbers on it belong to the systems evaluated);
+    ``titled`` is the name the paper's title gives (:func:`title_name`): when it is one of the
+    methods, the paper's own results are its."""
     spans = _number_spans(numbers)
     if kinds is not None:
         spans = [(s, e, k) for (s, e, _), k in zip(spans, kinds)]
     order = sorted(range(len(spans)), key=lambda i: spans[i][:2])     # the rules read in text order
-    doc = _Doc(text, [spans[i] for i in order], _names(methods), _names(datasets), contribution)
+    doc = _Doc(text, [spans[i] for i in order], _names(methods), _names(datasets), contribution, titled)
     out: list[Claim] = []
     for n in doc.nums:
         metric, r1 = _decide(METRIC_RULES, doc, n, "metric")
@@ -124,6 +126,12 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
         if _range(doc, doc.nums[k - 1], doc.nums[k]):
             out[k - 1] = out[k] = _range_claim(out[k - 1], out[k])
     return [c for _, c in sorted(zip(order, out), key=lambda p: p[0])]      # back in the given order
+
+
+def title_name(names: Iterable[Any]) -> str | None:
+    """The name the title gives the paper's system ("ProxyNCA++: Revisiting ..."): the first
+    candidate of ``names`` the title rules found (cue ``title``), or None."""
+    return next((n.text for n in names if "title" in getattr(n, "cues", ())), None)
 
 
 def _range(doc: _Doc, a: _Num, b: _Num) -> bool:

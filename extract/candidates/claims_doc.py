@@ -131,7 +131,7 @@ def _occurrences(text: str, names: Iterable[str], role: str, ref: Ref | None = N
 
 class _Doc:
     def __init__(self, text: str, numbers: Sequence[Any], methods: Sequence[str], datasets: Sequence[str],
-                 contribution: str | None = None):
+                 contribution: str | None = None, titled: str | None = None):
         self.text = text
         self.bounds = sentence_bounds(text)
         self._sent_ends = [e for _, e in self.bounds]
@@ -165,7 +165,7 @@ class _Doc:
         for o in self.occ:
             self._occ_by_sent.setdefault(o.sent, []).append(o)
         self.firsts = {o.text: o for o in reversed(self.occ)}       # each name's first occurrence
-        self.main = self._main_method()
+        self.main = self._main_method(titled)
         self.short = self._short_forms(datasets)
         self.groups = self._number_groups()
         self._memo: dict[Any, Any] = {}
@@ -189,18 +189,22 @@ class _Doc:
                 out.append((m.start(), m.end(), "system", None))
         return out
 
-    def _main_method(self) -> str:
-        """The paper's own system: its most mentioned method name (a long form counts for the
-        acronym it defines), the earliest on a tie; "" when it names none."""
+    def _main_method(self, titled: str | None = None) -> str:
+        """The paper's own system: the name its title gives (``titled``), else its most mentioned
+        method name, the earliest on a tie (a long form stands for the acronym it defines); ""
+        when it names none."""
         if not self.methods:
             return ""
         seen = Counter(o.text for o in self.occ)     # (counted in one pass: many names stay linear)
-        counts = {m: seen[m] for m in self.methods}
+        counts, short = {m: seen[m] for m in self.methods}, {}
         for m in self.methods:          # "Long Form (LF)": the mentions of the long form go to LF
             o = self.firsts.get(m)
             acro = o and _PAREN_AFTER.match(self.text, o.end, o.end + 30)
             if acro and acro.group(1) in counts:
+                short[m] = acro.group(1)
                 counts[acro.group(1)] += counts.pop(m, 0)
+        if titled in self.methods:      # ("ProxyNCA++: Revisiting ...", though "ProxyNCA" is named more)
+            return short.get(titled, titled)
         first = {m: self.firsts[m].start if m in self.firsts else 10**9 for m in counts}
         return max(counts, key=lambda m: (counts[m], -first[m]))
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ..candidates.claims import attach_claims
+from ..candidates.claims import attach_claims, title_name
 from ..candidates.numbers import NumberCandidate
 from ..config import DECIDE
 from ..candidates.task import final_task
@@ -208,10 +208,11 @@ def _claims(proposal: Proposal, numbers: list, methods: list, datasets: list, ki
     """The claims rules' reading of ``numbers`` with the final names: the rules' own call's
     claims (computed with the proposal, in the worker) when it had the same inputs, else
     :func:`attach_claims` again."""
-    memo = proposal.claims_memo
-    if memo is not None and memo[0] == claims_key(numbers, methods, datasets, kinds, contribution):
+    memo, titled = proposal.claims_memo, title_name(proposal.names.values())
+    if memo is not None and memo[0] == claims_key(numbers, methods, datasets, kinds, contribution, titled):
         return [memo[1][(n.start, n.end)] for n in numbers]
-    return attach_claims(proposal.text, numbers, methods, datasets, kinds=kinds, contribution=contribution)
+    return attach_claims(proposal.text, numbers, methods, datasets, kinds=kinds, contribution=contribution,
+                         titled=titled)
 
 
 def decide_fields(proposal: Proposal, answer: BaseModel, combine: Combine = Combine()) -> Mapped:

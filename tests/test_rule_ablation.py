@@ -43,3 +43,18 @@ def test_a_claims_rule_is_taken_out_of_its_table_and_put_back():
     rows = [("ex", "We propose FooNet. FooNet is evaluated " + example + ".")]
     assert rule_ablation.ablate(rows, only={"metric:count-noun"}, record=True) == [("claims", "metric:count-noun", 1)]
     assert claims.METRIC_RULES is table
+
+
+def test_score_reads_the_figures_a_rule_moves_on_a_labeled_set_and_restores_it():
+    """--score: the rule that finds the numbers' percentages is worth the dev set's numbers and
+    results; the labeled set is read through extract's own input reader; the rule is put back."""
+    sets = rule_ablation.labeled(["dev"])
+    items, gold = sets["dev"]
+    assert len(items) == len(gold) > 10
+    base = rule_ablation.figures(sets)
+    assert base["dev", "numbers"] == 1.0
+    [(table, name, moved)] = rule_ablation.score(sets, only={"percent"})
+    assert (table, name) == ("numbers", "percent")
+    assert moved["dev", "results"] < 0 and all(k[0] == "dev" for k in moved)
+    assert rule_ablation.figures(sets) == base
+    assert rule_ablation.score(sets, only={"task-opening"}) == [("task", "task-opening", None)]

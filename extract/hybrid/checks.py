@@ -34,6 +34,12 @@ Per name and per number (the model's answer stands everywhere else):
   (and not a method) of the record, or a dataset that is a method (and not a dataset) of it,
   is no answer; a change is never measured against its own system nor a dataset (the
   rules' compared system stands; the mapping);
+* a claim's system or compared system without a letter ("82"), a system that is a description
+  and none of the record's methods ("dynamic learning approach" for "our dynamic learning
+  approach": the guideline's "" for the paper's unnamed approach), and a compared system that is
+  a description of a class of systems ("pre-trained models", "existing methods": the guideline's
+  compared system is one the abstract names) are no answer (:func:`unnamed`; Qwen2.5-Coder-1.5B
+  wrote all three on dev2, no gold claim of any labeled set has one);
 * a null dataset or system is no answer where the rules read one by a rule that reads the text
   outright (:data:`SURE_DATASETS`, :data:`SURE_METHODS`: "on X", "X reaches", the dataset the
   sentence or the one before names; not an anaphor or the discourse of the abstract).  A small
@@ -171,17 +177,34 @@ def generic(name: str) -> bool:
     return " " in name.strip() and not re.search(r"[A-Z0-9]", name)
 
 
+#: The head of a description of a class of systems ("pre-trained models"), no system's name
+_CLASS_OF_SYSTEMS = re.compile(r"\b(?:models|methods|baselines|approaches|systems|networks|techniques|"
+                               r"algorithms|solutions|works|ones)$")
+
+
+def unnamed(system: str, methods: frozenset = frozenset(), compared: bool = False) -> bool:
+    """Whether a claim's system (``compared``: its compared system) names none: no letter in it,
+    or a description (:func:`generic`) that is not one of the record's ``methods`` (lower-cased)
+    or, compared against, of a class of systems."""
+    if not re.search(r"[A-Za-z]", system):
+        return True
+    if not generic(system) or system.strip().lower() in methods:
+        return False
+    return not compared or bool(_CLASS_OF_SYSTEMS.search(system.strip().lower()))
+
+
 class Names(NamedTuple):
     """A record's names, lower-cased, for the claims' consistency checks: the names that are
-    only a dataset of it and those that are only a method."""
+    only a dataset of it, those that are only a method, and all its methods."""
 
     data_only: frozenset
     method_only: frozenset
+    methods: frozenset = frozenset()
 
     @classmethod
     def of(cls, methods, datasets) -> "Names":
         m, d = frozenset(x.lower() for x in methods), frozenset(x.lower() for x in datasets)
-        return cls(d - m, m - d)
+        return cls(d - m, m - d, m)
 
 
 def stand_in(model: tuple, rules: tuple, rule_names: tuple, names: Names, listed=None) -> tuple[tuple, int]:
@@ -195,8 +218,8 @@ def stand_in(model: tuple, rules: tuple, rule_names: tuple, names: Names, listed
         dataset = None                  # a phrase the record does not list ("54 existing datasets")
     if dataset and dataset.lower() in names.method_only:
         dataset, fixed = r_dataset, fixed + 1       # a method of the record is no dataset
-    if method and method.lower() in names.data_only:
-        method, fixed = r_method, fixed + 1         # nor a dataset a system
+    if method and (method.lower() in names.data_only or unnamed(method, names.methods)):
+        method, fixed = r_method, fixed + 1         # nor a dataset or a description a system
     if metric is None and r_metric:
         metric = r_metric               # a null metric is no answer
     if dataset is None and r_dataset and rule_names[1] in SURE_DATASETS:
@@ -207,10 +230,11 @@ def stand_in(model: tuple, rules: tuple, rule_names: tuple, names: Names, listed
 
 
 def reference(compared: str | None, rules_compared: str | None, method: str | None, names: Names) -> str | None:
-    """A change's compared system: never its own system nor a dataset of the record (then the
-    rules' reading stands, unless it is the system itself)."""
+    """A change's compared system: never its own system, a dataset of the record nor a system
+    it does not name (:func:`unnamed`; then the rules' reading stands, unless it is the system
+    itself)."""
     def own(x):
         return bool(x) and bool(method) and x.strip().lower() == method.strip().lower()
-    if compared and (own(compared) or compared.lower() in names.data_only):
+    if compared and (own(compared) or compared.lower() in names.data_only or unnamed(compared, compared=True)):
         compared = None if own(rules_compared) else rules_compared
     return compared

@@ -348,3 +348,23 @@ def test_a_long_form_holding_an_acronym_of_its_own_starts_with_that_acronyms_lon
 
     span = long_form(text, text.index("(" + acr), acr)
     assert (text[span[0]:span[1]] if span else None) == long
+
+
+def test_a_capitalized_name_of_a_part_is_one_of_the_papers_methods_but_not_its_system():
+    """"a Visual Contrastive Attention Module", "Weighted Correlation Block (WCB)": a part the paper
+    names is one of its method names (the guideline's "names that the paper introduces"; every such
+    name of the labeled sets is one), an article before it is no part of the name, and the record's
+    unnamed "our system" is the whole system's, not the part's, though the part is named more."""
+    text = ("We propose CMCA, a report generator with two modules: a Visual Contrastive Attention Module for "
+            "abnormal regions; a Cross-modal Attention Module for the reports. The Cross-modal Attention Module "
+            "matches cases.")
+    methods = _methods(text)
+    assert {"CMCA", "Visual Contrastive Attention Module", "Cross-modal Attention Module"} <= set(methods)
+    assert not any(m.startswith("The ") for m in methods)
+    from extract.decision import decide
+    text = ("We propose a Weighted Correlation Siamese Network (WCS-Net) which employs a Weighted Correlation "
+            "Block (WCB) for encoding correspondence. In addition, WCB takes the mask as guidance. Our system "
+            "runs online at 33 FPS.")
+    rec = decide(text)
+    assert {"WCS-Net", "Weighted Correlation Block", "WCB"} <= set(rec["method_names"])
+    assert [n["method"] for n in rec["numbers"]] == ["WCS-Net"]

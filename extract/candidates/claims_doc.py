@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..text import is_model_name, sentence_bounds
 from .claim_metric import Phrase, metric_phrases
+from .name_rules import COMPONENT
 from .name_shapes import is_namey
 from ..text.literal import starts as literal_starts
 
@@ -205,6 +206,10 @@ class _Doc:
                 counts[acro.group(1)] += counts.pop(m, 0)
         if titled in self.methods:      # ("ProxyNCA++: Revisiting ...", though "ProxyNCA" is named more)
             return short.get(titled, titled)
+        parts = {m for m in self.methods if COMPONENT.match(m)}
+        parts |= {short[m] for m in parts if m in short}
+        if any(m not in parts for m in counts):     # a part ("Weighted Correlation Block (WCB)") is no system
+            counts = {m: c for m, c in counts.items() if m not in parts}
         first = {m: self.firsts[m].start if m in self.firsts else 10**9 for m in counts}
         return max(counts, key=lambda m: (counts[m], -first[m]))
 

@@ -19,7 +19,7 @@ from . import name_cues as cue
 from .name_shapes import COINAGE_SUFFIX_WORDISH, NAMEY
 from .rules import Rule, fire, first
 
-__all__ = ["CAP_RULES", "DATASET_RULES", "Evidence", "NameCandidate", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES", "TASK_NOUN_END",
+__all__ = ["CAP_RULES", "COMPONENT", "DATASET_RULES", "Evidence", "NameCandidate", "FORM_RULES", "INTRO_RULES", "OCCURRENCE_RULES", "ROLE_RULES", "TASK_NOUN_END",
            "Occurrence", "Verdict", "apply", "cap"]
 
 _CALLED = re.compile(r"\bcall|nam|term|dub|coin|denot|refer", re.I)
@@ -251,8 +251,13 @@ OCCURRENCE_RULES: tuple[Rule, ...] = (
          "We present CityWalk, a dataset of street scenes.", "CityWalk"),
 )
 
+# A capitalized name of a part ("Cross-modal Attention Module", "Intra-View Block", "Relationship
+# Reasoning Layer"), not opened by an article ("The Mapping Module" is "Mapping Module" again)
+COMPONENT = re.compile(r"(?!(?:The|A|An|Our|This|Each|Its)\s)\S.*\s(?:Module|Block|Layer)s?$")
+
 # What a surface form (and its shape) says by itself: a long form or capitalized run that ends in
-# a dataset noun names a dataset.
+# a dataset noun names a dataset; one that ends in a part's noun names a part of the paper's method
+# (the guideline's "names that the paper introduces": every such name in the labeled sets, 10 of 10)
 FORM_RULES: tuple[Rule, ...] = (
     Rule("dataset-suffix", lambda a: " " not in a.text and any(a.text.endswith(s) and len(a.text) > len(s) + 1
                                                                for s in DATASET_SUFFIXES),
@@ -264,6 +269,9 @@ FORM_RULES: tuple[Rule, ...] = (
     Rule("dataset-noun-name", lambda a: a.shape in ("long", "run") and _NAME_OF_DATASET.search(a.text)
          or a.shape == "long" and _LONG_NAME_OF_DATASET.search(a.text),
          ("dataset", 0.75, {"dataset-noun-name"}), "Results on the Open Patent Benchmark are strong.", "Open Patent Benchmark"),
+    Rule("component-name", lambda a: a.shape in ("long", "run") and COMPONENT.match(a.text),
+         ("method", 0.7, {"component-name"}), "Features pass through a Cross-modal Attention Module first.",
+         "Cross-modal Attention Module"),
 )
 
 

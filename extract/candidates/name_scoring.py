@@ -95,8 +95,12 @@ def score(self) -> list[NameCandidate]:
         for rule in FORM_RULES:
             if rule.test(a):
                 fire(rule.name)
-                a.cues |= rule.gives[2]
-                a.dataset = max(a.dataset, rule.gives[1])     # (a "cue" rule's weight is 0)
+                role, weight, cues = rule.gives
+                a.cues |= cues
+                if role == "method":
+                    a.method = max(a.method, weight)
+                else:
+                    a.dataset = max(a.dataset, weight)      # (a "cue" rule's weight is 0)
     for a in aggs.values():
         # a dataset cued twice, by its form and its context or by two kinds of context, is firm
         if 0.5 <= a.dataset < _FIRM and not ({"model-pattern", "model-cue"} & a.cues):

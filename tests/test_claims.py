@@ -405,3 +405,18 @@ def test_the_title_names_the_papers_own_system_even_when_a_baseline_is_named_mor
     nums = find_candidates(text).numbers
     assert attach_claims(text, nums, *names)[0].fields()["method"] == "DenseNet"
     assert attach_claims(text, nums, *names, titled="Sparse Pooling Networks")[0].fields()["method"] == "SPN"
+
+
+@pytest.mark.parametrize("text,number,metric", [
+    ("FrugalScore retains 96.8% of the performance, runs 24 times faster and is smaller.", "96.8%", "performance"),
+    ("Pre-trained with 49 less data, our new models perform better.", "49", None),
+    ("We introduce TEACh, a dataset of over 3,000 human-human, interactive dialogues.", "3,000",
+     "human-human, interactive dialogues"),
+    ("We augment the dataset with 53K semi-supervised, partially annotated images.", "53K",
+     "semi-supervised, partially annotated images"),
+])
+def test_a_counts_phrase_goes_past_a_comma_only_after_a_modifier(text, number, metric):
+    """"3,000 human-human, interactive dialogues": a comma between modifiers stays in what a
+    count counts; after a noun it ends the phrase ("96.8% of the performance, runs ...": the next
+    clause; 13 corpus measures ran into one)."""
+    assert claims_of(text)[number][0] == metric

@@ -153,6 +153,12 @@ def _mt_verb_np(doc: _Doc, n: _Num) -> Any:
     return Ref(cut, ps, ps + len(cut)) if len(cut.split()) <= 4 else _SKIP
 
 
+# a word a comma may follow inside a count's phrase: a lower-case modifier ("3,000 human-human,
+# interactive dialogues", "53K semi-supervised, partially annotated images", "short, noisy clips")
+_MODIFIER = re.compile(r"[a-z]+-[a-z][\w\-]*|[a-z]+(?:ed|al|ive|ous|ic|ble|ful|ary|(?<!m)ent|ant)|"
+                       r"novel|new|short|long|large|small|real|rich|diverse|noisy|clean")
+
+
 def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     """"12 real-world tasks", "2 million sentences", "33% of curated data": what a
     count or a share counts - the words after it up to their last plural noun (a share: up to
@@ -167,8 +173,10 @@ def _mt_count_noun(doc: _Doc, n: _Num) -> Any:
     pos, keep = end + m.end(), []
     for w in list(re.finditer(r"[A-Za-z][\w\-]*", doc.text[pos:pos + 80]))[:6]:
         gap = doc.text[pos + (keep[-1].end() if keep else 0):pos + w.start()]
-        word = w.group(0).lower()       # (a comma first: "0.998, twelve model pairs" is a new phrase)
-        if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(r"\s*|,\s*" if keep else r"\s*", gap) \
+        word = w.group(0).lower()       # (a comma first: "0.998, twelve model pairs" is a new phrase; a comma
+        #                                 after a noun ends the phrase: "96.8% of the performance, runs ...")
+        comma = r"\s*|,\s*" if keep and _MODIFIER.fullmatch(keep[-1].group(0)) else r"\s*"
+        if word in _STOPS and (word != "and" or not keep) or not re.fullmatch(comma, gap) \
                 or keep and (word in _MODALS or word.endswith("ing")):
             break
         keep.append(w)

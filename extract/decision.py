@@ -277,8 +277,8 @@ def written_task(task: str, text: str = "") -> str:
 def claims_key(numbers: Sequence[Any], methods: Sequence[Any], datasets: Sequence[Any],
                kinds: Sequence[Any], contribution: str | None, titled: str | None = None) -> tuple:
     """Everything :func:`attach_claims` reads besides the text, as one hashable value: the
-    numbers' spans and kinds in text order, the name texts in order, the contribution (two
-    calls on one text with equal keys return the same claims)."""
+    numbers' spans and kinds in text order, the name texts in order, the contribution and the
+    title's name (two calls on one text with equal keys return the same claims)."""
     def text(x):
         return x if isinstance(x, str) else getattr(x, "text", "")
     spans = sorted((n["start"], n["end"], k) if isinstance(n, dict) else (n.start, n.end, k)

@@ -62,29 +62,6 @@ class Claim:
                 "value_type": self.value_type, "compared_to": self.compared_to.text if self.compared_to else None}
 
 
-_COMPARATIVE_LEAD = re.compile(r"(?:more|less|fewer|better|faster|higher|lower|larger|smaller|greater)\s+", re.I)
-# what no measure ends in: an adjective ("8% more accurate", "more data efficient")
-_ADJECTIVE_END = re.compile(r"(?:ive|ous|[ai]ble|ful|ient|(?<!m)ent|ant|-\w+ing|accurate|precise|robust|compact|stable|"
-                            r"realistic|natural)$", re.I)
-_NOUN_END = re.compile(r"(?:s|tion|sion|ness|ity|ing|age|ance|ence|ure|time|data|memory|compute|speed|energy|"
-                       r"power|latency|cost|error|torque|effort|bandwidth|traffic|drift|noise|overhead)$", re.I)
-
-
-def _measure(metric: Ref | None) -> Ref | None:
-    """"68% fewer questions", "2-3x less GPU memory usage": the measure is the noun phrase after
-    the comparative (the value type says the number is a change; a table's column is the measure,
-    "parameters" for "7x fewer parameters" and "1.2B parameters" alike); "8% more accurate" has
-    none and stays (77 corpus abstracts hold a comparative-led measure)."""
-    m = _COMPARATIVE_LEAD.match(metric.text) if metric is not None else None
-    if m is None:
-        return metric
-    rest = metric.text[m.end():]
-    words = rest.split()
-    if not words or _ADJECTIVE_END.search(words[-1]) or len(words) == 1 and not _NOUN_END.search(words[0]):
-        return metric
-    return Ref(rest, metric.start + m.end(), metric.end)
-
-
 def _parallel_metric(doc: _Doc, n: _Num, claims: list[Claim]) -> Claim | None:
     """"an IoU gain of 1.6% on A and 1.5% on B": a number joined by "and" to the previous one
     in its clause, or the end of its "from 6.8% to 1.5%", with no measure of its own, measures
@@ -140,7 +117,6 @@ def attach_claims(text: str, numbers: Sequence[Any], methods: Sequence[Any] = ()
         metric, r1 = _decide(METRIC_RULES, doc, n, "metric")
         if metric is None and (prev := _parallel_metric(doc, n, out)) is not None:
             metric, r1 = prev.metric, "parallel"
-        metric = _measure(metric)
         dataset, r2 = _decide(DATASET_RULES, doc, n, "dataset")
         dataset = doc.short.get(dataset.text, dataset) if isinstance(dataset, Ref) else dataset
         method, r3 = _decide(METHOD_RULES, doc, n, "method")

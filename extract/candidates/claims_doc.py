@@ -330,13 +330,18 @@ class _Doc:
     def training_use(self, o: _Occ) -> bool:
         return self.memo(("train", o.start), lambda: bool(_TRAIN_BEFORE.search(self.text[max(0, o.start - 100):o.start])))
 
+    def sentence_evals(self, sent: int) -> list[_Occ]:
+        """The datasets of sentence ``sent`` a result can be reported on (not training data)."""
+        return self.memo(("evals", sent), lambda: [o for o in self._occ_by_sent.get(sent, ())
+                                                   if o.role == "dataset" and not self.training_use(o)])
+
     def evaluation_datasets(self, n: _Num) -> list[_Occ]:
         """The datasets of n's sentence it can be reported on: not the data a system is trained
         on, unless n counts that data ("13.2 million ImageNet-21k scenes")."""
-        ds = self.in_sentence(n, "dataset")
-        evals = self.memo(("evals", n.sent), lambda: [o for o in ds if not self.training_use(o)])
+        evals = self.sentence_evals(n.sent)
         if n.kind != "setting":
             return evals
+        ds = self.in_sentence(n, "dataset")
         counted = [o for o in self.between(ds, n.end + 1, n.end + 40) if self.training_use(o) and
                    re.fullmatch(r"\s+(?:[\w\-]+\s+){0,2}", self.text[n.end:o.start])]
         return sorted(evals + counted, key=lambda o: o.start) if counted else evals

@@ -99,12 +99,6 @@ def _no_training_cost(doc: _Doc, n: _Num) -> Any:
     return None if cost else _SKIP
 
 
-def _evals_before(doc: _Doc, n: _Num) -> list[_Occ]:
-    """The datasets of the sentence before n's that a result can be reported on."""
-    return doc.memo(("evals", n.sent - 1), lambda: [o for o in doc._occ_by_sent.get(n.sent - 1, ())
-                                                    if o.role == "dataset" and not doc.training_use(o)])
-
-
 def _ds_respectively(doc: _Doc, n: _Num) -> Any:
     return _pair(doc, n, doc.evaluation_datasets(n)) or _SKIP
 
@@ -117,7 +111,7 @@ def _ds_respectively_before(doc: _Doc, n: _Num) -> Any:
     detectors, ... 5.1% and 3.8%, respectively" pairs with the detectors)."""
     if n.sent == 0 or doc.evaluation_datasets(n) or not doc.sentence_has(_RESPECTIVELY, n):
         return _SKIP
-    return _pair(doc, n, _evals_before(doc, n)) or _SKIP
+    return _pair(doc, n, doc.sentence_evals(n.sent - 1)) or _SKIP
 
 
 def _ds_on_after(doc: _Doc, n: _Num) -> Any:
@@ -200,7 +194,7 @@ def _ds_previous_sentence(doc: _Doc, n: _Num) -> Any:
     s, e = doc.sentence(n)
     if n.sent == 0 or not _CONTINUES.match(doc.text[s:e]):
         return _SKIP
-    prev = _evals_before(doc, n)
+    prev = doc.sentence_evals(n.sent - 1)
     return _ref(prev[0]) if len({o.name.lower() for o in prev}) == 1 else _SKIP
 
 

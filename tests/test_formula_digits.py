@@ -29,6 +29,9 @@ from extract.candidates import find_numbers
     r"studied in Chapelle and Li [2011] and [SIAM J. Comput. 1998, 28, 1136–1153] before",
     r"the algorithms of Chin et al. (ITCS ’12) and (AAAI '17), known since the mid ’90s",
     r"an open question of COLT’22, tested on THUMOS'14 with ResNet-\{18, 34, 50\} in the $3$D space",
+    # a year that labels an event or a thing; a dimension written with a hyphen, as "3D" is
+    r"won the 2019 LVIS challenge, on the 2017 WMT Metrics Shared Task and the 2018 n2c2 shared task",
+    r"a 1-D curve in the domain, 2-D plots and 3-D scenes",
     # the numbers of names, and the numbers listed right after one
     r"open Problems 1, 3 and 4 on PASCAL VOC 2007 and 2012 with XGLM 2.9B, 4.5B, and 7.5B and AceGPT 7B",
 ])
@@ -44,6 +47,8 @@ def test_formula_digits_are_no_numbers(text):
     (r"with a small batch (e.g., 2) and error < 1% (at most 1)", ["2", "1%", "1"]),
     (r"models at three scales (1.7B 7B and 13B parameters), 23.6 FPS on iPhone 8 and 125 FPS", ["1.7B", "7B", "13B",
                                                                                                "23.6", "125"]),
+    # a count after a year-like number stays a count; a 3-DoF arm states its degrees of freedom
+    (r"we label the 2000 images and the 1950 COCO images with a 3-DoF arm", ["2000", "1950", "3"]),
 ])
 def test_quantities_next_to_formulas_stay(text, numbers):
     assert [n.text for n in find_numbers(text)] == numbers

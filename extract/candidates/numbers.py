@@ -35,6 +35,10 @@ _SECTION_WORDS = set("""stage phase step table tab figure fig section sec theore
 equation level track version round part type tier appendix chapter algorithm alg experiment exp case
 example task setting question problem rule layer block day week month year v no number grade class
 category split fold head epoch iteration iter batch sample group q""".split())
+# A name right after a year, "the 2017 WMT Metrics Shared Task", "the 2018 n2c2 shared task", unless
+# the phrase ends in things counted ("the 2000 COCO images")
+_NAME_AFTER = re.compile(r"\s+(?:[A-Z]|[a-z]+\d)")
+_THINGS = re.compile(r"\b[a-z]+s$")
 _PREV_WORD = re.compile(r"(?<![\w.])([^\W\d_][\w\-]*)\.?[ \u00a0]$")       # the word before a number
 _DATE_PREPS = set("""in since from until till by before after during between through circa early late mid and to of the""".split())
 # Formula parts that are no quantity: the elements of a set and the ends of an interval
@@ -170,8 +174,8 @@ def _formula_part(text: str, s: int, e: int, value: float, math: tuple[int, int]
 
 
 def _reject_right(text: str, e: int, math: tuple[int, int] | None) -> bool:
-    if re.match(r"\}?\s*/\s*\{?\s*(?:\\?[A-Za-z(])|\^\s*\{?\s*\\?[A-Za-z]|\s*!", text[e:e + 12]):
-        return True                 # 1/\epsilon, 1/T, {1}/{\epsilon}; 2^n; n!
+    if re.match(r"\}?\s*/\s*\{?\s*(?:\\?[A-Za-z(])|\^\s*\{?\s*\\?[A-Za-z]|\s*!|-D(?![\w-])", text[e:e + 12]):
+        return True                 # 1/\epsilon, 1/T, {1}/{\epsilon}; 2^n; n!; 2-D (as 2D: a name's digit)
     if math is not None:
         rest = text[e:math[1]]
         if m := re.match(r"\s*\}*\s*(\\[A-Za-z]+|\\\{|[A-Za-z(+\-−*/_^|])", rest):
@@ -307,7 +311,8 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
         listed, listed_shape = -1, shape
         if plain_int or version or sized:
             pw = _PREV_WORD.search(text, max(0, r.start - 40), r.start)
-            counted = count_noun_after(text, r.end) is not None
+            noun = count_noun_after(text, r.end)
+            counted = noun is not None
             if pw:
                 word, wpos, w = pw.group(1), pw.start(), pw.group(1).lower()
                 if (w in _SECTION_WORDS or len(w) > 4 and w[-1:] == "s" and w[:-1] in _SECTION_WORDS) and plain_int:
@@ -318,9 +323,10 @@ def _drop_named(text: str, raws: list[Raw]) -> list[Raw]:
                 if named and (version and not HEADS.fullmatch(word) or plain_int or sized):
                     listed = r.end
                     continue                   # Gemini 1.5, MT-Eval 2.0; ICML 2031, Llama 3; AceGPT 7B
-                if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 and not counted \
+                if plain_int and len(core) == 4 and 1900 <= int(core) <= 2100 \
+                        and (not counted or _NAME_AFTER.match(text, r.end) and not _THINGS.search(noun)) \
                         and (w in _DATE_PREPS or word == "al" or word.isupper()):
-                    continue                   # in 2023, Smith et al. 2021, (FOCS 2015)
+                    continue                   # in 2023, Smith et al. 2021, (FOCS 2015), the 2019 LVIS challenge
             if plain_int and len(core) == 4 and 1950 <= int(core) <= 2100 and not counted:
                 nxt, prv = text[r.end:r.end + 6], text[max(0, r.start - 6):r.start]
                 if re.match(r"\s*[-–—/]\s*(19|20)\d\d", nxt) or re.search(r"(19|20)\d\d\s*[-–—/]\s*$", prv) or (

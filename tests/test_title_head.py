@@ -63,7 +63,20 @@ def test_the_title_says_what_its_head_is():
 def test_a_dataset_by_its_context_stays_a_dataset():
     text = "We report results on BSL-1K, with 1,000 hours of signing, and on two other sets."
     assert "BSL-1K" in decide(text)["datasets"]
-    assert "BSL-1K" in decide(text, title="BSL-1K: Scaling up Sign Language Recognition")["datasets"]
+    titled = decide(text, title="BSL-1K: Scaling up Sign Language Recognition")
+    assert "BSL-1K" in titled["datasets"]
+    assert "BSL-1K" in titled["method_names"]       # the title's head is the paper's own: both lists
+
+
+def test_a_title_head_the_text_calls_a_benchmark_is_an_introduced_benchmark():
+    text = ("Multimodal models are trained mostly in English. We provide VQX, a new multilingual evaluation "
+            "benchmark for visual question answering, and find a performance drop of around 38 accuracy points.")
+    fields = decide(text, title="VQX: Cross-Lingual Visual Question Answering")
+    assert "VQX" in fields["datasets"] and "VQX" in fields["method_names"]
+    assert fields["contribution"] == "benchmark"
+    assert next(n for n in fields["numbers"] if n["text"].startswith("38"))["dataset"] == "VQX"
+    untitled = decide(text)
+    assert "VQX" not in untitled["method_names"] and untitled["contribution"] != "benchmark"
 
 
 def test_a_generic_acronym_heading_a_title_stays_generic():

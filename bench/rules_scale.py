@@ -1,15 +1,15 @@
 """Throughput and memory of ``--backend rules`` over a large JSONL, whole process.
 
     python bench/rules_scale.py [--n 100000] [--workers 1,2]
-    python bench/rules_scale.py --corpus /tmp/corpus.jsonl --workers 2,1   # a JSONL as it is
+    python bench/rules_scale.py --corpus ../shared/corpus/papers-13-venues.jsonl.gz --workers 2,1   # as it is
 
 Builds an N-abstract JSONL from the real abstracts in seeds/ and tests/gold (each row a
 distinct id; texts cycle), runs ``extract run FILE --backend rules --no-cache -o OUT`` as a
 child process per worker count, and prints abstracts/s (whole process: start-up, reading,
 rules, grounding, writing), the peak RSS of the process tree, the ratio to the 300/s
 target, and whether every run's records are identical (timestamps aside).  With
-``--corpus`` the given JSONL is run as it is (``zcat ../shared/corpus/papers-13-venues.jsonl.gz
-> /tmp/corpus.jsonl``: the real corpus).  The machine may be shared: each run also prints
+``--corpus`` the given JSONL is run as it is, compressed or not (``../shared/corpus/papers-13-venues.jsonl.gz``:
+the real corpus; `extract run` decompresses it as it reads).  The machine may be shared: each run also prints
 the CPU time of the whole process tree (user + sys, the workers included) per abstract, and
 the rate that CPU time allows on 2 cores, beside the load average.
 """
@@ -67,7 +67,9 @@ def main() -> None:
         src = Path(tmp) / "in.jsonl"
         if args.corpus:
             src = args.corpus
-            args.n = sum(1 for line in src.open(encoding="utf-8") if line.strip())
+            sys.path.insert(0, str(ROOT))
+            from extract.inputs import count_inputs, expand
+            args.n = count_inputs(expand([src])[0]) or 0
         else:
             build(src, args.n)
         digests = {}

@@ -6,7 +6,10 @@ header and one-abstract-per-line files are recognised), ``.jsonl``/``.ndjson`` a
 (Zotero, Scopus, your own; :mod:`.csvfmt`) and ``.bib`` (:mod:`.bib`).  Field names and
 ``meta``: :mod:`.model`; which files and their default ids: :mod:`.paths`.
 
-Every file is read as UTF-8 with an optional BOM.  A problem with one record (undecodable
+Any of them may be compressed (``papers.jsonl.gz``, ``.bz2``, ``.xz``): read through the standard
+library's ``gzip``, ``bz2`` and ``lzma``, streamed like the others; a file that ends or breaks
+mid-stream is a :class:`Problem` after the records read before it.  Every file is read as UTF-8
+with an optional BOM.  A problem with one record (undecodable
 bytes, a lone surrogate, an unparsable line, an empty abstract, a duplicate id) is yielded
 as a :class:`Problem` naming file and line; it never stops the others.  An entry without
 an abstract (empty, null, a placeholder such as "[No abstract available]") is a Problem
@@ -15,9 +18,13 @@ with ``skipped`` set: reported, not a failure.
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import io
 import itertools
+import lzma
 import sys
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -26,15 +33,19 @@ from .bib import read_bib
 from .csvfmt import read_csv
 from .jsonfmt import read_json, read_jsonl, sniff
 from .model import FieldMap, Item, Problem, from_mapping, missing_abstract
-from .paths import EXTENSIONS, STDIN, InputFiles, expand, is_own_output
+from .paths import COMPRESSIONS, EXTENSIONS, STDIN, InputFiles, compression, expand, format_suffix, is_own_output
 from .txt import read_txt
 
-__all__ = ["Item", "Problem", "FieldMap", "EXTENSIONS", "InputFiles", "expand", "read_inputs",
+__all__ = ["Item", "Problem", "FieldMap", "EXTENSIONS", "COMPRESSIONS", "InputFiles", "expand", "read_inputs",
            "count_inputs", "is_own_output", "from_mapping", "FORMATS"]
 
 _READERS = {".txt": "txt", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
             ".csv": "csv", ".bib": "bib"}
 FORMATS = ("txt", "jsonl", "json", "csv", "bib")
+_OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+# what a broken compressed stream raises besides OSError (gzip.BadGzipFile is one): a truncated
+# file (EOFError), a corrupt deflate or xz block
+_UNREADABLE = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
 def _open(path: Path):
@@ -43,7 +54,8 @@ def _open(path: Path):
         if buf is None:                         # a text-only stdin (tests, notebooks)
             return sys.stdin
         return io.TextIOWrapper(buf, encoding="utf-8-sig", errors="surrogateescape", newline="")
-    return path.open("r", encoding="utf-8-sig", errors="surrogateescape", newline="")
+    opener = _OPENERS.get(compression(path) or "", open)
+    return opener(path, "rt", encoding="utf-8-sig", errors="surrogateescape", newline="")
 
 
 def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
@@ -62,7 +74,7 @@ def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
             fmt = _READERS[sniff(first, fields.text if fields is not None else None)]
             if note is not None:
                 note(f"<stdin>: read as {fmt} (use --input-format to say otherwise)")
-        fmt = fmt or _READERS[path.suffix.lower()]
+        fmt = fmt or _READERS[format_suffix(path)]
         if fmt == "txt":
             tell = (lambda m: note(f"{name}: {m}")) if note is not None else None
             yield from read_txt(lines, name, label, tell)
@@ -100,8 +112,8 @@ def read_inputs(files: Iterable[Path], fields: FieldMap | None = None, *,
                         else:
                             seen.add(entry.id, entry.source)
                     yield entry
-            except OSError as e:
-                yield Problem(f"{path}:0", f"cannot read ({e.strerror or e})")
+            except _UNREADABLE as e:
+                yield Problem(f"{path}:0", f"cannot read ({getattr(e, 'strerror', None) or e})")
     finally:
         seen.close()
 
@@ -114,7 +126,8 @@ def count_inputs(files: Iterable[Path], fields: FieldMap | None = None,
                  input_format: str | None = None) -> int | None:
     """How many entries :func:`read_inputs` will yield, when that is cheap to know: JSON
     Lines files by their non-blank lines, other files by parsing them when they total at
-    most 64 MiB; stdin never.  Else None (the progress bar then has no total)."""
+    most 64 MiB (compressed files: when they total at most 64 MiB compressed, counted as
+    read); stdin never.  Else None (the progress bar then has no total)."""
     files = list(files)
     labels = files if isinstance(files, InputFiles) else InputFiles(files)
     if any(f == STDIN for f in files):
@@ -123,19 +136,20 @@ def count_inputs(files: Iterable[Path], fields: FieldMap | None = None,
         sizes = {f: f.stat().st_size for f in files}
     except OSError:
         return None
+    packed = {f for f in files if compression(f)}
     lines_only = {f for f in files
-                  if (input_format or _READERS.get(f.suffix.lower())) == "jsonl"}
-    if sum(sizes[f] for f in lines_only) > CHEAP_LINES_BYTES or \
-            sum(sizes[f] for f in files if f not in lines_only) > CHEAP_BYTES:
+                  if (input_format or _READERS.get(format_suffix(f))) == "jsonl"}
+    if sum(sizes[f] for f in lines_only - packed) > CHEAP_LINES_BYTES or \
+            sum(sizes[f] for f in files if f not in lines_only or f in packed) > CHEAP_BYTES:
         return None
     n = 0
     for path in files:
         try:
             if path in lines_only:
-                with path.open("rb") as fh:
+                with _OPENERS.get(compression(path) or "", open)(path, "rb") as fh:
                     n += max(1, sum(1 for line in fh if line.strip()))
             else:
                 n += sum(1 for _ in _entries(path, labels.label(path), input_format, fields, None))
-        except OSError:
+        except _UNREADABLE:
             n += 1
     return n

@@ -29,7 +29,32 @@ from ..outpaths import is_own_output
 from .stdin import spool
 
 EXTENSIONS = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
+#: Any of them compressed (``papers.jsonl.gz``), read through the standard library's decompressors
+COMPRESSIONS = (".gz", ".bz2", ".xz")
 STDIN = Path("-")
+
+
+_COMPRESSED = "compressed as " + ", ".join(COMPRESSIONS)
+
+
+def compression(path: Path) -> str | None:
+    """``.gz``, ``.bz2`` or ``.xz`` for a compressed file, else None."""
+    suffix = path.suffix.lower()
+    return suffix if suffix in COMPRESSIONS else None
+
+
+def format_suffix(path: Path) -> str:
+    """The suffix that names the format, under a compression's: ``.jsonl`` for ``papers.jsonl.gz``."""
+    return (path.with_suffix("") if compression(path) else path).suffix.lower()
+
+
+def _full_suffix(path: Path) -> str:
+    """The suffixes the label leaves out, as written: ``.jsonl``, ``.jsonl.gz``."""
+    return path.with_suffix("").suffix + path.suffix if compression(path) else path.suffix
+
+
+def _stem(path: Path) -> str:
+    return path.name[:len(path.name) - len(_full_suffix(path))]
 
 
 class InputFiles(list):
@@ -43,7 +68,7 @@ class InputFiles(list):
     def label(self, path: Path) -> str:
         if path == STDIN and not self.labels.get(STDIN):
             self._stdin, self.labels[STDIN] = spool()     # named by its content
-        return self.labels.get(path) or path.stem
+        return self.labels.get(path) or _stem(path)
 
     def stdin(self) -> IO[str] | None:
         """Stdin as spooled to name it (then read from there), or None: read it directly."""
@@ -52,8 +77,10 @@ class InputFiles(list):
 
 
 def _as_given(path: Path) -> str:
-    """``path`` as the user gave it, normalised (``./x/../y.txt`` -> ``y.txt``), no extension."""
-    return Path(os.path.normpath(path)).with_suffix("").as_posix()
+    """``path`` as the user gave it, normalised (``./x/../y.txt`` -> ``y.txt``), no extension
+    (nor compression: ``b1/papers.jsonl.gz`` -> ``b1/papers``)."""
+    p = Path(os.path.normpath(path))
+    return p.with_name(_stem(p)).as_posix()
 
 
 def _hidden(rel: Path) -> bool:
@@ -91,7 +118,7 @@ def expand(paths: Iterable[str | Path], exclude: Iterable[str | Path | None] = (
                 rel = f.relative_to(p)
                 if _hidden(rel) or not f.is_file():
                     continue
-                if f.suffix.lower() not in EXTENSIONS:
+                if format_suffix(f) not in EXTENSIONS:
                     skipped.append(f)
                     continue
                 if _key(f) in excluded or is_own_output(f):
@@ -103,15 +130,15 @@ def expand(paths: Iterable[str | Path], exclude: Iterable[str | Path | None] = (
                     continue
                 seen[_key(f)] = str(f)
                 found.append((f, _as_given(p / rel)))
-            notes += [f"{f}: skipped (not {', '.join(EXTENSIONS)})" for f in skipped]
+            notes += [f"{f}: skipped (not {', '.join(EXTENSIONS)}, nor one of them compressed)" for f in skipped]
             if not hits:
                 raise InputError(f"{p}: no input file in this directory (looked for "
-                                 f"{', '.join(EXTENSIONS)}; hidden files and folders are "
+                                 f"{', '.join(EXTENSIONS)}, also {_COMPRESSED}; hidden files and folders are "
                                  f"not searched; {len(skipped)} other file(s))")
         elif p.is_file():
-            if p.suffix.lower() not in EXTENSIONS:
-                raise InputError(f"{p}: unsupported input type {p.suffix or '(none)'!r}; "
-                                 f"use {', '.join(EXTENSIONS)} (or - for stdin)")
+            if format_suffix(p) not in EXTENSIONS:
+                raise InputError(f"{p}: unsupported input type {_full_suffix(p) or '(none)'!r}; "
+                                 f"use {', '.join(EXTENSIONS)}, also {_COMPRESSED} (or - for stdin)")
             if _key(p) in excluded:
                 raise InputError(f"{p}: is this run's own output; it cannot be an input too")
             if _key(p) in seen:
@@ -132,7 +159,7 @@ def _labels(found: list[tuple[Path, str | None]]) -> dict[Path, str | None]:
     """Labels unique across the run: clashing ones are widened (with the extension, then
     the resolved path) until they differ."""
     labels = {f: label for f, label in found}
-    for widen in (lambda f, lab: lab + f.suffix if f != STDIN else lab,
+    for widen in (lambda f, lab: lab + _full_suffix(f) if f != STDIN else lab,
                   lambda f, lab: str(_key(f)) if f != STDIN else lab):
         counts: dict[str, int] = {}
         for lab in labels.values():

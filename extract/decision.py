@@ -240,11 +240,11 @@ def resolve_roles(methods: list[Any], datasets: list[Any], contribution: str) ->
 
     A span is both a method and a dataset only when the paper introduces a benchmark or
     dataset (the guideline lists introduced benchmarks in both: a dataset candidate with the
-    rules' "introduced" cue, or the title's head, is added to the methods); otherwise it stays on the
+    rules' "introduced" cue is added to the methods); otherwise it stays on the
     side its rule hint names (method when there is none).  A model name is never a dataset.
     """
     def introduced_dataset(x: Any) -> bool:
-        return x.role_hint == "dataset" and bool({"introduced", "title"} & set(x.cues or ()))
+        return x.role_hint == "dataset" and "introduced" in (x.cues or ())
 
     methods = list(methods) + [d for d in datasets if introduced_dataset(d)]
 

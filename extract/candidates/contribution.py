@@ -100,7 +100,7 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
     if (study := _TITLE_STUDY.match(title or "")) and not (study.group("after") and titled):   # "AraTrust: An Evaluation"
         return _gives("title-study", "analysis" if theory < 3 else "theory")   # "An Empirical Study of ..."
     if c is not None:                              # the first name the paper introduces
-        if "introduced" in c.cues or "title" in c.cues and c.role_hint == "dataset":
+        if "introduced" in c.cues:
             near = text[c.end:c.end + 120]
             kinds = [m.lastgroup for m in _KIND.finditer(near) if m.lastgroup in ("benchmark", "dataset")]
             if kinds[:1] == ["benchmark"] or c.text.lower().endswith(("bench", "benchmark", "eval")):

@@ -273,4 +273,6 @@ def _finish(a: Evidence) -> NameCandidate | None:
     if decided is None:
         return None
     role, score = decided
+    if role == "dataset" and "title" in v.cues:
+        v.cues.add("introduced")        # the title's head is the paper's own: a dataset by its context, introduced
     return NameCandidate(a.text, a.start, a.end, role, round(score, 3), tuple(sorted(v.cues)))

@@ -53,6 +53,7 @@ from .inputs import FieldMap, Item, Problem, from_mapping
 from .inputs.bib import read_bib
 from .inputs.csvfmt import read_csv
 from .inputs.jsonfmt import read_json, read_jsonl
+from .inputs.paths import name_parts
 from .inputs.txt import read_txt
 from .identity import Held, config_digest, origin, resume_state
 from .output import record_line, text_digest
@@ -71,20 +72,16 @@ BATCH_ROWS = 512
 
 # -- reading -------------------------------------------------------------------------------
 
+#: What Ray's readers decompress (pyarrow), beyond the local path's gzip, bz2 and lzma
+_COMPRESSIONS = (".gz", ".bz2", ".zst", ".lz4")
+
+
 def _format(path: str) -> str | None:
-    name = path.lower()
-    for comp in (".gz", ".bz2", ".zst", ".lz4"):
-        if name.endswith(comp):
-            name = name[: -len(comp)]
-    return _READERS.get(os.path.splitext(name)[1])
+    return _READERS.get(name_parts(os.path.basename(path), _COMPRESSIONS)[1])
 
 
 def _stem(path: str) -> str:
-    name = os.path.basename(path)
-    for comp in (".gz", ".bz2", ".zst", ".lz4"):
-        if name.lower().endswith(comp):
-            name = name[: -len(comp)]
-    return os.path.splitext(name)[0]
+    return name_parts(os.path.basename(path), _COMPRESSIONS)[0]
 
 
 def input_files(inputs: Iterable[str | Path]) -> list[tuple[str, str, str]]:

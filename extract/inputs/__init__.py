@@ -54,8 +54,12 @@ def _open(path: Path):
         if buf is None:                         # a text-only stdin (tests, notebooks)
             return sys.stdin
         return io.TextIOWrapper(buf, encoding="utf-8-sig", errors="surrogateescape", newline="")
-    opener = _OPENERS.get(compression(path) or "", open)
-    return opener(path, "rt", encoding="utf-8-sig", errors="surrogateescape", newline="")
+    return _opener(path)(path, "rt", encoding="utf-8-sig", errors="surrogateescape", newline="")
+
+
+def _opener(path: Path):
+    """``open``, or the decompressor's ``open`` of a compressed file (same arguments)."""
+    return _OPENERS.get(compression(path) or "", open)
 
 
 def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
@@ -146,7 +150,7 @@ def count_inputs(files: Iterable[Path], fields: FieldMap | None = None,
     for path in files:
         try:
             if path in lines_only:
-                with _OPENERS.get(compression(path) or "", open)(path, "rb") as fh:
+                with _opener(path)(path, "rb") as fh:
                     n += max(1, sum(1 for line in fh if line.strip()))
             else:
                 n += sum(1 for _ in _entries(path, labels.label(path), input_format, fields, None))

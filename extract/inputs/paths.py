@@ -37,24 +37,33 @@ STDIN = Path("-")
 _COMPRESSED = "compressed as " + ", ".join(COMPRESSIONS)
 
 
+def name_parts(name: str, compressions: tuple[str, ...] = COMPRESSIONS) -> tuple[str, str, str]:
+    """(stem, format suffix in lower case, compression suffix as written or "") of a file name:
+    ``papers.jsonl.gz`` -> ("papers", ".jsonl", ".gz"); `--engine ray` passes the compressions
+    its readers take."""
+    packed = next((c for c in compressions if name.lower().endswith(c)), "")
+    inner = name[:len(name) - len(packed)]
+    suffix = os.path.splitext(inner)[1]
+    return inner[:len(inner) - len(suffix)], suffix.lower(), name[len(inner):]
+
+
 def compression(path: Path) -> str | None:
     """``.gz``, ``.bz2`` or ``.xz`` for a compressed file, else None."""
-    suffix = path.suffix.lower()
-    return suffix if suffix in COMPRESSIONS else None
+    return name_parts(path.name)[2].lower() or None
 
 
 def format_suffix(path: Path) -> str:
     """The suffix that names the format, under a compression's: ``.jsonl`` for ``papers.jsonl.gz``."""
-    return (path.with_suffix("") if compression(path) else path).suffix.lower()
+    return name_parts(path.name)[1]
 
 
 def _full_suffix(path: Path) -> str:
     """The suffixes the label leaves out, as written: ``.jsonl``, ``.jsonl.gz``."""
-    return path.with_suffix("").suffix + path.suffix if compression(path) else path.suffix
+    return path.name[len(_stem(path)):]
 
 
 def _stem(path: Path) -> str:
-    return path.name[:len(path.name) - len(_full_suffix(path))]
+    return name_parts(path.name)[0]
 
 
 class InputFiles(list):

@@ -74,12 +74,15 @@ def test_an_unsupported_compression_is_a_clear_error(tmp_path):
         expand([p])
 
 
-@pytest.mark.parametrize("data, reason", [
-    (gzip.compress(JSONL.encode())[:-40], "ended before the end-of-stream marker"),
-    (b"not gzip at all", "Not a gzipped file"),
+@pytest.mark.parametrize("comp, data, reason", [
+    (".gz", gzip.compress(JSONL.encode())[:-40], "ended before the end-of-stream marker"),
+    (".gz", b"not gzip at all", "Not a gzipped file"),
+    (".bz2", b"not bzip2", "Invalid data stream"),
+    (".xz", lzma.compress(JSONL.encode())[:-30], "ended before the end-of-stream marker"),
+    (".xz", b"not xz", "Input format not supported"),
 ])
-def test_a_broken_stream_is_one_problem_after_the_records_before_it(tmp_path, data, reason):
-    p = tmp_path / "papers.jsonl.gz"
+def test_a_broken_stream_is_one_problem_after_the_records_before_it(tmp_path, comp, data, reason):
+    p = tmp_path / f"papers.jsonl{comp}"
     p.write_bytes(data)
     got, _ = read(p)
     problems = [x for x in got if isinstance(x, Problem)]

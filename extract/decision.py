@@ -27,6 +27,7 @@ from .candidates.name_rules import named_a_dataset
 from .candidates.task import MIN_WORDS, final_task, plain, polish, task_phrases
 from .schema_loader import contributions, default_schema
 from .text import is_model_name
+from .text.spans import rules_text
 
 #: Bump when the candidate/constraint logic changes answers: part of the fingerprint.
 CONSTRAINT_VERSION = "choices-5"
@@ -152,6 +153,7 @@ def _oneline(s: str, limit: int = 60) -> str:
 def build_plan(cands: Any, policy: Policy = Policy(), text: str = "") -> Plan:
     """The per-abstract choice schema for candidates ``cands`` (an ``extract.candidates.Candidates``)
     found in ``text`` (the abstract, which task phrases are cut from)."""
+    text = rules_text(text)     # (as the candidates read it: a wrapped line's break is a space)
     plan = Plan(schema={}, choices_text="", numbers=list(cands.numbers), text=text, names=list(cands.names))
     for n in cands.names:
         if n.score < policy.drop_score:

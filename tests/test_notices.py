@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from extract.decision import decide
-from extract.text.spans import blank_notices, notice_spans
+from extract.text.spans import notice_spans, rules_text
 
 BODY = "We propose FooNet for image retrieval. FooNet reaches 91.2% top-1 accuracy on ImageNet."
 
@@ -27,7 +27,7 @@ def test_a_notice_gives_no_number_name_or_task(notice, where):
 
 def test_blanking_keeps_offsets_and_the_rest():
     text = f"{BODY} © 2024 Elsevier B.V. All rights reserved."
-    blank = blank_notices(text)
+    blank = rules_text(text)
     assert len(blank) == len(text) and blank.startswith(BODY) and not blank[len(BODY):].strip()
 
 

@@ -1,6 +1,7 @@
 """Deterministic candidate layer: numbers, names and hints found by rules in an abstract.
 
-Everything here is pure and offset-exact: for every candidate ``text[c.start:c.end] == c.text``.
+Everything here is pure and offset-exact: for every candidate ``rules_text(text)[c.start:c.end] ==
+c.text``, the source's own characters but for a wrapped line's break, read as a space.
 A backend (e.g. the embedded model) can restrict its answers to these candidates, so what it
 exports is grounded by construction.
 
@@ -19,7 +20,7 @@ from .contribution import contribution_hint
 from .name_finder import NameCandidate, find_names, select_names
 from .numbers import NumberCandidate, find_numbers
 from .task import titled_task_hint
-from ..text.spans import blank_notices
+from ..text.spans import rules_text
 
 __all__ = ["Candidates", "NameCandidate", "NumberCandidate", "find_candidates", "find_names",
            "find_numbers", "is_model_name", "parse_number", "select_names"]
@@ -39,7 +40,7 @@ def find_candidates(text: str, title: str | None = None) -> Candidates:
     paper introduces). Never raises on a string; deterministic."""
     if not isinstance(text, str):
         text = ""
-    text = blank_notices(text)          # "© 2024 Elsevier B.V.": no number, name or task there
+    text = rules_text(text)     # "© 2024 Elsevier B.V.": no number, name or task there; lines unwrapped
     numbers = tuple(find_numbers(text))
     title = title if isinstance(title, str) else None
     names = tuple(find_names(text, title))

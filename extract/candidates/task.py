@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ..text.lexicon import TASK_INTRO_FORMS, stems
 from ..text.literal import folded
-from ..text.spans import blank_notices
+from ..text.spans import rules_text
 from .rules import Rule, fire, tracing
 from .task_phrase import (BOUNDARY, MAX_PHRASES, MAX_WORDS, META, MIN_WORDS, VERB, core, cut, ok, plain,  # noqa: F401
                           polish, sentences, title_phrase, words_of)
@@ -239,7 +239,7 @@ def final_task(hint: str | None, text: str, titled: bool = False) -> str:
     best candidate that is, else the first such phrase of the sentences (:func:`_fallback`);
     'unspecified' when the text has none (a task is never a clause nor a fragment).
     ``titled``: the hint is the title's (:func:`titled_task_hint`)."""
-    text = blank_notices(text)
+    text = rules_text(text)
     for raw in chain([hint] if hint else [], (c.raw for c in _later(task_candidates, text))):
         p = polish(raw, text)
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p, titled and raw is hint):
@@ -257,7 +257,7 @@ def _later(fn, *args):
 def task_phrases(text: str) -> list[str]:
     """Up to :data:`MAX_PHRASES` distinct candidates of 3-12 words that occur verbatim in the
     abstract, best first: the phrases a model may choose among (its pick is polished after)."""
-    text = blank_notices(text)
+    text = rules_text(text)
     out: list[str] = []
     for p in [core(c.raw) for c in task_candidates(text)]:
         if MIN_WORDS <= words_of(p) <= MAX_WORDS and ok(p) and p in text and p not in out:

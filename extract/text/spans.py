@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-__all__ = ["SpanIndex", "blank_notices", "excluded_spans", "math_spans", "notice_spans", "url_spans"]
+__all__ = ["SpanIndex", "excluded_spans", "math_spans", "notice_spans", "rules_text", "url_spans"]
 
 # Inline math: $...$ (not $$), \( ... \).  Bounded length, no blank line inside.  (Each
 # alternative opens with its literal, the look-behinds after it: re scans for "$" and "\" fast.)
@@ -26,6 +26,12 @@ _NOTICE = re.compile(r"(?:©|\(c\)(?=\s*" + _YEAR + r"\s*(?:(?-i:[A-Z])|[,.]|$))
                      r"[^\n]*?(?:[.!?](?=\s+(?-i:[A-Z])|\s*$)(?:\s*all\s+rights\s+reserved\b\.?)?|(?=\n)|$)", re.I)
 
 
+# a space that is not " ", or one line break ("\n", "\r\n", "\r") with no other next to it: a
+# wrapped line, not a paragraph
+_WIDE = "\xa0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+_SPACE = re.compile(rf"[\t{_WIDE}]|(?<![\n\r])(?:\r\n?|\n)(?![\n\r])")
+
+
 def notice_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every copyright notice: publisher boilerplate, no part of the abstract."""
     low = text.lower()
@@ -34,8 +40,17 @@ def notice_spans(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _NOTICE.finditer(text)]
 
 
-def blank_notices(text: str) -> str:
-    """``text`` with its copyright notices blanked (offsets unchanged)."""
+def rules_text(text: str) -> str:
+    r"""The text the rules read (offsets unchanged): ``text`` with its copyright notices blanked,
+    its single line breaks and its other spaces (tab, no-break, thin, ideographic) read as
+    spaces, so that a hard-wrapped abstract (as arXiv serves them) or one pasted from a PDF reads
+    as the same abstract; a blank line stays a break.
+
+    >>> rules_text("the Tensor\u00a0Product\nNetwork (TPN).\n\nNext")
+    'the Tensor Product Network (TPN).\n\nNext'
+    """
+    if "\n" in text or "\r" in text or "\t" in text or not text.isascii() and any(c in text for c in _WIDE):
+        text = _SPACE.sub(lambda m: " " * len(m.group()), text)      # (sought only where one can be)
     for s, e in notice_spans(text):
         text = text[:s] + " " * (e - s) + text[e:]
     return text

@@ -124,7 +124,7 @@ def contribution_hint(text: str, names=(), title: str | None = None) -> str | No
         head = " ".join(obj.split()[:10])
         if _NOT_METHOD.search(head):
             continue
-        if _STUDY.match(head):
+        if _STUDY.match(head) and " also " not in verb:     # "we also present an analysis": beside what it introduced
             return _gives("introduces-a-study", "analysis")
         if m := _KIND.search(head):
             if m.lastgroup == "method" and proofs:

@@ -112,3 +112,12 @@ def test_a_finding_proved_without_experiments_is_theory():
             "assumptions, we prove that after adding one neuron every local minimum is a global minimum.")
     assert contribution_hint(text) == "theory"
     assert contribution_hint(text + " Experiments on two datasets agree.") == "analysis"
+
+
+def test_an_analysis_presented_also_is_beside_the_method():
+    """The guideline's analysis has no new method: "we also present an analysis" after what
+    the paper introduces leaves it a method paper; an analysis presented alone is one."""
+    text = ("We introduce a new type of deep word representation that models syntax and semantics. "
+            "We also present an analysis showing that its internals are crucial.")
+    assert decide(text)["contribution"] == "method"
+    assert decide(text.replace("We also present", "We present"))["contribution"] == "analysis"

@@ -70,6 +70,12 @@ def test_acronym_long_forms_are_source_slices():
     # a long form in quotes or emphasis ends before its closing mark
     ("we propose the “inverse square root linear unit” (ISRLU), a new", "inverse square root linear unit"),
     ("two submodules: \\emph{Optical Flow Encoder} (OFE) and", "Optical Flow Encoder"),
+    # the acronym's capitals are its capitalized words' initials, lower-case words between them
+    ("we propose a Dialogue structure and Disease knowledge aware Network (DDN), where",
+     "Dialogue structure and Disease knowledge aware Network"),
+    ("using the Real Time Recurrent Learning algorithm (RTRL) online", "Real Time Recurrent Learning algorithm"),
+    ("a Multilevel Medical Embedding (MiME) of visits", "Multilevel Medical Embedding"),
+    ("we study Batch Bayesian optimisation (BO) in parallel", "Bayesian optimisation"),
 ])
 def test_acronym_long_form_by_initials(text, long):
     assert [d.long for d in acronym_definitions(text)] == (long if isinstance(long, list) else [long])

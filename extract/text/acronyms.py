@@ -45,9 +45,10 @@ def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, in
         letters = letters[:-1] if letters[-1] == "s" else letters
     if len(letters) < 2:
         return None
-    lo, nwords = paren, 0
+    # Schwartz–Hearst's window, min(|A| + 5, 2|A|) words; the capitals' reading looks up to 3|A|
+    lo, nwords, sh = paren, 0, None
     max_words = min(len(letters) + 5, len(letters) * 2)
-    while lo > 0 and nwords <= max_words:
+    while lo > 0 and nwords <= 3 * len(letters):
         lo -= 1
         ch = text[lo]
         if ch in ".;:!?(\n" or (ch == "," and nwords > 0):
@@ -55,12 +56,18 @@ def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, in
             break
         if ch == " " and text[lo - 1:lo] != " ":
             nwords += 1
+            if nwords > max_words and sh is None:
+                sh = lo
+    wide, lo = lo, lo if sh is None else sh
     window = text[lo:paren]
     found = _initials(window, acr)
     if found is None:
         found = _spelled(window, letters)
         if found is None:
             return None
+    capitals = _capitals(text[wide:paren], acr)          # (never later than the spelling's start)
+    if capitals is not None and wide + capitals < lo + found:
+        lo, found = wide, capitals
     start = lo + found
     # a hyphenated word is one word: "Test-time adaptation (TTA)", never "time adaptation"
     while start - 1 > lo and text[start - 1] in "-‐–" and text[start - 2].isalnum():
@@ -70,12 +77,6 @@ def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, in
     end = paren
     while end > start and text[end - 1] in " \t\"'”’}*`":       # ("“Elastic-Link” (EL)", "\\emph{OFE words} (OFE)")
         end -= 1
-    # the acronym's capitals are its words' initials: "Multilevel Medical Embedding (MiME)", not
-    # the shortest spelling "Medical Embedding"
-    prev = re.search(r"(?<![\w\-])[A-Z][\w\-]*\s$", text[lo:start])
-    if prev and text[start].isupper() and prev.group(0)[0] == acr[0].upper() \
-            and upper_count(text[start:end]) < upper_count(acr.rstrip("s")):
-        start = lo + prev.start()
     if text.count(")", start, end) > text.count("(", start, end):
         # cut inside an acronym of its own: "Gaussian Process (GP) Prior Variational Autoencoder
         # (GPPVAE)" starts where the inner acronym's long form does, never at "GP) Prior"
@@ -92,6 +93,26 @@ def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, in
     if span.startswith(acr):                # "CIFAR-10 (CIFAR)", never "Keyphrase extraction (KE)"
         return None
     return start, end
+
+
+def _capitals(window: str, acr: str) -> int | None:
+    """Where the long form starts when the capitalized words ending the window, lower-case
+    words between them, spell the capitals of ``acr`` by their initials: "Multilevel Medical
+    Embedding (MiME)", "Dialogue structure and Disease knowledge aware Network (DDN)", which the
+    shortest spelling reads from "Medical" and "Disease"; else None."""
+    core = "".join(ch for ch in acr if ch.isupper())
+    if len(core) < 2 or not acr[0].isupper():
+        return None
+    k = len(core) - 1
+    for w in reversed(list(_WORD.finditer(window))):
+        first = w.group(0)[0]
+        if first.isupper():
+            if first != core[k]:
+                return None
+            k -= 1
+            if k < 0:
+                return w.start()
+    return None
 
 
 def _spelled(window: str, letters: list[str]) -> int | None:

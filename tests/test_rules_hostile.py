@@ -24,6 +24,8 @@ SHAPES = {
     "one 20k-character sentence": NORMAL + "FooNet improves BLEU by 2.1 points on WMT14 and " * 420 + "ends. " + NORMAL,
     "acronyms inside long forms": NORMAL + " ".join(f"gamma delta (GD{i % 9}) based model combination (GD{i % 9}MC)"
                                                      for i in range(600)) + ". " + NORMAL,
+    # each "a" may spell a letter of the acronym or be skipped: read once per (word, letter)
+    "function words before a long acronym": NORMAL + "a " * 400 + "(" + "A" * 40 + "B) " + NORMAL,
 }
 
 

@@ -76,9 +76,15 @@ def test_acronym_long_forms_are_source_slices():
     ("using the Real Time Recurrent Learning algorithm (RTRL) online", "Real Time Recurrent Learning algorithm"),
     ("a Multilevel Medical Embedding (MiME) of visits", "Multilevel Medical Embedding"),
     ("we study Batch Bayesian optimisation (BO) in parallel", "Bayesian optimisation"),
+    # a list's words spell it across its commas; a function word may spell a letter or be skipped
+    ("the Look, Listen, and Parse (LLP) dataset", "Look, Listen, and Parse"),
+    ("a single recurrent Memory, Attention, and Control (MAC) cell", "Memory, Attention, and Control"),
+    ("we use Learning to Rank (LTR) here", "Learning to Rank"),
+    ("Specifically, we suggest an efficient sequential Monte Carlo (SMC) sampler", "sequential Monte Carlo"),
 ])
 def test_acronym_long_form_by_initials(text, long):
     assert [d.long for d in acronym_definitions(text)] == (long if isinstance(long, list) else [long])
+
 
 
 @pytest.mark.parametrize("name,expected", [("GPT-4o", True), ("Qwen2.5-7B", True), ("BERT-base", True),

@@ -51,9 +51,11 @@ def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, in
     while lo > 0 and nwords <= 3 * len(letters):
         lo -= 1
         ch = text[lo]
-        if ch in ".;:!?(\n" or (ch == "," and nwords > 0):
+        if ch in ".;:!?(\n":
             lo += 1
             break
+        if ch == "," and nwords > 0 and sh is None:
+            sh = lo + 1                 # (a comma ends Schwartz–Hearst's window, not the capitals')
         if ch == " " and text[lo - 1:lo] != " ":
             nwords += 1
             if nwords > max_words and sh is None:
@@ -61,6 +63,9 @@ def long_form(text: str, paren: int, acr: str, _depth: int = 0) -> tuple[int, in
     wide, lo = lo, lo if sh is None else sh
     window = text[lo:paren]
     found = _initials(window, acr)
+    if found is None and text.find(",", wide, lo) >= 0:     # "Look, Listen, and Parse (LLP)"
+        found = _initials(text[wide:paren], acr)
+        lo = lo if found is None else wide
     if found is None:
         found = _spelled(window, letters)
         if found is None:
@@ -103,9 +108,11 @@ def _capitals(window: str, acr: str) -> int | None:
     core = "".join(ch for ch in acr if ch.isupper())
     if len(core) < 2 or not acr[0].isupper():
         return None
-    k = len(core) - 1
+    k, after = len(core) - 1, len(window)
     for w in reversed(list(_WORD.finditer(window))):
-        first = w.group(0)[0]
+        first, after = w.group(0)[0], w.start() if "," not in window[w.end():after] else -1
+        if after < 0:
+            return None             # (no further than a comma)
         if first.isupper():
             if first != core[k]:
                 return None
@@ -160,18 +167,33 @@ def _initials(window: str, acr: str) -> int | None:
 
 
 def _spelled_by_words(window: str, words: list, spelled: list[str]) -> int | None:
-    k = len(spelled) - 1
-    for w in reversed(words):
-        word = w.group(0).lower()
-        if word == spelled[k] or len(spelled[k]) == 1 and word[0] == spelled[k]:
-            k -= 1
-            if k < 0:
-                return w.start()
-        # a word it skips, never one inside a hyphenated word: "learning-to-learn" is not
-        # "leverage a learning-to-learn (L2L)"
-        elif word not in _SKIPPED or window[w.start() - 1:w.end() + 1] == f"-{w.group(0)}-":
-            return None
-    return None
+    """Where the words ending the window start to spell ``spelled``, read backwards; a
+    function word that could spell a letter may be skipped instead ("Memory, Attention, and
+    Control (MAC)"), tried after taking it ("Learning to Rank (LTR)")."""
+    failed: set[tuple[int, int]] = set()        # (each state tried once: linear, however many "a"s)
+
+    def read(i: int, k: int) -> int | None:
+        while i > 0 and (i, k) not in failed:
+            failed.add((i, k))
+            i -= 1
+            w = words[i]
+            word = w.group(0).lower()
+            # a word it skips, never one inside a hyphenated word: "learning-to-learn" is not
+            # "leverage a learning-to-learn (L2L)"
+            skips = word in _SKIPPED and window[w.start() - 1:w.end() + 1] != f"-{w.group(0)}-"
+            if word == spelled[k] or len(spelled[k]) == 1 and word[0] == spelled[k]:
+                if k == 0:
+                    return w.start()
+                if not skips:
+                    k -= 1
+                    continue
+                if (taken := read(i, k - 1)) is not None:
+                    return taken
+            elif not skips:
+                return None
+        return None
+
+    return read(len(words), len(spelled) - 1)
 
 
 @dataclass(frozen=True)

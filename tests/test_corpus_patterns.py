@@ -111,6 +111,19 @@ def test_a_bare_name_opening_a_clause_is_introduced_by_a_strong_passive_verb():
     assert "UDA" not in d["method_names"]
 
 
+def test_a_component_introduced_in_the_passive_before_its_head_noun():
+    """"a SAM-based seeding (SAMS) module is designed" (25 corpus abstracts changed, 23 right);
+    never a name used before as the head noun's modifier, nor one in a phrase of the subject."""
+    d = decide("We study weakly supervised segmentation. A SAM-based seeding (SAMS) module is designed and "
+               "applied to each task to produce seed maps.")
+    assert {"SAM-based seeding", "SAMS"} <= set(d["method_names"])
+    d = decide("This paper focuses on webly supervised learning (WSL), where data are crawled. Thus, a simple "
+               "yet effective WSL framework is proposed.")
+    assert "WSL" not in d["method_names"]
+    d = decide("In addition, a novel object-wise discriminator based on the Fast R-CNN model is proposed.")
+    assert "Fast R-CNN" not in d["method_names"]
+
+
 THEORY = ("We study bandits with heavy tails. We present an algorithm and show it attains minimax optimal "
           "regret, and we prove matching lower bounds; the bounds are tight up to logarithmic factors.")
 

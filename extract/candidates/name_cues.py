@@ -183,12 +183,14 @@ INTRO_COLON_LIST_BEFORE = EndCue(
 # what closes such an appositive: not a list's next item ("datasets, UBFC-rPPG, PURE and")
 APPOSITIVE_CLOSES = re.compile(r"^['\"”’]?\s*(?:[.;(]|—|:|$|,(?!\s*[A-Z][\w\-]*\s*(?:,|and\b|or\b))|\s+(?:which|that)\b)")
 # "an Illumination Preserving Module (IPM) is proposed to", "the viewport proposal network (VP-net) is
-# developed": a name introduced in the passive (``strong``: a verb that introduces whatever the article;
+# developed", "a SAM-based seeding (SAMS) module is designed" (``head``: a name used before is only the
+# modifier of the head noun, "a simple yet effective WSL framework is proposed"): a name introduced in the passive (``strong``: a verb that introduces whatever the article;
 # "X is designed to" also describes an existing X, so the weak verbs only after "a"/"an"); never "BERT
 # is introduced as the backbone", nor a bare name opening the sentence ("Unsupervised domain adaptation
 # (UDA) is proposed to"); a bare name opening a later clause only with a strong verb ("To this end, X is proposed")
 PASSIVE_INTRO_AFTER = re.compile(
-    r"^\)?\s*(?:\(\s*[^()]{1,30}\))?\s*,?\s+(?:is|are)\s+(?:(?:\w+ly|also|further|then|first|here|hereby)\s+)?"
+    r"^\)?\s*(?:\(\s*[^()]{1,30}\))?(?P<head>\s+(?:" + "|".join(ARTIFACT_HEADS + ("block", "unit", "loss", "layer"))
+    + r")s?)?\s*,?\s+(?:is|are)\s+(?:(?:\w+ly|also|further|then|first|here|hereby)\s+)?"
     r"(?:(?P<strong>proposed|introduced|presented|devised|put\s+forward)|designed|developed|constructed|built)\b"
     r"(?!\s+(?:as|by|in)\b)")
 ARTICLE_BEFORE = re.compile(r"(?:^|[^\w\-])(?:(?P<a>a|an)|the)\s+(?:(?!" + _CLOSED + r"|using\b)[\w\-'’]+\s+){0,4}"

@@ -131,6 +131,10 @@ def apply(rules, occ) -> None:
             occ.cues |= cues
 
 
+# "a discriminator based on the Fast R-CNN model is proposed": the name is in a phrase of the subject
+_IN_A_PHRASE = re.compile(r"\b(?:on|of|with|from|by|in|for|to|upon)\s*$")
+
+
 def _passive_intro(o: Occurrence, articled: bool) -> bool:
     """"a Quality-Aware Network (QAN) is developed", "the X is proposed" (a new name); not
     ``articled``: a bare new name opening a clause after a comma or semicolon ("To address this,
@@ -138,7 +142,8 @@ def _passive_intro(o: Occurrence, articled: bool) -> bool:
     if not (m := cue.PASSIVE_INTRO_AFTER.match(o.after(80))):
         return False
     if art := cue.ARTICLE_BEFORE.search(o.before):
-        return articled and (bool(art.group("a")) or bool(m.group("strong")) and not o.used_before)
+        return articled and (bool(art.group("a")) or bool(m.group("strong"))) and not (
+            m.group("head") and o.used_before or _IN_A_PHRASE.search(o.before, 0, art.start() + 1))
     return not articled and bool(m.group("strong")) and not o.used_before and bool(re.search(r"[,;:]\s*$", o.before))
 
 

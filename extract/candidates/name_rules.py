@@ -132,7 +132,7 @@ def apply(rules, occ) -> None:
 
 
 # "a discriminator based on the Fast R-CNN model is proposed": the name is in a phrase of the subject
-_IN_A_PHRASE = re.compile(r"\b(?:on|of|with|from|by|in|for|to|upon)\s*$")
+_IN_A_PHRASE = re.compile(r"\b(?:on|of|with|from|by|in|for|to)\s*$")
 
 
 def _passive_intro(o: Occurrence, articled: bool) -> bool:

@@ -124,6 +124,17 @@ def test_a_component_introduced_in_the_passive_before_its_head_noun():
     assert "Fast R-CNN" not in d["method_names"]
 
 
+def test_a_size_variant_of_the_papers_own_name_is_its_own():
+    """"AutoBERT-Zero-base" beside the introduced AutoBERT-Zero is the paper's model, not
+    another's (4 corpus abstracts: PAIE-base, iTM-VAE-Prod, PAAM-HiA-T5); RoBERTa-base stays a model."""
+    d = decide("The searched architecture (named AutoBERT-Zero) outperforms BERT. AutoBERT-Zero-base "
+               "outperforms RoBERTa-base by 2.4 points on GLUE.")
+    assert {"AutoBERT-Zero", "AutoBERT-Zero-base"} <= set(d["method_names"])
+    assert "RoBERTa-base" not in d["method_names"]
+    (n,) = d["numbers"]
+    assert (n["method"], n["value_type"], n["compared_to"]) == ("AutoBERT-Zero-base", "change", "RoBERTa-base")
+
+
 THEORY = ("We study bandits with heavy tails. We present an algorithm and show it attains minimax optimal "
           "regret, and we prove matching lower bounds; the bounds are tight up to logarithmic factors.")
 

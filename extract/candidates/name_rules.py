@@ -398,7 +398,7 @@ def named_a_dataset(name: str, cues) -> bool:
 
 ROLE_RULES: tuple[Rule, ...] = (
     Rule("model-role", lambda v: ("model-pattern" in v.cues or "model-cue" in v.cues) and v.method < 0.75
-         and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues
+         and "variant" not in v.cues and "known-dataset" not in v.cues and "dataset-suffix" not in v.cues
          and not ("model-cue" not in v.cues and v.dataset >= 0.8 and named_a_dataset(v.text, v.cues)),
          lambda v: ("model", 0.05),
          "Answers from Qwen2.5-7B are graded.", "Qwen2.5-7B"),

@@ -15,7 +15,7 @@ from .rules import fire, first
 
 
 # what follows a name in a variant of it (FooNet-Lite, FooNet2, GCD+)
-_VARIANT_TAIL = re.compile(r"(?:[-‐–+]?[A-Z0-9]|\+)")
+_VARIANT_TAIL = re.compile(r"(?:[-‐–+]?[A-Z0-9]|\+|-(?:base|large|small|tiny|mini|medium|huge|lite|light)\b)")
 # the suffixes that name a collection ("-Eval" may name an evaluation method: DnA-Eval)
 _BENCH_SUFFIX = re.compile(r"(?:Bench|Benchmark|Dataset|Corpus|Arena|Suite|Set|Data|Leaderboard)$", re.I)
 # a name coordinated with another, after or before it, and what ends a list item

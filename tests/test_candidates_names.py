@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from extract.candidates import find_candidates, find_names, select_names
 from extract.evaluate import evaluate, load_jsonl
+from extract.text.spans import rules_text
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -205,7 +206,9 @@ def test_property_name_offsets_and_determinism(text):
     assert a == find_candidates(text)
     seen = set()
     for n in a.names:
-        assert text[n.start:n.end] == n.text
+        # the source's own characters, but for a wrapped line's break read as a space
+        assert rules_text(text)[n.start:n.end] == n.text
+        assert " ".join(text[n.start:n.end].split()) == " ".join(n.text.split())
         assert 0.0 <= n.score <= 1.0
         assert n.role_hint in (None, "method", "dataset", "model")
         assert n.text not in seen

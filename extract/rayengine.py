@@ -49,10 +49,7 @@ from ray.data.datasource import FileBasedDatasource
 
 from .config import RunConfig
 from .errors import FatalBackendError, UsageError
-from .inputs import FieldMap, Item, Problem, from_mapping
-from .inputs.bib import read_bib
-from .inputs.csvfmt import read_csv
-from .inputs.jsonfmt import read_json, read_jsonl
+from .inputs import PARSERS, SUFFIX_FORMATS, FieldMap, Item, Problem, from_mapping
 from .inputs.paths import name_parts
 from .inputs.txt import read_txt
 from .identity import Held, config_digest, origin, resume_state
@@ -64,9 +61,8 @@ __all__ = ["read_abstracts", "input_files", "extract_dataset", "write_shards", "
 
 ITEM = "_item"                      # read_abstracts' column: one Item or Problem, as JSON
 KINDS = ("record", "error", "skipped")
-SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib", ".parquet")
-_READERS = {".txt": "txt", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv",
-            ".bib": "bib", ".parquet": "parquet"}
+_READERS = {**SUFFIX_FORMATS, ".parquet": "parquet"}
+SUFFIXES = tuple(_READERS)
 BATCH_ROWS = 512
 
 
@@ -169,8 +165,7 @@ class _Abstracts(FileBasedDatasource):
         if fmt == "txt":
             yield from read_txt(lines, name, label, None)
         else:
-            reader = {"jsonl": read_jsonl, "json": read_json, "csv": read_csv, "bib": read_bib}[fmt]
-            yield from reader(lines, name, label, self._fields)
+            yield from PARSERS[fmt](lines, name, label, self._fields)
 
     def _read_stream(self, f, path: str):
         seen: set[str] = set()           # duplicate ids within the file, as extract run finds them

@@ -237,6 +237,18 @@ def test_jsonl_gz_and_parquet_inputs_read_as_extract_run_reads_jsonl(tmp_path):
         assert got[-1].reason.startswith("empty abstract") or "no 'abstract'" in got[-1].reason
 
 
+def test_an_atom_feed_reads_as_extract_run_reads_it(tmp_path):
+    """The arXiv API's feed through Ray's read tasks: the readers `extract run` uses."""
+    import extract.rayengine as xr
+    from extract.inputs import read_inputs
+    from test_input_atom import FEED
+
+    (tmp_path / "query.xml").write_text(FEED)
+    want = [(e.id, e.text, e.title, e.meta) for e in read_inputs([tmp_path / "query.xml"])]
+    got = [xr._decode(r[xr.ITEM]) for r in xr.read_abstracts([tmp_path / "query.xml"]).take_all()]
+    assert [(e.id, e.text, e.title, e.meta) for e in got] == want and len(want) == 2
+
+
 def test_a_rerun_leaves_no_temporary_of_an_earlier_runs_task(tmp_path):
     """A task of a killed job that outlived it may die between writing its temporary and
     dropping it, after the rerun's first clean-up: the rerun's end removes it (never its own)."""

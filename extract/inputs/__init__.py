@@ -3,7 +3,8 @@
 Formats (by extension; stdin's is sniffed or given): ``.txt`` (see :mod:`.txt` for how a
 header and one-abstract-per-line files are recognised), ``.jsonl``/``.ndjson`` and
 ``.json`` (arXiv snapshot, OpenAlex, Semantic Scholar, your own; :mod:`.jsonfmt`), ``.csv``
-(Zotero, Scopus, your own; :mod:`.csvfmt`) and ``.bib`` (:mod:`.bib`).  Field names and
+(Zotero, Scopus, your own; :mod:`.csvfmt`), ``.bib`` (:mod:`.bib`) and ``.atom``/``.xml`` (the
+arXiv API's Atom feed; :mod:`.atom`).  Field names and
 ``meta``: :mod:`.model`; which files and their default ids: :mod:`.paths`.
 
 Any of them may be compressed (``papers.jsonl.gz``, ``.bz2``, ``.xz``): read through the standard
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..idindex import IdIndex
+from .atom import read_atom
 from .bib import read_bib
 from .csvfmt import read_csv
 from .jsonfmt import read_json, read_jsonl, sniff
@@ -37,11 +39,15 @@ from .paths import COMPRESSIONS, EXTENSIONS, STDIN, InputFiles, compression, exp
 from .txt import read_txt
 
 __all__ = ["Item", "Problem", "FieldMap", "EXTENSIONS", "COMPRESSIONS", "InputFiles", "expand", "read_inputs",
-           "count_inputs", "is_own_output", "from_mapping", "FORMATS"]
+           "count_inputs", "is_own_output", "from_mapping", "FORMATS", "SUFFIX_FORMATS", "PARSERS"]
 
-_READERS = {".txt": "txt", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
-            ".csv": "csv", ".bib": "bib"}
-FORMATS = ("txt", "jsonl", "json", "csv", "bib")
+#: the format each file suffix names (``--engine ray`` adds its own, ``.parquet``)
+SUFFIX_FORMATS = {".txt": "txt", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
+                  ".csv": "csv", ".bib": "bib", ".atom": "atom", ".xml": "atom"}
+_READERS = SUFFIX_FORMATS
+FORMATS = ("txt", "jsonl", "json", "csv", "bib", "atom")
+#: the reader of each format but txt (whose reader also says how it read the file)
+PARSERS = {"jsonl": read_jsonl, "json": read_json, "csv": read_csv, "bib": read_bib, "atom": read_atom}
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 # what a broken compressed stream raises besides OSError (gzip.BadGzipFile is one): a truncated
 # file (EOFError), a corrupt deflate or xz block
@@ -83,8 +89,7 @@ def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
             tell = (lambda m: note(f"{name}: {m}")) if note is not None else None
             yield from read_txt(lines, name, label, tell)
         else:
-            reader = {"jsonl": read_jsonl, "json": read_json, "csv": read_csv, "bib": read_bib}[fmt]
-            yield from reader(lines, name, label, fields)
+            yield from PARSERS[fmt](lines, name, label, fields)
     finally:
         if fh is not sys.stdin:
             fh.close()

@@ -137,6 +137,8 @@ def sniff(first: str, text_field: str | None = None) -> str:
             return ".json"      # a pretty-printed object spans lines
     if s.startswith("@"):
         return ".bib"
+    if s.startswith("<"):
+        return ".atom"          # (<?xml ...?> or <feed ...>: the arXiv API's answer)
     if _csv_header(s.rstrip("\r\n"), text_field):
         return ".csv"
     return ".txt"

@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..outpaths import is_own_output
 from .stdin import spool
 
-EXTENSIONS = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
+EXTENSIONS = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib", ".atom", ".xml")
 #: Any of them compressed (``papers.jsonl.gz``), read through the standard library's decompressors
 COMPRESSIONS = (".gz", ".bz2", ".xz")
 STDIN = Path("-")

@@ -96,10 +96,16 @@ POOL_SCRIPT = """\
 import json, os, sys
 import extract
 
+def parent(pid):
+    try:                            # (a process of the machine may end between listing and reading)
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[1]
+    except (OSError, IndexError):
+        return None
+
 texts = json.load(open(sys.argv[-1]))
 recs = list(extract.extract_many(texts, use_cache=False))
-kids = [p for p in os.listdir("/proc") if p.isdigit()
-        and open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1] == str(os.getpid())]
+kids = [p for p in os.listdir("/proc") if p.isdigit() and parent(p) == str(os.getpid())]
 print(json.dumps({"ok": sum(r.ok for r in recs), "n": len(recs), "pool": len(kids) >= 2}))
 """
 

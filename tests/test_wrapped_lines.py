@@ -1,6 +1,7 @@
 """A hard-wrapped abstract (arXiv serves them so; 350 of the corpus's 10,901 are) reads as the
 same abstract unwrapped: the rules read a single line break as a space, offsets unchanged, and
-the record grounds each string in the source's own spelling."""
+the record grounds each string in the source's own spelling; a heading ("Abstract:") or leading
+white space, as a PDF pastes them, changes nothing either."""
 
 from __future__ import annotations
 
@@ -55,6 +56,26 @@ def test_a_wrapped_abstract_reads_as_the_unwrapped_one(space):
         if got != want:
             changed.append(row["id"])
     assert changed == []
+
+
+@pytest.mark.parametrize("prefix", ["Abstract: ", "ABSTRACT\n", "Abstract. ", "Summary - ", "   ", "\n"])
+def test_a_heading_or_leading_space_changes_nothing(prefix):
+    """"Abstract:" before the text (as pasted from a PDF) is no name, task or sentence word, and
+    the text's first word opens a sentence after leading white space too ("The MultiWOZ 2.0
+    dataset": no name "The MultiWOZ 2.0")."""
+    changed = []
+    for row in _abstracts():
+        want = decide(row["abstract"], title=row["title"])
+        got = decide(prefix + row["abstract"], title=row["title"])
+        for rec in (want, got):
+            for n in rec["numbers"]:
+                n.pop("at")
+        if got != want:
+            changed.append(row["id"])
+    assert changed == []
+    assert decide("   The MultiWOZ 2.0 dataset has boosted dialogue state tracking.")["datasets"] == ["MultiWOZ 2.0"]
+    assert rules_text("Abstract meaning representation (AMR) is a graph.").startswith("Abstract meaning")
+    assert rules_text("Abstract-level reasoning is hard.").startswith("Abstract-level")
 
 
 def test_a_name_across_a_line_break_is_found_and_grounded(cli, tmp_path):

@@ -349,9 +349,10 @@ class _Finder:
     def capitalized_runs(self) -> None:
         """Multi-word Capitalized Names mid-sentence (kept only when a cue supports them)."""
         t = self.text
+        lead = len(t) - len(t.lstrip())             # (the text's first word opens a sentence)
         for m in _CAPITALIZED_RUN.finditer(t):
             s, e = m.span()
-            if SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
+            if s == lead or SENT_START_LOOKBACK.search(t[max(0, s - 4):s]):
                 # "Across Open Web Tables, ...": the run without its sentence-initial word
                 rest = re.match(r"\S+\s+(?:(?:of|for|from|with|to|in|on|via)\s+)?", m.group(0))
                 if rest and len(m.group(0)[rest.end():].split()) >= 2:

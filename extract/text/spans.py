@@ -32,6 +32,11 @@ _WIDE = "\xa0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\
 _SPACE = re.compile(rf"[\t{_WIDE}]|(?<![\n\r])(?:\r\n?|\n)(?![\n\r])")
 
 
+# a heading before the abstract: "Abstract:", "ABSTRACT" on its own line, "Summary." (never the
+# words of a sentence: "Abstract meaning representation (AMR) is ...")
+_HEADING = re.compile(r"\s*(?:abstract|summary)\s*(?:[:.—–]|-(?=\s)|\r?\n)", re.I)
+
+
 def notice_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every copyright notice: publisher boilerplate, no part of the abstract."""
     low = text.lower()
@@ -41,14 +46,17 @@ def notice_spans(text: str) -> list[tuple[int, int]]:
 
 
 def rules_text(text: str) -> str:
-    r"""The text the rules read (offsets unchanged): ``text`` with its copyright notices blanked,
-    its single line breaks and its other spaces (tab, no-break, thin, ideographic) read as
-    spaces, so that a hard-wrapped abstract (as arXiv serves them) or one pasted from a PDF reads
-    as the same abstract; a blank line stays a break.
+    r"""The text the rules read (offsets unchanged): ``text`` with its copyright notices and a
+    heading before it ("Abstract:", "ABSTRACT" on its own line) blanked, its single line breaks and
+    its other spaces (tab, no-break, thin, ideographic) read as spaces, so that a hard-wrapped
+    abstract (as arXiv serves them) or one pasted from a PDF reads as the same abstract; a blank
+    line stays a break.
 
     >>> rules_text("the Tensor\u00a0Product\nNetwork (TPN).\n\nNext")
     'the Tensor Product Network (TPN).\n\nNext'
     """
+    if (m := _HEADING.match(text)) is not None:     # "Abstract: We propose ...", as pasted from a PDF
+        text = " " * m.end() + text[m.end():]
     if "\n" in text or "\r" in text or "\t" in text or not text.isascii() and any(c in text for c in _WIDE):
         text = _SPACE.sub(lambda m: " " * len(m.group()), text)      # (sought only where one can be)
     for s, e in notice_spans(text):

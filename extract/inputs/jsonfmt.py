@@ -3,8 +3,9 @@
 * ``.jsonl`` / ``.ndjson``: one object per line (arXiv's metadata snapshot, OpenAlex and
   Semantic Scholar dataset dumps, your own); default ids ``<label>#<line>``.
 * ``.json``: an array of objects, or an API response wrapping one: OpenAlex's
-  ``{"results": [...]}``, Semantic Scholar's ``{"data": [...]}``, or a single object;
-  default ids ``<label>#<n>`` (n counts objects from 1).
+  ``{"results": [...]}``, Semantic Scholar's ``{"data": [...]}``, Crossref's ``{"message":
+  {"items": [...]}}`` (its JATS abstracts as text, :mod:`.crossref`), or a single object;
+  default ids ``<label>#<n>`` (n counts objects from 1; a Crossref work's DOI).
 
 ``NaN``/``Infinity`` constants are read as the strings they are (outputs stay strict JSON).
 """
@@ -16,6 +17,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 
+from .crossref import crossref_works
 from .model import TEXT_FIELDS, FieldMap, Item, Problem, bad_text, from_mapping
 
 
@@ -61,7 +63,7 @@ def _objects(doc) -> list | None:
         for key in ("results", "data"):          # OpenAlex, Semantic Scholar
             if isinstance(doc.get(key), list):
                 return doc[key]
-        return [doc]
+        return crossref_works(doc) or [doc]
     return None
 
 

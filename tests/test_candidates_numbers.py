@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from extract.candidates import find_candidates, find_numbers, parse_number
 from extract.text.numparse import parse_number_at
-from extract.text.spans import rules_text
+from extract.text.spans import rules_text, unemphasized
 
 
 @pytest.mark.parametrize("span,expected", [
@@ -177,8 +177,10 @@ def test_property_parse_number_never_raises(text):
 def test_property_find_candidates_deterministic(text):
     a, b = find_candidates(text), find_candidates(text)
     assert a == b
-    for n in [*a.names, *a.numbers]:      # (a wrapped line's break read as a space)
+    for n in a.numbers:                   # (a wrapped line's break read as a space)
         assert rules_text(text)[n.start:n.end] == n.text
+    for n in a.names:                     # (and emphasis markup too)
+        assert unemphasized(rules_text(text))[n.start:n.end] == n.text
 
 
 def test_parse_number_agrees_with_find_numbers_on_shipped_abstracts():

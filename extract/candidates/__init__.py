@@ -1,7 +1,8 @@
 """Deterministic candidate layer: numbers, names and hints found by rules in an abstract.
 
 Everything here is pure and offset-exact: for every candidate ``rules_text(text)[c.start:c.end] ==
-c.text``, the source's own characters but for a wrapped line's break, read as a space.
+c.text`` (a name: of ``unemphasized(rules_text(text))``), the source's own characters but for a
+wrapped line's break and a name's emphasis markup, read as spaces.
 A backend (e.g. the embedded model) can restrict its answers to these candidates, so what it
 exports is grounded by construction.
 
@@ -20,7 +21,7 @@ from .contribution import contribution_hint
 from .name_finder import NameCandidate, find_names, select_names
 from .numbers import NumberCandidate, find_numbers
 from .task import titled_task_hint
-from ..text.spans import rules_text
+from ..text.spans import rules_text, unemphasized
 
 __all__ = ["Candidates", "NameCandidate", "NumberCandidate", "find_candidates", "find_names",
            "find_numbers", "is_model_name", "parse_number", "select_names"]
@@ -43,6 +44,6 @@ def find_candidates(text: str, title: str | None = None) -> Candidates:
     text = rules_text(text)     # "© 2024 Elsevier B.V.": no number, name or task there; lines unwrapped
     numbers = tuple(find_numbers(text))
     title = title if isinstance(title, str) else None
-    names = tuple(find_names(text, title))
+    names = tuple(find_names(unemphasized(text), title, marked=text))
     task, titled = titled_task_hint(text, title)
     return Candidates(numbers, names, contribution_hint(text, names, title), task, titled)

@@ -105,7 +105,7 @@ __all__ = ["NameCandidate", "find_names", "role_evidence", "select_names"]
 
 class _Finder:
     def __init__(self, text: str):
-        self.text = text
+        self.text = self.marked = text
         self.bounds = sentence_bounds(text)
         self.aggs: dict[str, Evidence] = {}
         self.starts = [s for s, _ in self.bounds]
@@ -253,7 +253,7 @@ class _Finder:
                  partner=short)
 
     def wrapped(self) -> None:
-        t = self.text
+        t = self.marked                         # (the emphasis is read where it is written)
         for m in WRAPPED.finditer(t) if any(ch in t for ch in _WRAPPERS) else ():
             kind = m.lastgroup
             s, e = m.span(kind)
@@ -365,12 +365,15 @@ class _Finder:
             self.add(s, e, {"capitalized-run"}, shape="run")
 
 
-def find_names(text: str, title: str | None = None) -> list[NameCandidate]:
+def find_names(text: str, title: str | None = None, marked: str | None = None) -> list[NameCandidate]:
     """Name candidates of ``text``, deduplicated by surface form, ordered by position
-    (``title``: the paper's title, whose head may name what the paper introduces)."""
+    (``title``: the paper's title, whose head may name what the paper introduces; ``marked``:
+    the same text with its emphasis markup, where a wrapped term is a cue, when ``text`` reads
+    the markup as spaces)."""
     if not isinstance(text, str) or not text:
         return []
     f = _Finder(text)
+    f.marked = marked if isinstance(marked, str) and len(marked) == len(text) else text
     for find in (f.tokens, f.symbol_names, f.digit_led_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
                  f.capitalized_runs):
         find()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-__all__ = ["SpanIndex", "excluded_spans", "math_spans", "notice_spans", "rules_text", "url_spans"]
+__all__ = ["SpanIndex", "excluded_spans", "math_spans", "notice_spans", "rules_text", "unemphasized", "url_spans"]
 
 # Inline math: $...$ (not $$), \( ... \).  Bounded length, no blank line inside.  (Each
 # alternative opens with its literal, the look-behinds after it: re scans for "$" and "\" fast.)
@@ -37,6 +37,10 @@ _SPACE = re.compile(rf"[\t{_WIDE}]|(?<![\n\r])(?:\r\n?|\n)(?![\n\r])")
 _HEADING = re.compile(r"\s*(?:abstract|summary)\s*(?:[:.—–]|-(?=\s)|\r?\n)", re.I)
 
 
+_EMPHASIS = re.compile(r"(?<![\w\-])(?:(\\(?:textbf|textit|emph|texttt|textsc|textsf|underline)\{)([^{}\n$]{1,80})\}"
+                       r"|(\*\*)([^*\n]{1,80}?)\*\*|(__)([^_\n]{1,80}?)__)(?![\w\-])")   # (never a letter's: "\textbf{S}cale")
+
+
 def notice_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every copyright notice: publisher boilerplate, no part of the abstract."""
     low = text.lower()
@@ -62,6 +66,25 @@ def rules_text(text: str) -> str:
     for s, e in notice_spans(text):
         text = text[:s] + " " * (e - s) + text[e:]
     return text
+
+
+def unemphasized(text: str) -> str:
+    r"""``text`` with the markup of emphasis around words read as spaces (offsets unchanged):
+    ``\textbf{X}``, ``\emph{X}``, ``**X**``, ``__X__`` ("we propose \textbf{FewVLM}, a ..." names
+    FewVLM as "we propose FewVLM" does). The name rules read this text, and the emphasis itself,
+    a cue that the paper names the term, on the text before.
+
+    >>> unemphasized(r"we propose \textbf{FewVLM}, a **new** model")
+    'we propose         FewVLM , a   new   model'
+    """
+    if "\\" in text or "**" in text or "__" in text:
+        text = _EMPHASIS.sub(_unwrapped, text)
+    return text
+
+
+def _unwrapped(m: re.Match) -> str:
+    g = next(i for i in (2, 4, 6) if m.group(i) is not None)
+    return " " * (m.start(g) - m.start()) + m.group(g) + " " * (m.end() - m.end(g))
 
 
 def math_spans(text: str) -> list[tuple[int, int]]:

@@ -104,6 +104,16 @@ def test_emphasis_around_a_papers_own_name_changes_no_name(before, after):
     assert unemphasized("\\textbf{S}cale \\textbf{C}lipping") == "\\textbf{S}cale \\textbf{C}lipping"
 
 
+def test_the_hybrid_checks_read_a_wrapped_abstract_as_the_rules_do():
+    """The evidence a model's label is checked against (``role_evidence``) is read on the text
+    the candidates read: a name the rules found across a line break is found there too."""
+    from extract.candidates.name_finder import role_evidence
+    text = "In this paper, we present a new method we call Centered Initial Attack (CIA). It works."
+    names = ["Centered Initial Attack", "CIA"]
+    assert role_evidence(text.replace("Centered Initial", "Centered\nInitial"), names) == role_evidence(text, names)
+    assert role_evidence(text, names)[0][0] >= 0.75
+
+
 def test_a_name_across_a_line_break_is_found_and_grounded(cli, tmp_path):
     abstract = ("In this paper, we present a new method we call Centered\nInitial Attack (CIA) whose "
                 "advantage is twofold. CIA reaches 92.5% accuracy on\nImageNet.\n\nA second paragraph "

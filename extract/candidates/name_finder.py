@@ -16,7 +16,7 @@ from ..text.lexicon import (DATASET_NOUN_STARTS, DATASET_NOUNS, DATASET_SUFFIXES
                             is_known_dataset, we)
 from ..text.literal import matches_from, word_starts
 from ..text.sentences import sentence_bounds
-from ..text.spans import SpanIndex, math_spans, url_spans
+from ..text.spans import SpanIndex, math_spans, rules_text, unemphasized, url_spans
 from . import name_cues as cue
 from .name_rules import INTRO_RULES, Evidence, NameCandidate, Occurrence, apply, dataset_strength
 from .name_naming import named_own, naming_matches
@@ -388,7 +388,9 @@ def role_evidence(text: str, names) -> list[tuple[float, float]]:
     """What the text says of each of ``names`` wherever it is written: (how strongly it presents
     it as the paper's own, :data:`INTRO_RULES`; how strongly as a dataset, :data:`DATASET_RULES`),
     the strongest of its occurrences.  For any span, a candidate or not (a model's label is
-    checked against it: :mod:`extract.hybrid.checks`)."""
+    checked against it: :mod:`extract.hybrid.checks`).  ``text`` is read as the candidates read
+    it (:func:`rules_text`, emphasis as spaces): a name across a wrapped line is found."""
+    text = unemphasized(rules_text(text))
     f, out = _Finder(text), []
     for name in names:
         own, data, at = 0.0, 0.0, text.find(name) if name else -1

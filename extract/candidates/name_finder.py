@@ -104,8 +104,9 @@ __all__ = ["NameCandidate", "find_names", "role_evidence", "select_names"]
 
 
 class _Finder:
-    def __init__(self, text: str):
-        self.text = self.marked = text
+    def __init__(self, text: str, marked: str | None = None):
+        self.text = text
+        self.marked = marked if isinstance(marked, str) and len(marked) == len(text) else text
         self.bounds = sentence_bounds(text)
         self.aggs: dict[str, Evidence] = {}
         self.starts = [s for s, _ in self.bounds]
@@ -372,8 +373,7 @@ def find_names(text: str, title: str | None = None, marked: str | None = None) -
     the markup as spaces)."""
     if not isinstance(text, str) or not text:
         return []
-    f = _Finder(text)
-    f.marked = marked if isinstance(marked, str) and len(marked) == len(text) else text
+    f = _Finder(text, marked)
     for find in (f.tokens, f.symbol_names, f.digit_led_names, f.acronyms, f.wrapped, f.introduced_phrases, f.dataset_lists,
                  f.capitalized_runs):
         find()

@@ -35,17 +35,14 @@ from .bib import read_bib
 from .csvfmt import read_csv
 from .jsonfmt import read_json, read_jsonl, sniff
 from .model import FieldMap, Item, Problem, from_mapping, missing_abstract
-from .paths import COMPRESSIONS, EXTENSIONS, STDIN, InputFiles, compression, expand, format_suffix, is_own_output
+from .paths import (COMPRESSIONS, EXTENSIONS, STDIN, SUFFIX_FORMATS, InputFiles, compression, expand, format_suffix,
+                    is_own_output)
 from .txt import read_txt
 
 __all__ = ["Item", "Problem", "FieldMap", "EXTENSIONS", "COMPRESSIONS", "InputFiles", "expand", "read_inputs",
            "count_inputs", "is_own_output", "from_mapping", "FORMATS", "SUFFIX_FORMATS", "PARSERS"]
 
-#: the format each file suffix names (``--engine ray`` adds its own, ``.parquet``)
-SUFFIX_FORMATS = {".txt": "txt", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
-                  ".csv": "csv", ".bib": "bib", ".atom": "atom", ".xml": "atom"}
-_READERS = SUFFIX_FORMATS
-FORMATS = ("txt", "jsonl", "json", "csv", "bib", "atom")
+FORMATS = tuple(dict.fromkeys(SUFFIX_FORMATS.values()))
 #: the reader of each format but txt (whose reader also says how it read the file)
 PARSERS = {"jsonl": read_jsonl, "json": read_json, "csv": read_csv, "bib": read_bib, "atom": read_atom}
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
@@ -81,10 +78,10 @@ def _entries(path: Path, label: str, fmt: str | None, fields: FieldMap | None,
                 head.append(first)
                 first = fh.readline()
             lines = itertools.chain(head, [first] if first else [], fh)
-            fmt = _READERS[sniff(first, fields.text if fields is not None else None)]
+            fmt = SUFFIX_FORMATS[sniff(first, fields.text if fields is not None else None)]
             if note is not None:
                 note(f"<stdin>: read as {fmt} (use --input-format to say otherwise)")
-        fmt = fmt or _READERS[format_suffix(path)]
+        fmt = fmt or SUFFIX_FORMATS[format_suffix(path)]
         if fmt == "txt":
             tell = (lambda m: note(f"{name}: {m}")) if note is not None else None
             yield from read_txt(lines, name, label, tell)
@@ -147,7 +144,7 @@ def count_inputs(files: Iterable[Path], fields: FieldMap | None = None,
         return None
     packed = {f for f in files if compression(f)}
     lines_only = {f for f in files
-                  if (input_format or _READERS.get(format_suffix(f))) == "jsonl"}
+                  if (input_format or SUFFIX_FORMATS.get(format_suffix(f))) == "jsonl"}
     if sum(sizes[f] for f in lines_only - packed) > CHEAP_LINES_BYTES or \
             sum(sizes[f] for f in files if f not in lines_only or f in packed) > CHEAP_BYTES:
         return None

@@ -28,7 +28,10 @@ from ..errors import InputError
 from ..outpaths import is_own_output
 from .stdin import spool
 
-EXTENSIONS = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib", ".atom", ".xml")
+#: the format each input file suffix names (``--engine ray`` adds its own, ``.parquet``)
+SUFFIX_FORMATS = {".txt": "txt", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
+                  ".csv": "csv", ".bib": "bib", ".atom": "atom", ".xml": "atom"}
+EXTENSIONS = tuple(SUFFIX_FORMATS)
 #: Any of them compressed (``papers.jsonl.gz``), read through the standard library's decompressors
 COMPRESSIONS = (".gz", ".bz2", ".xz")
 STDIN = Path("-")

@@ -228,8 +228,8 @@ def run(ctx, inputs, output, errors_file, backend, backend_options, model, base_
         parquet, strict=False, examples=None, dry_run=False, price=None, proposal=RunConfig.proposal):
     """Extract grounded records from the abstracts in INPUTS.
 
-    INPUTS are .txt, .jsonl, .json, .csv and .bib files (or any of them compressed: .gz,
-    .bz2, .xz), directories (searched for those), or - for stdin.  Records go to stdout, or to -o FILE (a rerun with the same FILE
+    INPUTS are .txt, .jsonl, .json, .csv, .bib and .atom/.xml (the arXiv API's feed) files
+    (or any of them compressed: .gz, .bz2, .xz), directories (searched for those), or - for stdin.  Records go to stdout, or to -o FILE (a rerun with the same FILE
     resumes; a rerun with another configuration is refused unless --redo).
 
     Exit status: 0 all ok (entries without an abstract are skipped and listed in the

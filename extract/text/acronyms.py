@@ -110,9 +110,9 @@ def _capitals(window: str, acr: str) -> int | None:
         return None
     k, after = len(core) - 1, len(window)
     for w in reversed(list(_WORD.finditer(window))):
-        first, after = w.group(0)[0], w.start() if "," not in window[w.end():after] else -1
-        if after < 0:
+        if "," in window[w.end():after]:
             return None             # (no further than a comma)
+        after, first = w.start(), w.group(0)[0]
         if first.isupper():
             if first != core[k]:
                 return None
